@@ -1,0 +1,73 @@
+extension Document {
+    /// The visible entity with this ID, or nil if it is deleted, not yet
+    /// created, or unknown. O(1) expected (plus the samples of a stroke).
+    public subscript(id: EntityID) -> Entity? {
+        slots[id].flatMap { records[Int($0)].entity }
+    }
+
+    /// Visible entities, bottom of the z-order first. O(n).
+    public var entities: [Entity] {
+        zOrderedSlots.compactMap { records[Int($0)].entity }
+    }
+
+    /// IDs of the visible entities, bottom of the z-order first. O(n).
+    public var zOrder: [EntityID] {
+        zOrderedSlots.compactMap { slot in
+            let record = records[Int(slot)]
+            return record.isVisible ? record.id : nil
+        }
+    }
+
+    /// How many entities are visible. O(n).
+    public var visibleCount: Int {
+        records.reduce(0) { $0 + ($1.isVisible ? 1 : 0) }
+    }
+
+    /// Every entity the document has a record of: visible, deleted, or
+    /// named by an op whose create has not arrived. Order of first sight.
+    public var knownEntities: [EntityID] {
+        records.map(\.id)
+    }
+
+    /// The kind of an entity whose create has arrived (deleted or not).
+    public func kind(of id: EntityID) -> EntityKind? {
+        slots[id].flatMap { records[Int($0)].kind }
+    }
+
+    /// Whether the entity was created and is deleted now.
+    public func isDeleted(_ id: EntityID) -> Bool {
+        guard let slot = slots[id] else { return false }
+        return records[Int(slot)].kind != nil && !records[Int(slot)].alive.value
+    }
+
+    /// A field's current value and the op that wrote it (`OpID.unwritten`
+    /// for a default nobody wrote). Nil for an unknown entity. O(1) expected.
+    public func register(_ field: FieldID, of id: EntityID) -> (value: Field, stamp: OpID)? {
+        slots[id].map { records[Int($0)].read(field) }
+    }
+
+    /// The entity's `alive` flag and the op that wrote it.
+    public func aliveRegister(of id: EntityID) -> (alive: Bool, stamp: OpID)? {
+        slots[id].map { (records[Int($0)].alive.value, records[Int($0)].alive.stamp) }
+    }
+
+    /// Checks an op against this document, as a server must before accepting
+    /// it: everything `Op.validate()` checks, plus that the entity exists,
+    /// that the field belongs to its kind, and that only a stroke's author
+    /// appends to it.
+    public func validate(_ op: Op) throws(ModelError) {
+        try op.validate()
+        if case .create = op.action { return }
+        let entity = op.entity
+        guard let kind = kind(of: entity) else { throw .unknownEntity(entity) }
+        switch op.action {
+        case .set(_, let field):
+            guard kind.has(field.id) else { throw .fieldNotInKind(field.id, kind) }
+        case .append:
+            guard kind == .stroke else { throw .invalidSamples("a \(kind) has no samples") }
+            guard op.id.replica == entity.author else { throw .notStrokeAuthor }
+        case .create, .delete, .restore:
+            break
+        }
+    }
+}

@@ -1,0 +1,144 @@
+/// A canvas: the state of every entity, as a function of the set of ops
+/// applied to it.
+///
+/// A value type with copy-on-write storage. Records are never removed —
+/// a deleted entity is a record whose `alive` register is false — so
+/// entity slots stay stable and a late op always finds its entity.
+public struct Document: Sendable {
+    /// Records in the order their IDs were first seen.
+    var records: ContiguousArray<EntityRecord> = []
+    /// Where each entity's record lives in `records`.
+    var slots: [EntityID: Int32] = [:]
+    /// Every record's slot, sorted by (z-order key, EntityID), bottom first.
+    var zOrderedSlots: [Int32] = []
+
+    /// The highest op counter applied: a replica's clock must observe it.
+    public private(set) var highestCounter: UInt64 = 0
+
+    public init() {}
+
+    /// Applies one op. Commutative, associative and idempotent.
+    ///
+    /// O(1) expected for a set of a numeric field; a z-order key change
+    /// also moves the entity in the z-order index, O(log n) comparisons plus
+    /// an O(n) memory move. Ops should be checked at trust boundaries with
+    /// `Op.validate()` or `validate(_:)`; apply itself only refuses what
+    /// would make the state ill-formed (an append by someone other than the
+    /// stroke's author, an empty chunk).
+    @discardableResult
+    public mutating func apply(_ op: Op) -> ApplyResult {
+        if op.id.counter > highestCounter { highestCounter = op.id.counter }
+        switch op.action {
+        case .create(let kind, let fields):
+            return create(EntityID(op.id), kind: kind, fields: fields, stamp: op.id)
+        case .set(let entity, let field):
+            let slot = slot(for: entity)
+            let outcome: MergeOutcome
+            if case .zKey = field {
+                outcome = moveInZOrder(slot) { $0.merge(field, stampedAt: op.id) }
+            } else {
+                outcome = records[Int(slot)].merge(field, stampedAt: op.id)
+            }
+            return ApplyResult(outcome, created: records[Int(slot)].kind != nil)
+        case .delete(let entity), .restore(let entity):
+            let slot = Int(slot(for: entity))
+            let alive = if case .restore = op.action { true } else { false }
+            let outcome = records[slot].alive.merge(alive, stampedAt: op.id)
+            return ApplyResult(outcome, created: records[slot].kind != nil)
+        case .append(let entity, let start, let samples):
+            guard op.id.replica == entity.author else { return .refused(.notStrokeAuthor) }
+            guard !samples.isEmpty else { return .refused(.invalidSamples("an append needs at least one sample")) }
+            let slot = Int(slot(for: entity))
+            let canonical = samples.map { StrokeSample(x: $0.x, y: $0.y, time: $0.time, force: $0.force) }
+            let (outcome, waitsForGap) = records[slot].strokeSamples.merge(
+                start: start, samples: canonical, stamp: op.id)
+            if outcome == .applied, waitsForGap { return .waitingForGap }
+            return ApplyResult(outcome, created: records[slot].kind != nil)
+        }
+    }
+
+    private mutating func create(_ entity: EntityID, kind: EntityKind, fields: [Field], stamp: OpID) -> ApplyResult {
+        let slot = slot(for: entity)
+        var outcome = MergeOutcome.duplicate
+        if let existing = records[Int(slot)].kind {
+            // Two creates with one OpID: only a misbehaving peer sends them,
+            // but every replica must settle on the same kind.
+            if existing.rawValue < kind.rawValue {
+                records[Int(slot)].kind = kind
+                outcome = .applied
+            }
+        } else {
+            records[Int(slot)].kind = kind
+            outcome = .applied
+        }
+        let merge: (inout EntityRecord) -> MergeOutcome = { record in
+            var combined = record.alive.merge(true, stampedAt: stamp)
+            for field in fields {
+                combined = combined.combined(with: record.merge(field, stampedAt: stamp))
+            }
+            return combined
+        }
+        let fieldsOutcome =
+            if fields.contains(where: { $0.id == .zKey }) {
+                moveInZOrder(slot, merge)
+            } else {
+                merge(&records[Int(slot)])
+            }
+        return ApplyResult(outcome.combined(with: fieldsOutcome), created: true)
+    }
+
+    /// The slot of `entity`'s record, adding an empty record the first time
+    /// the entity is named (by its create or by an op that overtook it).
+    private mutating func slot(for entity: EntityID) -> Int32 {
+        if let slot = slots[entity] { return slot }
+        let slot = Int32(records.count)
+        records.append(EntityRecord(id: entity))
+        slots[entity] = slot
+        zOrderedSlots.insert(slot, at: zOrderInsertionIndex(of: slot))
+        return slot
+    }
+
+    /// Runs `change` on a record whose z-order key it may change, keeping
+    /// `zOrderedSlots` sorted.
+    private mutating func moveInZOrder(_ slot: Int32, _ change: (inout EntityRecord) -> MergeOutcome) -> MergeOutcome {
+        let oldKey = records[Int(slot)].zKey.value
+        // Found before the change: the search reads the record's own key.
+        let oldIndex = zOrderInsertionIndex(of: slot)
+        let outcome = change(&records[Int(slot)])
+        if records[Int(slot)].zKey.value != oldKey {
+            zOrderedSlots.remove(at: oldIndex)
+            zOrderedSlots.insert(slot, at: zOrderInsertionIndex(of: slot))
+        }
+        return outcome
+    }
+
+    /// Index in `zOrderedSlots` of the first slot not below (key, id).
+    private func lowerBound(key: ZKey, id: EntityID) -> Int {
+        var low = 0
+        var high = zOrderedSlots.count
+        while low < high {
+            let middle = (low + high) / 2
+            let record = records[Int(zOrderedSlots[middle])]
+            let below = record.zKey.value != key ? record.zKey.value < key : record.id < id
+            if below { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    private func zOrderInsertionIndex(of slot: Int32) -> Int {
+        lowerBound(key: records[Int(slot)].zKey.value, id: records[Int(slot)].id)
+    }
+}
+
+extension MergeOutcome {
+    /// The outcome of one op's several merges: applied if any applied;
+    /// otherwise duplicate if any register already held this very write
+    /// (stamps are unique, so the op was applied before); else superseded.
+    func combined(with other: MergeOutcome) -> MergeOutcome {
+        switch (self, other) {
+        case (.applied, _), (_, .applied): .applied
+        case (.duplicate, _), (_, .duplicate): .duplicate
+        default: .superseded
+        }
+    }
+}

@@ -1,0 +1,67 @@
+/// The identity and the Lamport timestamp of one op.
+///
+/// Ordered by counter, then replica: a total order on which every
+/// last-writer-wins register agrees, on every replica.
+/// Counter 0 is never issued; it stamps registers nobody has written.
+public struct OpID: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public var counter: UInt64
+    public var replica: ReplicaID
+
+    @inlinable
+    public init(counter: UInt64, replica: ReplicaID) {
+        self.counter = counter
+        self.replica = replica
+    }
+
+    /// The stamp of a register nobody has written: below every real op.
+    public static let unwritten = OpID(counter: 0, replica: ReplicaID(rawValue: 0))
+
+    @inlinable
+    public static func < (lhs: OpID, rhs: OpID) -> Bool {
+        lhs.counter != rhs.counter ? lhs.counter < rhs.counter : lhs.replica < rhs.replica
+    }
+
+    /// `counter@replica`, e.g. `12@00000000000a11ce`.
+    public var description: String { "\(counter)@\(replica)" }
+}
+
+/// An entity is named by the op that created it: unique with no coordination.
+public struct EntityID: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public var creation: OpID
+
+    @inlinable
+    public init(_ creation: OpID) {
+        self.creation = creation
+    }
+
+    /// The replica that created the entity; only it may append stroke samples.
+    @inlinable
+    public var author: ReplicaID { creation.replica }
+
+    @inlinable
+    public static func < (lhs: EntityID, rhs: EntityID) -> Bool {
+        lhs.creation < rhs.creation
+    }
+
+    public var description: String { "e\(creation)" }
+}
+
+/// A transaction (one gesture or one command) is named by its first op.
+///
+/// Undo and redo work a transaction at a time; every op of a transaction
+/// comes from the same replica.
+public struct TransactionID: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public var first: OpID
+
+    @inlinable
+    public init(_ first: OpID) {
+        self.first = first
+    }
+
+    @inlinable
+    public static func < (lhs: TransactionID, rhs: TransactionID) -> Bool {
+        lhs.first < rhs.first
+    }
+
+    public var description: String { "t\(first)" }
+}

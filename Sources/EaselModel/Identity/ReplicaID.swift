@@ -1,0 +1,34 @@
+/// Identifies one editing session: every op it writes carries this ID.
+///
+/// Chosen at random (64 bits make collisions between the replicas of one
+/// document vanishingly rare). A client that keeps unsent edits across a
+/// restart keeps its ReplicaID and counter with them.
+public struct ReplicaID: RawRepresentable, Hashable, Comparable, Sendable, CustomStringConvertible {
+    public var rawValue: UInt64
+
+    @inlinable
+    public init(rawValue: UInt64) {
+        self.rawValue = rawValue
+    }
+
+    /// A fresh random replica ID.
+    public static func random() -> ReplicaID {
+        var generator = SystemRandomNumberGenerator()
+        return random(using: &generator)
+    }
+
+    public static func random<G: RandomNumberGenerator>(using generator: inout G) -> ReplicaID {
+        ReplicaID(rawValue: generator.next())
+    }
+
+    @inlinable
+    public static func < (lhs: ReplicaID, rhs: ReplicaID) -> Bool {
+        lhs.rawValue < rhs.rawValue
+    }
+
+    /// Sixteen lower-case hex digits: fixed width, so logs line up.
+    public var description: String {
+        let digits = String(rawValue, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+}

@@ -1,0 +1,24 @@
+/// Bounds on what one op may carry. The model refuses ops beyond them, and
+/// the protocol repeats them so a server can refuse before decoding further.
+public enum ModelLimits {
+    /// Longest z-order key, in bytes.
+    public static let zKeyBytes = 128
+    /// Longest emoji, in UTF-8 bytes (family emoji run to about 35).
+    public static let characterBytes = 64
+    /// Longest text content, in UTF-8 bytes.
+    public static let textBytes = 16 * 1024
+    /// Longest font name, in UTF-8 bytes.
+    public static let fontBytes = 128
+    /// Most samples in one append.
+    public static let samplesPerAppend = 4096
+
+    static func stringLimit(of field: FieldID) -> Int {
+        switch field {
+        case .character: characterBytes
+        case .text: textBytes
+        case .font: fontBytes
+        case .zKey: zKeyBytes
+        default: 0
+        }
+    }
+}

@@ -1,0 +1,50 @@
+extension Op {
+    /// Checks what can be checked from the op alone: counters, transaction,
+    /// finite numbers, string and key limits, fields of a create's kind,
+    /// sample chunks. Whether the entity exists and has the field is the
+    /// document's question (`Document.validate(_:)`).
+    public func validate() throws(ModelError) {
+        guard id.counter > 0, transaction.first.counter > 0 else { throw .zeroCounter }
+        guard transaction.first.replica == id.replica, transaction.first.counter <= id.counter else {
+            throw .foreignTransaction
+        }
+        switch action {
+        case .create(let kind, let fields):
+            for field in fields {
+                guard kind.has(field.id) else { throw .fieldNotInKind(field.id, kind) }
+                try field.validate()
+            }
+        case .set(_, let field):
+            try field.validate()
+        case .delete, .restore:
+            break
+        case .append(_, let start, let samples):
+            guard !samples.isEmpty else { throw .invalidSamples("an append needs at least one sample") }
+            guard samples.count <= ModelLimits.samplesPerAppend else {
+                throw .invalidSamples("\(samples.count) samples; at most \(ModelLimits.samplesPerAppend) per append")
+            }
+            guard UInt64(start) + UInt64(samples.count) <= UInt64(UInt32.max) else {
+                throw .invalidSamples("the chunk reaches past sample index \(UInt32.max)")
+            }
+            guard samples.allSatisfy(\.isFinite) else { throw .invalidSamples("samples must be finite numbers") }
+        }
+    }
+}
+
+extension Field {
+    public func validate() throws(ModelError) {
+        switch self {
+        case .x(let value), .y(let value), .scale(let value), .rotation(let value),
+            .weight(let value), .size(let value), .width(let value), .height(let value):
+            guard value.isFinite else { throw .nonFiniteNumber(id) }
+        case .zKey(let key):
+            try key.validate()
+        case .character(let string), .text(let string), .font(let string):
+            let limit = ModelLimits.stringLimit(of: id)
+            let bytes = string.utf8.count
+            guard bytes <= limit else { throw .stringTooLong(id, bytes: bytes, limit: limit) }
+        case .color, .fill, .textStyle, .alignment, .shape, .tool, .endCap, .blob:
+            break
+        }
+    }
+}

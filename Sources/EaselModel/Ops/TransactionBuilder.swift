@@ -1,0 +1,58 @@
+extension LamportClock {
+    /// Starts a transaction: the ops of one gesture or command, undone and
+    /// redone together. Finish it with `commit(_:)`; one transaction at a
+    /// time per clock.
+    public func beginTransaction() throws(ModelError) -> TransactionBuilder {
+        TransactionBuilder(clock: self, id: TransactionID(try peek))
+    }
+
+    /// Takes the transaction's ops and advances the clock past them.
+    public mutating func commit(_ transaction: TransactionBuilder) -> [Op] {
+        observe(transaction.clock.counter)
+        return transaction.ops
+    }
+}
+
+/// Collects the validated ops of one transaction.
+public struct TransactionBuilder: Sendable {
+    fileprivate var clock: LamportClock
+    public let id: TransactionID
+    public private(set) var ops: [Op] = []
+
+    fileprivate init(clock: LamportClock, id: TransactionID) {
+        self.clock = clock
+        self.id = id
+    }
+
+    /// Creates an entity; fields left out keep their defaults.
+    @discardableResult
+    public mutating func create(_ kind: EntityKind, _ fields: [Field]) throws(ModelError) -> EntityID {
+        let op = try add(.create(kind, fields))
+        return EntityID(op.id)
+    }
+
+    public mutating func set(_ field: Field, of entity: EntityID) throws(ModelError) {
+        try add(.set(entity, field))
+    }
+
+    public mutating func delete(_ entity: EntityID) throws(ModelError) {
+        try add(.delete(entity))
+    }
+
+    public mutating func restore(_ entity: EntityID) throws(ModelError) {
+        try add(.restore(entity))
+    }
+
+    public mutating func append(_ samples: [StrokeSample], to stroke: EntityID, at start: UInt32) throws(ModelError) {
+        try add(.append(stroke, start: start, samples: samples))
+    }
+
+    @discardableResult
+    private mutating func add(_ action: Op.Action) throws(ModelError) -> Op {
+        let op = Op(id: try clock.peek, transaction: id, action: action)
+        try op.validate()
+        _ = try clock.tick()
+        ops.append(op)
+        return op
+    }
+}

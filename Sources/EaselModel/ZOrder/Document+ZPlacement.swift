@@ -1,0 +1,55 @@
+/// Where a new entity goes in the z-order, and the neighbours that must be
+/// re-keyed first because they shared a key.
+public struct ZPlacement: Hashable, Sendable {
+    public struct Rekey: Hashable, Sendable {
+        public var entity: EntityID
+        public var key: ZKey
+    }
+
+    /// The new entity's key.
+    public var key: ZKey
+    /// Ordinary z-key sets to write alongside, bottom first.
+    public var rekeys: [Rekey]
+}
+
+extension Document {
+    /// A key that puts a new entity just above `lower` among the visible
+    /// entities (nil: at the bottom).
+    ///
+    /// Keys are generated between the (key, id) neighbours. Neighbours that
+    /// share a key — concurrent inserts that picked the same one — have no
+    /// key between them; then the run of entities sharing the upper
+    /// neighbour's key is spread out with ordinary sets, in their current
+    /// order, and the new key goes below them. O(n).
+    public func zPlacement(above lower: EntityID?, jitter: UInt64) throws(ModelError) -> ZPlacement {
+        let visible = zOrderedSlots.filter { records[Int($0)].isVisible }.map { records[Int($0)] }
+        var upperIndex = 0
+        if let lower {
+            guard let lowerIndex = visible.firstIndex(where: { $0.id == lower }) else { throw .unknownEntity(lower) }
+            upperIndex = lowerIndex + 1
+        }
+        let lowerKey = upperIndex > 0 ? visible[upperIndex - 1].zKey.value : nil
+        let upperKey = upperIndex < visible.count ? visible[upperIndex].zKey.value : nil
+        guard let sharedKey = lowerKey, sharedKey == upperKey else {
+            return ZPlacement(key: try ZKey.between(lowerKey, upperKey, jitter: jitter), rekeys: [])
+        }
+        let run = visible[upperIndex...].prefix { $0.zKey.value == sharedKey }
+        let bound = visible[(upperIndex + run.count)...].first?.zKey.value
+        var seeds = SplitMix64(seed: jitter)
+        var rekeys: [ZPlacement.Rekey] = []
+        var previous = sharedKey
+        for record in run {
+            let key = try ZKey.between(previous, bound, jitter: seeds.next())
+            rekeys.append(.init(entity: record.id, key: key))
+            previous = key
+        }
+        return ZPlacement(key: try ZKey.between(sharedKey, rekeys[0].key, jitter: seeds.next()), rekeys: rekeys)
+    }
+
+    /// A key above every visible entity.
+    public func zPlacementOnTop(jitter: UInt64) -> ZKey {
+        let top = zOrderedSlots.last { records[Int($0)].isVisible }.map { records[Int($0)].zKey.value }
+        // Nothing sits above the top entity, so there is always room.
+        return (try? ZKey.between(top, nil, jitter: jitter)) ?? ZKey.first
+    }
+}

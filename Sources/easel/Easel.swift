@@ -1,0 +1,20 @@
+import ArgumentParser
+import EaselModel
+
+@main
+struct Easel: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "easel",
+        abstract: "Easel: a collaborative canvas engine.",
+        version: EaselVersion.current,
+        subcommands: [Version.self]
+    )
+}
+
+struct Version: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Print Easel's version.")
+
+    func run() {
+        print("easel \(EaselVersion.current)")
+    }
+}
