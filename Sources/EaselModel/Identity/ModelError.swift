@@ -18,6 +18,9 @@ public enum ModelError: Error, Hashable, Sendable, CustomStringConvertible {
     case invalidSamples(String)
     /// Only a stroke's author may append samples to it.
     case notStrokeAuthor
+    /// A gesture or command with an unusable number (NaN, infinite, or a
+    /// scale that is not positive) or target.
+    case invalidInput(String)
     /// The op names an entity the document has never had.
     case unknownEntity(EntityID)
 
@@ -32,6 +35,7 @@ public enum ModelError: Error, Hashable, Sendable, CustomStringConvertible {
         case .stringTooLong(let field, let bytes, let limit): "\(field) is \(bytes) bytes long; the limit is \(limit)"
         case .invalidSamples(let reason): "invalid stroke samples: \(reason)"
         case .notStrokeAuthor: "only a stroke's author may append samples to it"
+        case .invalidInput(let reason): "invalid input: \(reason)"
         case .unknownEntity(let entity): "the document has no entity \(entity)"
         }
     }

@@ -6,6 +6,13 @@ extension LamportClock {
         TransactionBuilder(clock: self, id: TransactionID(try peek))
     }
 
+    /// Adds more ops to a transaction this replica already began — a stroke
+    /// streams its samples this way and stays one step for undo.
+    public func continueTransaction(_ id: TransactionID) throws(ModelError) -> TransactionBuilder {
+        guard id.first.replica == replica else { throw .foreignTransaction }
+        return TransactionBuilder(clock: self, id: id)
+    }
+
     /// Takes the transaction's ops and advances the clock past them.
     public mutating func commit(_ transaction: TransactionBuilder) -> [Op] {
         observe(transaction.clock.counter)
@@ -15,7 +22,7 @@ extension LamportClock {
 
 /// Collects the validated ops of one transaction.
 public struct TransactionBuilder: Sendable {
-    fileprivate var clock: LamportClock
+    private(set) var clock: LamportClock
     public let id: TransactionID
     public private(set) var ops: [Op] = []
 

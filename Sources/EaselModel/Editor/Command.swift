@@ -1,0 +1,72 @@
+/// A command from a button, a menu or a bot script.
+public enum Command: Hashable, Sendable {
+    /// Puts a new entity on top, centred at a screen point.
+    case place(NewEntity, at: Point)
+    case deleteSelection
+    /// Copies the selection (new IDs, offset, just above each original) and
+    /// selects the copies.
+    case duplicateSelection
+    case bringForward
+    case sendBackward
+    /// Deletes every visible entity.
+    case clearAll
+    /// Sets a style on every selected entity that has the field.
+    case setStyle(StyleChange)
+    case editText(EntityID, String)
+    case undo
+    case redo
+    /// Changes the tool and style of strokes drawn from now on (no ops).
+    case setDrawing(DrawingSettings)
+    /// Restores the default pan and zoom (no ops).
+    case resetViewport
+}
+
+/// What `place` creates.
+public enum NewEntity: Hashable, Sendable {
+    case emoji(String, size: Float)
+    case shape(ShapeKind, width: Float, height: Float)
+    case text(String, font: String, size: Float)
+    /// An image by the SHA-256 of its bytes; storing blobs comes later.
+    case image(BlobHash, width: Float, height: Float)
+
+    var kind: EntityKind {
+        switch self {
+        case .emoji: .emoji
+        case .shape: .shape
+        case .text: .text
+        case .image: .image
+        }
+    }
+
+    var fields: [Field] {
+        switch self {
+        case .emoji(let character, let size): [.character(character), .size(size)]
+        case .shape(let shape, let width, let height): [.shape(shape), .width(width), .height(height)]
+        case .text(let string, let font, let size): [.text(string), .font(font), .size(size)]
+        case .image(let blob, let width, let height): [.blob(blob), .width(width), .height(height)]
+        }
+    }
+}
+
+/// One style field to set on the selection.
+public enum StyleChange: Hashable, Sendable {
+    case color(Color)
+    case fill(Color)
+    case weight(Float)
+    case font(String)
+    case size(Float)
+    case textStyle(TextStyle)
+    case alignment(TextAlignment)
+
+    var field: Field {
+        switch self {
+        case .color(let value): .color(value)
+        case .fill(let value): .fill(value)
+        case .weight(let value): .weight(value)
+        case .font(let value): .font(value)
+        case .size(let value): .size(value)
+        case .textStyle(let value): .textStyle(value)
+        case .alignment(let value): .alignment(value)
+        }
+    }
+}

@@ -1,0 +1,111 @@
+extension Editor {
+    /// Performs a command. Returns the ops it committed (one transaction,
+    /// already applied locally); bad input throws and changes nothing.
+    @discardableResult
+    public mutating func perform(_ command: Command) throws(ModelError) -> [Op] {
+        switch command {
+        case .place(let new, let point):
+            return try place(new, at: point)
+        case .deleteSelection:
+            let ids = state.selection
+            return try transaction { editor, transaction throws(ModelError) in
+                for id in ids.sorted() where editor.document[id] != nil { try transaction.delete(id) }
+            }
+        case .duplicateSelection:
+            return try duplicateSelection()
+        case .bringForward:
+            return try moveSelectionInZOrder(upwards: true)
+        case .sendBackward:
+            return try moveSelectionInZOrder(upwards: false)
+        case .clearAll:
+            return try transaction { editor, transaction throws(ModelError) in
+                for id in editor.document.zOrder { try transaction.delete(id) }
+            }
+        case .setStyle(let change):
+            let field = change.field
+            let ids = state.selection
+            return try transaction { editor, transaction throws(ModelError) in
+                for id in ids.sorted() {
+                    guard let kind = editor.document[id]?.kind, kind.has(field.id) else { continue }
+                    try transaction.set(field, of: id)
+                }
+            }
+        case .editText(let id, let string):
+            guard let kind = document[id]?.kind else { throw .unknownEntity(id) }
+            guard kind == .text else { throw .fieldNotInKind(.text, kind) }
+            return try transaction { _, transaction throws(ModelError) in try transaction.set(.text(string), of: id) }
+        case .undo:
+            return try undo()
+        case .redo:
+            return try redo()
+        case .setDrawing(let settings):
+            guard settings.weight.isFinite, settings.weight > 0 else {
+                throw .invalidInput("a stroke weight must be finite and positive")
+            }
+            state.drawing = settings
+            return []
+        case .resetViewport:
+            state.viewport = .standard
+            return []
+        }
+    }
+
+    /// Builds one transaction with `body` and commits it if it wrote anything.
+    mutating func transaction(
+        _ body: (Editor, inout TransactionBuilder) throws(ModelError) -> Void
+    ) throws(ModelError) -> [Op] {
+        var transaction = try clock.beginTransaction()
+        try body(self, &transaction)
+        return transaction.ops.isEmpty ? [] : commit(transaction)
+    }
+
+    private mutating func place(_ new: NewEntity, at point: Point) throws(ModelError) -> [Op] {
+        guard point.x.isFinite, point.y.isFinite else { throw .invalidInput("a point must be finite") }
+        let location = state.viewport.documentPoint(fromScreen: point)
+        return try transaction { editor, transaction throws(ModelError) in
+            let key = editor.document.zPlacementOnTop(jitter: Self.jitter(for: try transaction.nextID))
+            try transaction.create(new.kind, new.fields + [.x(location.x), .y(location.y), .zKey(key)])
+        }
+    }
+
+    private mutating func duplicateSelection() throws(ModelError) -> [Op] {
+        var scratch = document
+        var copies: Set<EntityID> = []
+        let originals = document.zOrder.filter(state.selection.contains)
+        let ops = try transaction { editor, transaction throws(ModelError) in
+            for original in originals {
+                guard let kind = scratch.kind(of: original), let entity = scratch[original] else { continue }
+                let applied = transaction.ops.count
+                let placement = try scratch.zPlacement(
+                    above: original, jitter: Self.jitter(for: try transaction.nextID))
+                for rekey in placement.rekeys { try transaction.set(.zKey(rekey.key), of: rekey.entity) }
+                var fields: [Field] = kind.fields.sorted().compactMap { scratch.register($0, of: original)?.value }
+                fields.removeAll { [.x, .y, .zKey].contains($0.id) }
+                fields += [
+                    .x(entity.transform.x + Self.duplicateOffset.dx), .y(entity.transform.y + Self.duplicateOffset.dy),
+                    .zKey(placement.key),
+                ]
+                let copy = try transaction.create(kind, fields)
+                copies.insert(copy)
+                if case .stroke(let stroke) = entity.content {
+                    var start = 0
+                    while start < stroke.samples.count {
+                        let end = min(start + ModelLimits.samplesPerAppend, stroke.samples.count)
+                        try transaction.append(Array(stroke.samples[start..<end]), to: copy, at: UInt32(start))
+                        start = end
+                    }
+                }
+                for op in transaction.ops[applied...] { scratch.apply(op) }
+            }
+        }
+        if !ops.isEmpty { state.selection = copies }
+        return ops
+    }
+}
+
+extension TransactionBuilder {
+    /// The ID the next op added will get.
+    var nextID: OpID {
+        get throws(ModelError) { try clock.peek }
+    }
+}

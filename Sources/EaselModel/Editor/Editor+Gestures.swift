@@ -1,0 +1,187 @@
+extension Editor {
+    /// Reduces one gesture event. Returns the ops it committed, already
+    /// applied locally: none while a gesture is in flight (except drawing),
+    /// one transaction when it ends. Bad numbers throw and change nothing.
+    @discardableResult
+    public mutating func send(_ event: GestureEvent) throws(ModelError) -> [Op] {
+        try Self.check(event)
+        switch event {
+        case .tap(let point):
+            if let hit = entity(atScreen: point) {
+                if state.selection.contains(hit) {
+                    state.selection.remove(hit)
+                } else {
+                    state.selection.insert(hit)
+                }
+            } else {
+                state.selection.removeAll()
+            }
+            return []
+
+        case .dragBegan(let point):
+            if let hit = entity(atScreen: point) {
+                state.gesture = .moving(state.selection.contains(hit) ? state.selection : [hit], by: .zero)
+            } else {
+                state.gesture = .panning(by: .zero)
+            }
+            return []
+        case .dragChanged(let translation):
+            switch state.gesture {
+            case .moving(let ids, _)?: state.gesture = .moving(ids, by: translation / state.viewport.zoom)
+            case .panning?: state.gesture = .panning(by: translation)
+            default: break
+            }
+            return []
+        case .dragEnded(let translation):
+            switch state.gesture {
+            case .moving(let ids, _)?:
+                state.gesture = nil
+                let offset = translation / state.viewport.zoom
+                guard offset != .zero else { return [] }
+                return try commitEach(ids) { entity, transaction throws(ModelError) in
+                    try transaction.set(.x(entity.transform.x + offset.dx), of: entity.id)
+                    try transaction.set(.y(entity.transform.y + offset.dy), of: entity.id)
+                }
+            case .panning?:
+                state.gesture = nil
+                state.viewport = state.viewport.panned(by: translation)
+            default: break
+            }
+            return []
+        case .dragCancelled:
+            if case .moving? = state.gesture { state.gesture = nil }
+            if case .panning? = state.gesture { state.gesture = nil }
+            return []
+
+        case .pinchBegan(let anchor):
+            state.gesture = state.selection.isEmpty ? .zooming(around: anchor, by: 1) : .scaling(state.selection, by: 1)
+            return []
+        case .pinchChanged(let factor):
+            switch state.gesture {
+            case .scaling(let ids, _)?: state.gesture = .scaling(ids, by: factor)
+            case .zooming(let anchor, _)?: state.gesture = .zooming(around: anchor, by: factor)
+            default: break
+            }
+            return []
+        case .pinchEnded(let factor):
+            switch state.gesture {
+            case .scaling(let ids, _)?:
+                state.gesture = nil
+                guard factor != 1 else { return [] }
+                return try commitEach(ids) { entity, transaction throws(ModelError) in
+                    try transaction.set(.scale(entity.transform.scale * factor), of: entity.id)
+                }
+            case .zooming(let anchor, _)?:
+                state.gesture = nil
+                state.viewport = state.viewport.zoomed(by: factor, around: anchor)
+            default: break
+            }
+            return []
+        case .pinchCancelled:
+            if case .scaling? = state.gesture { state.gesture = nil }
+            if case .zooming? = state.gesture { state.gesture = nil }
+            return []
+
+        case .rotateBegan:
+            // Rotating needs a selection; the document itself never turns.
+            state.gesture = state.selection.isEmpty ? nil : .rotating(state.selection, by: 0)
+            return []
+        case .rotateChanged(let angle):
+            if case .rotating(let ids, _)? = state.gesture { state.gesture = .rotating(ids, by: angle) }
+            return []
+        case .rotateEnded(let angle):
+            guard case .rotating(let ids, _)? = state.gesture else { return [] }
+            state.gesture = nil
+            guard angle != 0 else { return [] }
+            return try commitEach(ids) { entity, transaction throws(ModelError) in
+                try transaction.set(.rotation(entity.transform.rotation + angle), of: entity.id)
+            }
+        case .rotateCancelled:
+            if case .rotating? = state.gesture { state.gesture = nil }
+            return []
+
+        case .drawBegan(let point):
+            return try beginStroke(at: point)
+        case .drawMoved(let points):
+            return try continueStroke(with: points)
+        case .drawEnded:
+            if case .drawing? = state.gesture { state.gesture = nil }
+            return []
+        }
+    }
+
+    /// One transaction over the gesture's entities that are still visible,
+    /// each edited from its CURRENT values (a remote move that arrived
+    /// during the gesture is kept, not overwritten).
+    private mutating func commitEach(
+        _ ids: Set<EntityID>, _ edit: (Entity, inout TransactionBuilder) throws(ModelError) -> Void
+    ) throws(ModelError) -> [Op] {
+        var transaction = try clock.beginTransaction()
+        for id in ids.sorted() {
+            guard let entity = document[id] else { continue }
+            try edit(entity, &transaction)
+        }
+        return transaction.ops.isEmpty ? [] : commit(transaction)
+    }
+
+    private mutating func beginStroke(at point: DrawPoint) throws(ModelError) -> [Op] {
+        let origin = state.viewport.documentPoint(fromScreen: point.location)
+        var transaction = try clock.beginTransaction()
+        let settings = state.drawing
+        let stroke = try transaction.create(
+            .stroke,
+            [
+                .tool(settings.tool), .color(settings.color), .weight(settings.weight), .endCap(settings.endCap),
+                .x(origin.x), .y(origin.y),
+                .zKey(document.zPlacementOnTop(jitter: Self.jitter(for: transaction.id.first))),
+            ])
+        try transaction.append([StrokeSample(x: 0, y: 0, time: point.time, force: point.force)], to: stroke, at: 0)
+        state.gesture = .drawing(
+            StrokeInProgress(stroke: stroke, transaction: transaction.id, origin: origin, nextIndex: 1))
+        return commit(transaction)
+    }
+
+    private mutating func continueStroke(with points: [DrawPoint]) throws(ModelError) -> [Op] {
+        guard case .drawing(var progress)? = state.gesture, !points.isEmpty else { return [] }
+        var transaction = try clock.continueTransaction(progress.transaction)
+        let samples = points.map { point in
+            let location = state.viewport.documentPoint(fromScreen: point.location)
+            return StrokeSample(
+                x: location.x - progress.origin.x, y: location.y - progress.origin.y, time: point.time,
+                force: point.force)
+        }
+        var start = 0
+        while start < samples.count {
+            let chunk = samples[start..<min(start + ModelLimits.samplesPerAppend, samples.count)]
+            try transaction.append(Array(chunk), to: progress.stroke, at: progress.nextIndex)
+            progress.nextIndex += UInt32(chunk.count)
+            start += chunk.count
+        }
+        state.gesture = .drawing(progress)
+        return commit(transaction, undoable: false)
+    }
+
+    private static func check(_ event: GestureEvent) throws(ModelError) {
+        func finite(_ values: Float..., what: String) throws(ModelError) {
+            guard values.allSatisfy(\.isFinite) else { throw .invalidInput("\(what) must be finite") }
+        }
+        switch event {
+        case .tap(let point), .dragBegan(let point), .pinchBegan(let point):
+            try finite(point.x, point.y, what: "a point")
+        case .dragChanged(let translation), .dragEnded(let translation):
+            try finite(translation.dx, translation.dy, what: "a translation")
+        case .pinchChanged(let factor), .pinchEnded(let factor):
+            guard factor.isFinite, factor > 0 else { throw .invalidInput("a pinch scale must be finite and positive") }
+        case .rotateChanged(let angle), .rotateEnded(let angle):
+            try finite(angle, what: "an angle")
+        case .drawBegan(let point):
+            try finite(point.location.x, point.location.y, point.time, point.force ?? 0, what: "a draw point")
+        case .drawMoved(let points):
+            for point in points {
+                try finite(point.location.x, point.location.y, point.time, point.force ?? 0, what: "a draw point")
+            }
+        case .dragCancelled, .pinchCancelled, .rotateBegan, .rotateCancelled, .drawEnded:
+            break
+        }
+    }
+}

@@ -1,0 +1,64 @@
+extension Editor {
+    /// Undoes this replica's latest step that still has something to undo.
+    ///
+    /// Writes new ops restoring the values from before the step, skipping
+    /// registers another replica wrote since (never clobbering a later edit)
+    /// and fields of entities no longer visible. A step left with nothing to
+    /// write is dropped and the one before it is tried. Undo of a create
+    /// deletes; undo of a delete restores.
+    mutating func undo() throws(ModelError) -> [Op] {
+        while let step = history.undoStack.popLast() {
+            let (ops, inverse) = try revert(step)
+            if let inverse {
+                history.redoStack.append(inverse)
+                return ops
+            }
+        }
+        return []
+    }
+
+    /// Redoes the latest undone step, with the same care as undo.
+    mutating func redo() throws(ModelError) -> [Op] {
+        while let step = history.redoStack.popLast() {
+            let (ops, inverse) = try revert(step)
+            if let inverse {
+                history.undoStack.append(inverse)
+                return ops
+            }
+        }
+        return []
+    }
+
+    /// Writes each register of `step` back to its `before` value, in one
+    /// transaction; returns the ops and the step that would revert them.
+    private mutating func revert(_ step: HistoryStep) throws(ModelError) -> ([Op], HistoryStep?) {
+        var transaction = try clock.beginTransaction()
+        var inverse: [RegisterWrite] = []
+        for write in step.writes.reversed() {
+            guard !history.isOverwrittenElsewhere(write) else { continue }
+            let entity = write.key.entity
+            let current: RegisterWrite.Value
+            switch (write.key.target, write.before) {
+            case (.alive, .alive(let alive)):
+                guard let register = document.aliveRegister(of: entity), register.alive != alive else { continue }
+                current = .alive(register.alive)
+                if alive { try transaction.restore(entity) } else { try transaction.delete(entity) }
+            case (.field(let field), .field(let value)):
+                guard document[entity] != nil, let register = document.register(field, of: entity),
+                    register.value != value
+                else { continue }
+                current = .field(register.value)
+                try transaction.set(value, of: entity)
+            default:
+                continue
+            }
+            let stamp = transaction.ops[transaction.ops.count - 1].id
+            inverse.append(RegisterWrite(key: write.key, before: current, after: write.before, stamp: stamp))
+        }
+        guard !transaction.ops.isEmpty else { return ([], nil) }
+        let ops = clock.commit(transaction)
+        for op in ops { document.apply(op) }
+        pruneEditorState()
+        return (ops, HistoryStep(transaction: transaction.id, writes: inverse.reversed()))
+    }
+}

@@ -1,0 +1,102 @@
+/// One client's editing state, kept outside the document: what it has
+/// selected, what it looks at, what it draws with, and the gesture in
+/// flight. Never replicated as ops (presence shares parts of it).
+public struct EditorState: Hashable, Sendable {
+    public var selection: Set<EntityID> = []
+    /// The settled viewport; while a pan or zoom is in flight,
+    /// `displayedViewport` shows it live.
+    public var viewport: Viewport = .standard
+    public var drawing: DrawingSettings = DrawingSettings()
+    public var gesture: Gesture?
+
+    public init() {}
+
+    /// The viewport as the screen shows it, in-flight pan or zoom included.
+    public var displayedViewport: Viewport {
+        switch gesture {
+        case .panning(let translation)?: viewport.panned(by: translation)
+        case .zooming(let anchor, let factor)?: viewport.zoomed(by: factor, around: anchor)
+        default: viewport
+        }
+    }
+}
+
+/// The tool and style new strokes get.
+public struct DrawingSettings: Hashable, Sendable {
+    public var tool: StrokeTool = .pen
+    public var color: Color = .black
+    public var weight: Float = 3
+    public var endCap: EndCap = .round
+
+    public init(tool: StrokeTool = .pen, color: Color = .black, weight: Float = 3, endCap: EndCap = .round) {
+        self.tool = tool
+        self.color = color
+        self.weight = weight
+        self.endCap = endCap
+    }
+}
+
+/// A gesture in flight. Until it ends the document does not change (except
+/// for drawing, whose samples stream); this transient state is what the UI
+/// and presence show.
+public enum Gesture: Hashable, Sendable {
+    /// Entities dragged by a translation in document units.
+    case moving(Set<EntityID>, by: Vector)
+    /// The background dragged by a translation in screen units.
+    case panning(by: Vector)
+    case scaling(Set<EntityID>, by: Float)
+    /// The document zoomed by a factor about a screen point.
+    case zooming(around: Point, by: Float)
+    /// Entities rotated by an angle in radians.
+    case rotating(Set<EntityID>, by: Float)
+    case drawing(StrokeInProgress)
+
+    /// The entities the gesture acts on.
+    public var entities: Set<EntityID> {
+        switch self {
+        case .moving(let ids, _), .scaling(let ids, _), .rotating(let ids, _): ids
+        case .drawing(let stroke): [stroke.stroke]
+        case .panning, .zooming: []
+        }
+    }
+
+    /// The gesture without the entities in `gone`.
+    func removing(_ gone: Set<EntityID>) -> Gesture {
+        switch self {
+        case .moving(let ids, let offset): .moving(ids.subtracting(gone), by: offset)
+        case .scaling(let ids, let factor): .scaling(ids.subtracting(gone), by: factor)
+        case .rotating(let ids, let angle): .rotating(ids.subtracting(gone), by: angle)
+        case .panning, .zooming, .drawing: self
+        }
+    }
+}
+
+/// A stroke being drawn: its samples stream as appends in one transaction.
+public struct StrokeInProgress: Hashable, Sendable {
+    public var stroke: EntityID
+    public var transaction: TransactionID
+    /// Where the stroke began, in document units: samples are relative to it.
+    public var origin: Point
+    /// The index the next appended sample gets.
+    public var nextIndex: UInt32
+}
+
+extension EditorState {
+    /// An entity's transform as displayed: the document's, with the
+    /// in-flight gesture's delta applied when the gesture holds it.
+    public func displayedTransform(of entity: Entity) -> Transform {
+        var transform = entity.transform
+        switch gesture {
+        case .moving(let ids, let offset)? where ids.contains(entity.id):
+            transform.x += offset.dx
+            transform.y += offset.dy
+        case .scaling(let ids, let factor)? where ids.contains(entity.id):
+            transform.scale *= factor
+        case .rotating(let ids, let angle)? where ids.contains(entity.id):
+            transform.rotation += angle
+        default:
+            break
+        }
+        return transform
+    }
+}

@@ -1,0 +1,106 @@
+/// Where an entity's pixels are, shared by hit testing, bounds and (later)
+/// rendering, the same for every kind.
+///
+/// Each entity has a local frame: its content's box and a pivot. The
+/// document frame is `position + pivot + rotate(scale × (local − pivot))`.
+/// For emoji, shapes, text and images the box is centred on the local
+/// origin, which is the pivot; a stroke's samples are local points relative
+/// to where it began, and its pivot is the centre of their box, so scaling
+/// and rotating a stroke turn it about its middle like any other entity.
+public struct EntityGeometry: Hashable, Sendable {
+    public var position: Point
+    public var scale: Float
+    public var rotation: Float
+    /// The content's box in the local frame.
+    public var localBox: Rect
+    public var pivot: Point
+    /// For strokes: the polyline and its half width, for precise hits.
+    var polyline: [Point]
+    var halfWeight: Float
+
+    /// Approximate text metrics (no font files in the model): a glyph is
+    /// 0.6 em wide and a line 1.25 em tall.
+    static let glyphWidth: Float = 0.6
+    static let lineHeight: Float = 1.25
+    /// How far outside a thin stroke a tap still hits it, in document units.
+    static let strokeHitSlop: Float = 4
+
+    public init(_ entity: Entity) {
+        position = Point(x: entity.transform.x, y: entity.transform.y)
+        scale = entity.transform.scale
+        rotation = entity.transform.rotation
+        polyline = []
+        halfWeight = 0
+        switch entity.content {
+        case .emoji(_, let size):
+            localBox = Rect(center: .zero, width: size, height: size)
+        case .shape(_, let width, let height), .image(_, let width, let height):
+            localBox = Rect(center: .zero, width: width, height: height)
+        case .text(let text):
+            let lines = text.string.split(separator: "\n", omittingEmptySubsequences: false)
+            let longest = lines.map(\.count).max() ?? 0
+            localBox = Rect(
+                center: .zero, width: Float(max(longest, 1)) * text.size * Self.glyphWidth,
+                height: Float(lines.count) * text.size * Self.lineHeight)
+        case .stroke(let stroke):
+            polyline = stroke.samples.map { Point(x: $0.x, y: $0.y) }
+            halfWeight = entity.style.weight / 2
+            localBox = (Rect(enclosing: polyline) ?? Rect(center: .zero, width: 0, height: 0)).insetBy(-halfWeight)
+        }
+        pivot = localBox.center
+        if case .stroke = entity.content {} else { pivot = .zero }
+    }
+
+    /// A local point in document coordinates.
+    public func documentPoint(fromLocal local: Point) -> Point {
+        let offset = ((local - pivot) * scale).rotated(by: rotation)
+        return position + Vector(dx: pivot.x, dy: pivot.y) + offset
+    }
+
+    /// A document point in local coordinates; nil when scale is 0.
+    public func localPoint(fromDocument point: Point) -> Point? {
+        guard scale != 0 else { return nil }
+        let offset = (point - position - Vector(dx: pivot.x, dy: pivot.y)).rotated(by: -rotation) / scale
+        return pivot + offset
+    }
+
+    /// The axis-aligned box of the transformed content, in document units.
+    public var documentBounds: Rect {
+        Rect(enclosing: localBox.corners.map(documentPoint(fromLocal:)))
+            ?? Rect(center: position, width: 0, height: 0)
+    }
+
+    /// Whether a document point lands on the entity, honouring rotation
+    /// and scale; strokes hit along their line, not their whole box.
+    public func contains(_ point: Point) -> Bool {
+        guard let local = localPoint(fromDocument: point) else { return false }
+        guard !polyline.isEmpty else { return localBox.contains(local) }
+        let reach = halfWeight + Self.strokeHitSlop / max(abs(scale), .leastNormalMagnitude)
+        if polyline.count == 1 { return (local - polyline[0]).length <= reach }
+        return zip(polyline, polyline.dropFirst()).contains { start, end in
+            Self.distance(from: local, toSegment: start, end) <= reach
+        }
+    }
+
+    private static func distance(from point: Point, toSegment start: Point, _ end: Point) -> Float {
+        let segment = end - start
+        let lengthSquared = segment.dx * segment.dx + segment.dy * segment.dy
+        guard lengthSquared > 0 else { return (point - start).length }
+        let toPoint = point - start
+        let along = max(0, min(1, (toPoint.dx * segment.dx + toPoint.dy * segment.dy) / lengthSquared))
+        return (point - (start + segment * along)).length
+    }
+}
+
+extension Document {
+    /// Visible entities under a document point, topmost first. O(n).
+    public func hitTest(_ point: Point) -> [EntityID] {
+        entities.reversed().filter { EntityGeometry($0).contains(point) }.map(\.id)
+    }
+
+    /// The box around the visible entities among `ids`, in document units;
+    /// nil when none is visible.
+    public func bounds(of ids: some Sequence<EntityID>) -> Rect? {
+        ids.compactMap { self[$0].map { EntityGeometry($0).documentBounds } }.reduce(nil) { $0?.union($1) ?? $1 }
+    }
+}
