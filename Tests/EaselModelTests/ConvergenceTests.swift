@@ -38,4 +38,35 @@ struct ConvergenceTests {
             }
         }
     }
+
+    @Test("editors driven by gestures, commands, undo and redo converge whatever the delivery order")
+    func editorsConvergeWhateverTheDeliveryOrder() throws {
+        var total = EditorScenarioCounts()
+        var diverged = false
+        for seed in propertySeeds(count: 1_000, label: "editor convergence") {
+            var scenario = EditorScenario(seed: seed)
+            try scenario.run()
+            total.add(scenario.counts)
+            let divergent = scenario.divergentEditors
+            if !divergent.isEmpty {
+                diverged = true
+                Issue.record(
+                    """
+                    scenario \(seed) diverged: editors \(divergent) differ from editor 0 after \(scenario.log.count) ops. \
+                    Replay with EASEL_SEED=\(seed) swift test --filter Convergence
+                    """)
+                break
+            }
+            // Selections only ever hold visible entities.
+            for editor in scenario.editors {
+                #expect(editor.state.selection.allSatisfy { editor.document[$0] != nil }, "scenario \(seed)")
+            }
+        }
+        print("editor convergence: \(total)")
+        if environment("EASEL_SEED") == nil, !diverged {
+            for (name, count) in total.named {
+                #expect(count > 0, "no \(name) in any scenario: the test no longer exercises them")
+            }
+        }
+    }
 }

@@ -8,13 +8,28 @@ import Testing
 
 @Suite("README")
 struct ReadmeTourTests {
-    @Test("the README's tour is the code this test runs")
-    func readmeTourMatchesThisFile() throws {
+    @Test("the README's code blocks are the code these tests run")
+    func readmeBlocksMatchThisFile() throws {
         let readme = try readFile(repositoryRoot + "/README.md")
         let thisFile = try readFile(#filePath)
-        let readmeBlock = try #require(Self.swiftBlock(in: readme, after: "## A tour of the model"))
-        let tested = try #require(Self.tourSection(of: thisFile))
-        #expect(readmeBlock == "import EaselModel\n\n" + tested)
+        let blocks = Self.swiftBlocks(in: readme, after: "## A tour of the model")
+        try #require(blocks.count == 2)
+        #expect(blocks[0] == "import EaselModel\n\n" + (Self.section(of: thisFile, marker: "tour") ?? ""))
+        #expect(blocks[1] == Self.section(of: thisFile, marker: "editor-tour"))
+    }
+
+    @Test("the README's editor tour runs")
+    func readmeEditorTourRuns() throws {
+        // editor-tour:begin
+        var editor = Editor(replica: .random())
+        try editor.perform(.place(.emoji("🦊", size: 48), at: Point(x: 120, y: 80)))
+        try editor.send(.tap(at: Point(x: 120, y: 80)))  // select the fox
+        try editor.send(.dragBegan(at: Point(x: 120, y: 80)))
+        try editor.send(.dragEnded(translation: Vector(dx: 30, dy: 0)))  // one transaction
+        try editor.perform(.undo)  // the fox goes back
+        // editor-tour:end
+        #expect(editor.document.entities.map(\.transform) == [Transform(x: 120, y: 80)])
+        #expect(editor.state.selection.count == 1)
     }
 
     @Test("the README's tour runs and converges")
@@ -60,20 +75,24 @@ struct ReadmeTourTests {
         #expect(aliceCanvas.canonicalEncoding == bobCanvas.canonicalEncoding)
     }
 
-    /// The first ```swift block after `heading`.
-    static func swiftBlock(in markdown: String, after heading: String) -> String? {
-        guard let headingRange = markdown.range(of: heading),
-            let open = markdown.range(of: "```swift\n", range: headingRange.upperBound..<markdown.endIndex),
+    /// The ```swift blocks after `heading`, in order.
+    static func swiftBlocks(in markdown: String, after heading: String) -> [String] {
+        guard var position = markdown.range(of: heading)?.upperBound else { return [] }
+        var blocks: [String] = []
+        while let open = markdown.range(of: "```swift\n", range: position..<markdown.endIndex),
             let close = markdown.range(of: "```", range: open.upperBound..<markdown.endIndex)
-        else { return nil }
-        return String(markdown[open.upperBound..<close.lowerBound])
+        {
+            blocks.append(String(markdown[open.upperBound..<close.lowerBound]))
+            position = close.upperBound
+        }
+        return blocks
     }
 
-    /// The lines between the tour markers, de-indented.
-    static func tourSection(of source: String) -> String? {
+    /// The lines between `// marker:begin` and `// marker:end`, de-indented.
+    static func section(of source: String, marker: String) -> String? {
         let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
-        guard let begin = lines.firstIndex(where: { $0.hasSuffix("// tour:begin") }),
-            let end = lines.firstIndex(where: { $0.hasSuffix("// tour:end") }), begin < end
+        guard let begin = lines.firstIndex(where: { $0.hasSuffix("// \(marker):begin") }),
+            let end = lines.firstIndex(where: { $0.hasSuffix("// \(marker):end") }), begin < end
         else { return nil }
         let indent = String(repeating: " ", count: 8)
         return lines[(begin + 1)..<end].map { $0.hasPrefix(indent) ? String($0.dropFirst(8)) : String($0) }
