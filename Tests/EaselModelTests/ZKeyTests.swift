@@ -156,3 +156,35 @@ func permutations<T>(of elements: [T]) -> [[T]] {
     generate(items.count)
     return result
 }
+
+@Suite("Z-order placement")
+struct ZPlacementTests {
+    @Test("keys that would pass the length limit are avoided by re-keying the entities above")
+    func longKeysAreAvoidedByRekeying() throws {
+        var document = Document(applying: [
+            op(1, alice, .create(.emoji, [.zKey(key("a0"))])),
+            op(2, alice, .create(.emoji, [.zKey(key("a1"))])),
+        ])
+        let bottom = EntityID(opID(1, alice))
+        var counter: UInt64 = 3
+        var spreads = 0
+        for _ in 0..<2_000 {
+            let placement = try document.zPlacement(above: bottom, jitter: counter)
+            if placement.rekeys.count > 1 { spreads += 1 }
+            for rekey in placement.rekeys {
+                let set = op(counter, bob, .set(rekey.entity, .zKey(rekey.key)))
+                try document.validate(set)
+                document.apply(set)
+                counter += 1
+            }
+            let create = op(counter, bob, .create(.emoji, [.zKey(placement.key)]))
+            try document.validate(create)
+            let before = document.zOrder
+            document.apply(create)
+            #expect(document.zOrder == [before[0], create.entity] + before.dropFirst())
+            counter += 1
+        }
+        print("z-placement: 2,000 inserts into one gap needed \(spreads) spreads")
+        #expect(spreads > 0)
+    }
+}

@@ -21,7 +21,19 @@ extension Document {
     /// key between them; then the run of entities sharing the upper
     /// neighbour's key is spread out with ordinary sets, in their current
     /// order, and the new key goes below them. O(n).
+    ///
+    /// Inserting into one gap again and again lengthens keys; when a key
+    /// would pass `ModelLimits.zKeyBytes`, every visible entity above the
+    /// insertion point is re-keyed with short keys instead (O(n) sets, and
+    /// only after hundreds of inserts into the same gap).
     public func zPlacement(above lower: EntityID?, jitter: UInt64) throws(ModelError) -> ZPlacement {
+        let placement = try tightPlacement(above: lower, jitter: jitter)
+        let longest = ([placement.key] + placement.rekeys.map(\.key)).map(\.string.utf8.count).max() ?? 0
+        guard longest > ModelLimits.zKeyBytes else { return placement }
+        return try spreadPlacement(above: lower, jitter: jitter)
+    }
+
+    private func tightPlacement(above lower: EntityID?, jitter: UInt64) throws(ModelError) -> ZPlacement {
         let visible = zOrderedSlots.filter { records[Int($0)].isVisible }.map { records[Int($0)] }
         var upperIndex = 0
         if let lower {
@@ -44,6 +56,32 @@ extension Document {
             previous = key
         }
         return ZPlacement(key: try ZKey.between(sharedKey, rekeys[0].key, jitter: seeds.next()), rekeys: rekeys)
+    }
+
+    /// Re-keys every visible entity above `lower` with keys that step the
+    /// integer part, which stay short, and puts the new key below them.
+    private func spreadPlacement(above lower: EntityID?, jitter: UInt64) throws(ModelError) -> ZPlacement {
+        let visible = zOrderedSlots.filter { records[Int($0)].isVisible }.map { records[Int($0)] }
+        let upperIndex =
+            try lower.map { lower throws(ModelError) in
+                guard let index = visible.firstIndex(where: { $0.id == lower }) else { throw .unknownEntity(lower) }
+                return index + 1
+            } ?? 0
+        let lowerKey = upperIndex > 0 ? visible[upperIndex - 1].zKey.value : nil
+        var seeds = SplitMix64(seed: jitter)
+        var rekeys: [ZPlacement.Rekey] = []
+        var previous = lowerKey
+        // One key for the new entity, then one for each entity above it.
+        var keys: [ZKey] = []
+        for _ in 0...(visible.count - upperIndex) {
+            let key = try ZKey.between(previous, nil, jitter: seeds.next())
+            keys.append(key)
+            previous = key
+        }
+        for (record, key) in zip(visible[upperIndex...], keys.dropFirst()) {
+            rekeys.append(.init(entity: record.id, key: key))
+        }
+        return ZPlacement(key: keys[0], rekeys: rekeys)
     }
 
     /// A key above every visible entity.

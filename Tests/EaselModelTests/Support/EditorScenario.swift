@@ -132,7 +132,8 @@ struct EditorScenario {
             return try finishGesture(at: index)
         case .drawing?:
             return random.chance(0.6)
-                ? try send(.drawMoved((0..<Int.random(in: 1...3, using: &random)).map { _ in randomDrawPoint() }), at: index)
+                ? try send(
+                    .drawMoved((0..<Int.random(in: 1...3, using: &random)).map { _ in randomDrawPoint() }), at: index)
                 : try finishGesture(at: index)
         case nil:
             break
@@ -165,7 +166,8 @@ struct EditorScenario {
         if random.chance(0.8), let entity = editor.document.entities.randomElement(using: &random) {
             return viewport.screenPoint(fromDocument: Point(x: entity.transform.x, y: entity.transform.y))
         }
-        return Point(x: Float(Int.random(in: -50...800, using: &random)), y: Float(Int.random(in: -50...800, using: &random)))
+        return Point(
+            x: Float(Int.random(in: -50...800, using: &random)), y: Float(Int.random(in: -50...800, using: &random)))
     }
 
     private mutating func randomVector() -> Vector {
@@ -177,7 +179,8 @@ struct EditorScenario {
 
     private mutating func randomDrawPoint() -> DrawPoint {
         DrawPoint(
-            location: Point(x: Float(Int.random(in: 0...700, using: &random)), y: Float(Int.random(in: 0...700, using: &random))),
+            location: Point(
+                x: Float(Int.random(in: 0...700, using: &random)), y: Float(Int.random(in: 0...700, using: &random))),
             time: Float(Int.random(in: 0...100, using: &random)) / 50, force: random.chance(0.5) ? 0.5 : nil)
     }
 
