@@ -7,22 +7,23 @@ extension Editor {
     /// write is dropped and the one before it is tried. Undo of a create
     /// deletes; undo of a delete restores.
     mutating func undo() throws(ModelError) -> [Op] {
-        while let step = history.undoStack.popLast() {
-            let (ops, inverse) = try revert(step)
-            if let inverse {
-                history.redoStack.append(inverse)
-                return ops
-            }
-        }
-        return []
+        try revertLatest(from: \.undoStack, onto: \.redoStack)
     }
 
     /// Redoes the latest undone step, with the same care as undo.
     mutating func redo() throws(ModelError) -> [Op] {
-        while let step = history.redoStack.popLast() {
+        try revertLatest(from: \.redoStack, onto: \.undoStack)
+    }
+
+    /// Reverts the latest step of one stack that still writes something,
+    /// dropping those that do not, and pushes its inverse onto the other.
+    private mutating func revertLatest(
+        from source: WritableKeyPath<History, [HistoryStep]>, onto destination: WritableKeyPath<History, [HistoryStep]>
+    ) throws(ModelError) -> [Op] {
+        while let step = history[keyPath: source].popLast() {
             let (ops, inverse) = try revert(step)
             if let inverse {
-                history.undoStack.append(inverse)
+                history[keyPath: destination].append(inverse)
                 return ops
             }
         }

@@ -34,12 +34,7 @@ extension Document {
     }
 
     private func tightPlacement(above lower: EntityID?, jitter: UInt64) throws(ModelError) -> ZPlacement {
-        let visible = zOrderedSlots.filter { records[Int($0)].isVisible }.map { records[Int($0)] }
-        var upperIndex = 0
-        if let lower {
-            guard let lowerIndex = visible.firstIndex(where: { $0.id == lower }) else { throw .unknownEntity(lower) }
-            upperIndex = lowerIndex + 1
-        }
+        let (visible, upperIndex) = try insertionPoint(above: lower)
         let lowerKey = upperIndex > 0 ? visible[upperIndex - 1].zKey.value : nil
         let upperKey = upperIndex < visible.count ? visible[upperIndex].zKey.value : nil
         guard let sharedKey = lowerKey, sharedKey == upperKey else {
@@ -61,12 +56,7 @@ extension Document {
     /// Re-keys every visible entity above `lower` with keys that step the
     /// integer part, which stay short, and puts the new key below them.
     private func spreadPlacement(above lower: EntityID?, jitter: UInt64) throws(ModelError) -> ZPlacement {
-        let visible = zOrderedSlots.filter { records[Int($0)].isVisible }.map { records[Int($0)] }
-        let upperIndex =
-            try lower.map { lower throws(ModelError) in
-                guard let index = visible.firstIndex(where: { $0.id == lower }) else { throw .unknownEntity(lower) }
-                return index + 1
-            } ?? 0
+        let (visible, upperIndex) = try insertionPoint(above: lower)
         let lowerKey = upperIndex > 0 ? visible[upperIndex - 1].zKey.value : nil
         var seeds = SplitMix64(seed: jitter)
         var rekeys: [ZPlacement.Rekey] = []
@@ -82,6 +72,16 @@ extension Document {
             rekeys.append(.init(entity: record.id, key: key))
         }
         return ZPlacement(key: keys[0], rekeys: rekeys)
+    }
+
+    /// The visible records bottom first, and the index of the first one
+    /// above `lower` (0 for nil: the bottom).
+    private func insertionPoint(above lower: EntityID?) throws(ModelError) -> (visible: [EntityRecord], upperIndex: Int)
+    {
+        let visible = zOrderedSlots.filter { records[Int($0)].isVisible }.map { records[Int($0)] }
+        guard let lower else { return (visible, 0) }
+        guard let lowerIndex = visible.firstIndex(where: { $0.id == lower }) else { throw .unknownEntity(lower) }
+        return (visible, lowerIndex + 1)
     }
 
     /// A key above every visible entity.
