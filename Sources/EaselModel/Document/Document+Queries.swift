@@ -5,6 +5,12 @@ extension Document {
         slots[id].flatMap { records[Int($0)].entity }
     }
 
+    /// Whether the entity is created and not deleted. O(1) expected, and
+    /// unlike the subscript it builds no `Entity` (nor copies a stroke's samples).
+    public func isVisible(_ id: EntityID) -> Bool {
+        slots[id].map { records[Int($0)].isVisible } ?? false
+    }
+
     /// Visible entities, bottom of the z-order first. O(n).
     public var entities: [Entity] {
         zOrderedSlots.compactMap { records[Int($0)].entity }

@@ -9,7 +9,7 @@ extension Editor {
         case .deleteSelection:
             let ids = state.selection
             return try transaction { editor, transaction throws(ModelError) in
-                for id in ids.sorted() where editor.document[id] != nil { try transaction.delete(id) }
+                for id in ids.sorted() where editor.document.isVisible(id) { try transaction.delete(id) }
             }
         case .duplicateSelection:
             return try duplicateSelection()

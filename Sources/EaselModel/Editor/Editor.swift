@@ -67,9 +67,9 @@ public struct Editor: Sendable {
     /// Drops entities that are no longer visible from the selection and
     /// from the gesture in flight.
     mutating func pruneEditorState() {
-        state.selection = state.selection.filter { document[$0] != nil }
+        state.selection = state.selection.filter(document.isVisible)
         if let gesture = state.gesture {
-            let gone = gesture.entities.filter { document[$0] == nil }
+            let gone = gesture.entities.filter { !document.isVisible($0) }
             if !gone.isEmpty { state.gesture = gesture.removing(gone) }
         }
     }
