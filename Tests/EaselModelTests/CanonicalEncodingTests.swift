@@ -1,3 +1,4 @@
+import EaselTestSupport
 import Testing
 
 @testable import EaselModel

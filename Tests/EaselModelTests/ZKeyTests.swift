@@ -1,3 +1,4 @@
+import EaselTestSupport
 import PropertyBased
 import Testing
 

@@ -1,3 +1,5 @@
+import EaselTestSupport
+
 @testable import EaselModel
 
 /// Counts over many scenarios: the convergence test fails if any is zero,

@@ -1,3 +1,5 @@
+import EaselTestSupport
+
 @testable import EaselModel
 
 /// What the editor scenarios did, summed over a run; the test fails if any

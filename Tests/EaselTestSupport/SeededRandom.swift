@@ -2,10 +2,10 @@ import PropertyBased
 
 /// A xoshiro256** generator expanded from one 64-bit seed, so a failing
 /// scenario is named (and replayed) by a single number.
-struct SeededRandom: RandomNumberGenerator {
+public struct SeededRandom: RandomNumberGenerator {
     private var generator: Xoshiro
 
-    init(seed: UInt64) {
+    public init(seed: UInt64) {
         var expander = seed
         func nextWord() -> UInt64 {
             expander &+= 0x9E37_79B9_7F4A_7C15
@@ -17,9 +17,9 @@ struct SeededRandom: RandomNumberGenerator {
         generator = Xoshiro(seed: (nextWord(), nextWord(), nextWord(), nextWord()))
     }
 
-    mutating func next() -> UInt64 { generator.next() }
+    public mutating func next() -> UInt64 { generator.next() }
 
-    mutating func chance(_ probability: Double) -> Bool {
+    public mutating func chance(_ probability: Double) -> Bool {
         Double.random(in: 0..<1, using: &self) < probability
     }
 }
@@ -27,7 +27,7 @@ struct SeededRandom: RandomNumberGenerator {
 /// Seeds for a property test: one replayed from `EASEL_SEED` when set,
 /// otherwise `count` seeds derived from a fresh base seed, printed so any
 /// run can be repeated.
-func propertySeeds(count: Int, label: String) -> [UInt64] {
+public func propertySeeds(count: Int, label: String) -> [UInt64] {
     if let text = environment("EASEL_SEED"), let seed = UInt64(text) {
         print("\(label): replaying EASEL_SEED=\(seed)")
         return [seed]

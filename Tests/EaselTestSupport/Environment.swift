@@ -5,6 +5,6 @@
 #endif
 
 /// Reads an environment variable (tests only: the model has no environment).
-func environment(_ name: String) -> String? {
+public func environment(_ name: String) -> String? {
     getenv(name).map { String(cString: $0) }
 }

@@ -1,10 +1,10 @@
-@testable import EaselModel
+import EaselModel
 
 /// The fixture document whose canonical bytes and hash are pinned: one
 /// entity of every kind, a deleted one, a restored one, a set before its
 /// create, a stroke with a waiting chunk, and a conflicting write.
-enum HashFixture {
-    static var ops: [Op] {
+public enum HashFixture {
+    public static var ops: [Op] {
         let blob = BlobHash(
             words: (0x0102_0304_0506_0708, 0x1112_1314_1516_1718, 0x2122_2324_2526_2728, 0x3132_3334_3536_3738))
         let star = EntityID(opID(1, alice))
