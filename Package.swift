@@ -5,6 +5,7 @@ let package = Package(
     name: "Easel",
     products: [
         .library(name: "EaselModel", targets: ["EaselModel"]),
+        .library(name: "EaselProtocol", targets: ["EaselProtocol"]),
         .executable(name: "easel", targets: ["easel"]),
     ],
     dependencies: [
@@ -15,17 +16,39 @@ let package = Package(
         // The document, its CRDT ops and the z-order keys. Standard library only:
         // it must compile unchanged inside an iOS app.
         .target(name: "EaselModel"),
+        // Messages and their binary and JSON codecs (Protocol/README.md).
+        // Standard library only, like the model: clients embed it.
+        .target(name: "EaselProtocol", dependencies: ["EaselModel"]),
         .executableTarget(
             name: "easel",
             dependencies: [
                 "EaselModel",
+                "EaselProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+        // Fixtures and seeded randomness shared by the test targets.
+        .target(
+            name: "EaselTestSupport",
+            dependencies: [
+                "EaselModel",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            path: "Tests/EaselTestSupport"
         ),
         .testTarget(
             name: "EaselModelTests",
             dependencies: [
                 "EaselModel",
+                "EaselTestSupport",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
+        .testTarget(
+            name: "EaselProtocolTests",
+            dependencies: [
+                "EaselProtocol",
+                "EaselTestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

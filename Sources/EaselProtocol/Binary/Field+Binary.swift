@@ -1,0 +1,68 @@
+import EaselModel
+
+extension BinaryWriter {
+    /// A field: its tag, then its value (Protocol/README.md, 3.1 and 4.3).
+    mutating func field(_ field: Field) {
+        byte(field.id.rawValue)
+        switch field {
+        case .x(let value), .y(let value), .scale(let value), .rotation(let value),
+            .weight(let value), .size(let value), .width(let value), .height(let value):
+            float(value)
+        case .zKey(let key): string(key.string)
+        case .color(let color), .fill(let color): self.color(color)
+        case .character(let string), .text(let string), .font(let string): self.string(string)
+        case .textStyle(let value): byte(value.rawValue)
+        case .alignment(let value): byte(value.rawValue)
+        case .shape(let value): byte(value.rawValue)
+        case .tool(let value): byte(value.rawValue)
+        case .endCap(let value): byte(value.rawValue)
+        case .blob(let hash): append(contentsOf: hash.bytes)
+        }
+    }
+}
+
+extension BinaryReader {
+    mutating func field() throws(DecodeError) -> Field {
+        let tag = try byte("a field tag")
+        guard let id = FieldID(rawValue: tag) else {
+            throw DecodeError(.unknownTag, "unknown field tag \(tag) at byte \(offset - 1)")
+        }
+        let what = id.description
+        switch id {
+        case .x: return .x(try float(what))
+        case .y: return .y(try float(what))
+        case .scale: return .scale(try float(what))
+        case .rotation: return .rotation(try float(what))
+        case .weight: return .weight(try float(what))
+        case .size: return .size(try float(what))
+        case .width: return .width(try float(what))
+        case .height: return .height(try float(what))
+        case .zKey:
+            let string = try string(what, limit: ModelLimits.zKeyBytes, limitCode: .invalidValue)
+            do {
+                return .zKey(try ZKey(string))
+            } catch {
+                throw DecodeError(.invalidValue, error.description)
+            }
+        case .color: return .color(try color(what))
+        case .fill: return .fill(try color(what))
+        case .character: return .character(try string(what, limit: ModelLimits.characterBytes))
+        case .text: return .text(try string(what, limit: ModelLimits.textBytes))
+        case .font: return .font(try string(what, limit: ModelLimits.fontBytes))
+        case .textStyle: return .textStyle(try enumeration(TextStyle.self, what))
+        case .alignment: return .alignment(try enumeration(TextAlignment.self, what))
+        case .shape: return .shape(try enumeration(ShapeKind.self, what))
+        case .tool: return .tool(try enumeration(StrokeTool.self, what))
+        case .endCap: return .endCap(try enumeration(EndCap.self, what))
+        case .blob: return .blob(BlobHash(bytes: try bytes(count: 32, what)))
+        }
+    }
+
+    mutating func enumeration<T: RawRepresentable<UInt8>>(_ type: T.Type, _ what: String) throws(DecodeError) -> T {
+        let raw = try byte(what)
+        guard let value = T(rawValue: raw) else {
+            throw DecodeError(.unknownTag, "unknown \(what) \(raw) at byte \(offset - 1)")
+        }
+        return value
+    }
+}

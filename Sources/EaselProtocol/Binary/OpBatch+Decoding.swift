@@ -1,0 +1,203 @@
+import EaselModel
+
+extension BinaryReader {
+    /// Reads an op batch of at most `limit` ops, each checked as the model
+    /// would check it (`Op.validate`).
+    mutating func opBatch(limit: Int) throws(DecodeError) -> [Op] {
+        let replicaCount = try count(of: "replicas", limit: limit * 3, minimumBytes: 8)
+        var replicas: [ReplicaID] = []
+        replicas.reserveCapacity(replicaCount)
+        for _ in 0..<replicaCount {
+            replicas.append(ReplicaID(rawValue: try fixed64("a replica ID")))
+        }
+
+        let entityCount = try count(of: "entities", limit: limit, minimumBytes: 2)
+        var entities: [EntityID] = []
+        entities.reserveCapacity(entityCount)
+        for _ in 0..<entityCount {
+            let replica = try reference(into: replicas, "an entity's replica index")
+            let counter = try varint("an entity's counter")
+            guard counter > 0 else { throw DecodeError(.invalidValue, "entity \(entities.count) has counter 0") }
+            entities.append(EntityID(OpID(counter: counter, replica: replica)))
+        }
+
+        let opCount = try count(of: "ops", limit: limit, minimumBytes: OpBatch.minimumOpBytes)
+        var ops: [Op] = []
+        ops.reserveCapacity(opCount)
+        var replica = replicas.first
+        var counter: UInt64 = 0
+        var transaction: TransactionID?
+        for index in 0..<opCount {
+            let header = try byte("an op header")
+            guard header & OpBatch.reservedBit == 0 else {
+                throw DecodeError(.unknownTag, "op \(index) sets the reserved header bit")
+            }
+            guard let action = OpBatch.ActionTag(rawValue: header & OpBatch.actionMask) else {
+                throw DecodeError(.unknownTag, "op \(index) has unknown action \(header & OpBatch.actionMask)")
+            }
+            guard
+                let mode = OpBatch.TransactionMode(
+                    rawValue: (header & OpBatch.transactionMask) >> OpBatch.transactionShift)
+            else {
+                throw DecodeError(.unknownTag, "op \(index) has transaction mode 3")
+            }
+            if header & OpBatch.replicaFollows != 0 {
+                replica = try reference(into: replicas, "op \(index)'s replica index")
+            }
+            guard let opReplica = replica else {
+                throw DecodeError(.invalidValue, "op \(index) names no replica: the replica table is empty")
+            }
+            let delta = header & OpBatch.counterFollows != 0 ? try signedVarint("op \(index)'s counter delta") : 1
+            counter &+= UInt64(bitPattern: delta)
+            guard counter > 0 else { throw DecodeError(.invalidValue, "op \(index) has counter 0") }
+            let id = OpID(counter: counter, replica: opReplica)
+
+            let opTransaction: TransactionID
+            switch mode {
+            case .previous:
+                guard let previous = transaction else {
+                    throw DecodeError(.invalidValue, "the first op cannot continue a previous op's transaction")
+                }
+                opTransaction = previous
+            case .own:
+                opTransaction = TransactionID(id)
+            case .explicit:
+                let transactionReplica = try reference(into: replicas, "op \(index)'s transaction replica")
+                let transactionCounter = try varint("op \(index)'s transaction counter")
+                opTransaction = TransactionID(OpID(counter: transactionCounter, replica: transactionReplica))
+            }
+            transaction = opTransaction
+
+            let op = Op(
+                id: id, transaction: opTransaction, action: try actionBody(action, entities: entities, index: index))
+            try op.validateForWire(index: index)
+            ops.append(op)
+        }
+        return ops
+    }
+
+    private mutating func reference<T>(into table: [T], _ what: String) throws(DecodeError) -> T {
+        let index = try varint(what)
+        guard index < UInt64(table.count) else {
+            throw DecodeError(.invalidValue, "\(what) is \(index); the table has \(table.count) entries")
+        }
+        return table[Int(index)]
+    }
+
+    private mutating func actionBody(_ tag: OpBatch.ActionTag, entities: [EntityID], index: Int) throws(DecodeError)
+        -> Op.Action
+    {
+        switch tag {
+        case .create:
+            let kind = try enumeration(EntityKind.self, "entity kind")
+            let fieldCount = try count(
+                of: "fields in a create", limit: ProtocolLimits.fieldsPerCreate, limitCode: .invalidValue,
+                minimumBytes: 2)
+            var fields: [Field] = []
+            fields.reserveCapacity(fieldCount)
+            var seen: UInt32 = 0
+            for _ in 0..<fieldCount {
+                let field = try field()
+                let bit: UInt32 = 1 << field.id.rawValue
+                guard seen & bit == 0 else {
+                    throw DecodeError(.invalidValue, "op \(index) creates with \(field.id) twice")
+                }
+                seen |= bit
+                fields.append(field)
+            }
+            return .create(kind, fields)
+        case .set:
+            let entity = try reference(into: entities, "op \(index)'s entity index")
+            return .set(entity, try field())
+        case .delete:
+            return .delete(try reference(into: entities, "op \(index)'s entity index"))
+        case .restore:
+            return .restore(try reference(into: entities, "op \(index)'s entity index"))
+        case .append:
+            let entity = try reference(into: entities, "op \(index)'s entity index")
+            let start = try varint(UInt32.self, "op \(index)'s sample start")
+            return .append(entity, start: start, samples: try samples(index: index))
+        }
+    }
+
+    private mutating func samples(index: Int) throws(DecodeError) -> [StrokeSample] {
+        let sampleCount = try count(
+            of: "samples", limit: ModelLimits.samplesPerAppend, limitCode: .invalidValue, minimumBytes: 12)
+        guard sampleCount > 0 else { throw DecodeError(.invalidValue, "op \(index) appends no samples") }
+        let mode = try byte("the force mode")
+        var forceBits: UnsafeRawBufferPointer?
+        switch mode {
+        case OpBatch.noForce, OpBatch.everyForce:
+            break
+        case OpBatch.forceBitmap:
+            let bitmap = try bytes(count: (sampleCount + 7) / 8, "the force bitmap")
+            let unusedBits = sampleCount % 8 == 0 ? 0 : (0xFF << (sampleCount % 8)) & 0xFF
+            if let last = bitmap.last, Int(last) & unusedBits != 0 {
+                throw DecodeError(.invalidValue, "op \(index)'s force bitmap sets bits past its last sample")
+            }
+            forceBits = bitmap
+        default:
+            throw DecodeError(.unknownTag, "op \(index) has unknown force mode \(mode)")
+        }
+        var samples: [StrokeSample] = []
+        samples.reserveCapacity(sampleCount)
+        for sampleIndex in 0..<sampleCount {
+            let x = try float("sample x")
+            let y = try float("sample y")
+            let time = try float("sample time")
+            let hasForce =
+                if let forceBits { forceBits[sampleIndex / 8] & (1 << (sampleIndex % 8)) != 0 } else {
+                    mode == OpBatch.everyForce
+                }
+            let force = hasForce ? try float("sample force") : nil
+            samples.append(StrokeSample(x: x, y: y, time: time, force: force))
+        }
+        return samples
+    }
+
+    /// Positioned ops (4.4): a batch, then each op's position as a
+    /// difference from the previous one.
+    mutating func positionedOps(limit: Int) throws(DecodeError) -> [PositionedOp] {
+        let ops = try opBatch(limit: limit)
+        var positioned: [PositionedOp] = []
+        positioned.reserveCapacity(ops.count)
+        var position: UInt64 = 0
+        for op in ops {
+            let delta = try varint("a position difference")
+            guard delta > 0 else { throw DecodeError(.invalidValue, "positions must strictly increase") }
+            let (next, overflow) = position.addingReportingOverflow(delta)
+            guard !overflow else { throw DecodeError(.invalidValue, "a position exceeds 2^64 - 1") }
+            position = next
+            positioned.append(PositionedOp(position: position, op: op))
+        }
+        return positioned
+    }
+}
+
+extension Op {
+    /// The model's own checks, reported with the protocol's codes.
+    func validateForWire(index: Int) throws(DecodeError) {
+        do {
+            try validate()
+        } catch {
+            let code: ErrorCode =
+                switch error {
+                case .nonFiniteNumber: .nonFiniteNumber
+                case .stringTooLong: .tooLarge
+                default: .invalidValue
+                }
+            throw DecodeError(code, "op \(index) (\(id)): \(error.description)")
+        }
+    }
+}
+
+extension BinaryWriter {
+    mutating func positionedOps(_ ops: [PositionedOp]) {
+        opBatch(ops.lazy.map(\.op))
+        var previous: UInt64 = 0
+        for positioned in ops {
+            varint(positioned.position &- previous)
+            previous = positioned.position
+        }
+    }
+}

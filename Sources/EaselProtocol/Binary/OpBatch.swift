@@ -1,0 +1,47 @@
+import EaselModel
+
+/// The binary form of a list of ops (Protocol/README.md, 4.3): replicas and
+/// entities go into tables once, and each op's header byte says which of
+/// replica, counter and transaction simply follow from the previous op.
+enum OpBatch {
+    enum ActionTag: UInt8 {
+        case create = 1
+        case set = 2
+        case delete = 3
+        case restore = 4
+        case append = 5
+    }
+
+    enum TransactionMode: UInt8 {
+        case previous = 0
+        case own = 1
+        case explicit = 2
+    }
+
+    static let actionMask: UInt8 = 0x07
+    static let replicaFollows: UInt8 = 0x08
+    static let counterFollows: UInt8 = 0x10
+    static let transactionShift: UInt8 = 5
+    static let transactionMask: UInt8 = 0x60
+    static let reservedBit: UInt8 = 0x80
+
+    /// The smallest encoded op (delete: a header and an entity index).
+    static let minimumOpBytes = 2
+
+    /// Force modes of an append.
+    static let noForce: UInt8 = 0
+    static let everyForce: UInt8 = 1
+    static let forceBitmap: UInt8 = 2
+}
+
+extension Op.Action {
+    var tag: OpBatch.ActionTag {
+        switch self {
+        case .create: .create
+        case .set: .set
+        case .delete: .delete
+        case .restore: .restore
+        case .append: .append
+        }
+    }
+}

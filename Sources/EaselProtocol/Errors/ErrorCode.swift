@@ -1,0 +1,90 @@
+/// The code an `error` message carries (Protocol/README.md, section 7).
+///
+/// A struct rather than an enum: a peer must be able to carry and show a
+/// code that a newer version defined.
+public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public var rawValue: UInt16
+
+    public init(rawValue: UInt16) {
+        self.rawValue = rawValue
+    }
+
+    // Decoding: bytes or text a decoder cannot read.
+    public static let truncated = ErrorCode(rawValue: 100)
+    public static let malformedVarint = ErrorCode(rawValue: 101)
+    public static let trailingBytes = ErrorCode(rawValue: 102)
+    public static let unsupportedWireVersion = ErrorCode(rawValue: 103)
+    public static let unknownMessageType = ErrorCode(rawValue: 104)
+    public static let unknownTag = ErrorCode(rawValue: 105)
+    public static let lengthExceedsInput = ErrorCode(rawValue: 106)
+    public static let nonFiniteNumber = ErrorCode(rawValue: 107)
+    public static let invalidValue = ErrorCode(rawValue: 108)
+    public static let tooLarge = ErrorCode(rawValue: 109)
+    public static let invalidJSON = ErrorCode(rawValue: 110)
+    public static let wrongType = ErrorCode(rawValue: 111)
+
+    // Session and document: messages that decode but are refused.
+    public static let notJoined = ErrorCode(rawValue: 200)
+    public static let alreadyJoined = ErrorCode(rawValue: 201)
+    public static let unsupportedProtocol = ErrorCode(rawValue: 202)
+    public static let wrongReplica = ErrorCode(rawValue: 203)
+    public static let opConflict = ErrorCode(rawValue: 204)
+    public static let counterTooFar = ErrorCode(rawValue: 205)
+    public static let unknownEntity = ErrorCode(rawValue: 206)
+    public static let fieldNotInKind = ErrorCode(rawValue: 207)
+    public static let notStrokeAuthor = ErrorCode(rawValue: 208)
+    public static let appendConflict = ErrorCode(rawValue: 209)
+
+    // Authentication and authorization.
+    public static let unauthorized = ErrorCode(rawValue: 300)
+    public static let tokenExpired = ErrorCode(rawValue: 301)
+    public static let wrongDocument = ErrorCode(rawValue: 302)
+    public static let readOnly = ErrorCode(rawValue: 303)
+    public static let replicaInUse = ErrorCode(rawValue: 304)
+
+    // Limits.
+    public static let rateLimited = ErrorCode(rawValue: 400)
+    public static let roomFull = ErrorCode(rawValue: 401)
+    public static let serverFull = ErrorCode(rawValue: 402)
+
+    // Server.
+    public static let internalError = ErrorCode(rawValue: 500)
+    public static let storageFailed = ErrorCode(rawValue: 501)
+    public static let shuttingDown = ErrorCode(rawValue: 502)
+
+    /// Every code the spec defines, with its name there.
+    public static let named: [(code: ErrorCode, name: String)] = [
+        (.truncated, "truncated"), (.malformedVarint, "malformedVarint"), (.trailingBytes, "trailingBytes"),
+        (.unsupportedWireVersion, "unsupportedWireVersion"), (.unknownMessageType, "unknownMessageType"),
+        (.unknownTag, "unknownTag"), (.lengthExceedsInput, "lengthExceedsInput"),
+        (.nonFiniteNumber, "nonFiniteNumber"), (.invalidValue, "invalidValue"), (.tooLarge, "tooLarge"),
+        (.invalidJSON, "invalidJSON"), (.wrongType, "wrongType"),
+        (.notJoined, "notJoined"), (.alreadyJoined, "alreadyJoined"), (.unsupportedProtocol, "unsupportedProtocol"),
+        (.wrongReplica, "wrongReplica"), (.opConflict, "opConflict"), (.counterTooFar, "counterTooFar"),
+        (.unknownEntity, "unknownEntity"), (.fieldNotInKind, "fieldNotInKind"),
+        (.notStrokeAuthor, "notStrokeAuthor"), (.appendConflict, "appendConflict"),
+        (.unauthorized, "unauthorized"), (.tokenExpired, "tokenExpired"), (.wrongDocument, "wrongDocument"),
+        (.readOnly, "readOnly"), (.replicaInUse, "replicaInUse"),
+        (.rateLimited, "rateLimited"), (.roomFull, "roomFull"), (.serverFull, "serverFull"),
+        (.internalError, "internal"), (.storageFailed, "storageFailed"), (.shuttingDown, "shuttingDown"),
+    ]
+
+    /// The spec's name, or the number for a code this version does not know.
+    public var description: String {
+        Self.named.first { $0.code == self }?.name ?? "error \(rawValue)"
+    }
+}
+
+/// Why a message could not be decoded: the code a peer answers with, and a
+/// detail for people.
+public struct DecodeError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var code: ErrorCode
+    public var detail: String
+
+    public init(_ code: ErrorCode, _ detail: String) {
+        self.code = code
+        self.detail = detail
+    }
+
+    public var description: String { "\(code) (\(code.rawValue)): \(detail)" }
+}

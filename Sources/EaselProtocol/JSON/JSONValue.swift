@@ -1,0 +1,30 @@
+/// A parsed JSON value. Numbers keep their text, so each field converts it
+/// to its own type (binary32, uint) with no detour through Double.
+enum JSONValue {
+    case null
+    case bool(Bool)
+    case number(String)
+    case string(String)
+    case array([JSONValue])
+    case object(JSONObject)
+
+    var typeName: String {
+        switch self {
+        case .null: "null"
+        case .bool: "a boolean"
+        case .number: "a number"
+        case .string: "a string"
+        case .array: "an array"
+        case .object: "an object"
+        }
+    }
+}
+
+/// An object's members in text order; keys are unique (the parser checks).
+struct JSONObject {
+    var members: [(key: String, value: JSONValue)]
+
+    subscript(key: String) -> JSONValue? {
+        members.first { $0.key == key }?.value
+    }
+}

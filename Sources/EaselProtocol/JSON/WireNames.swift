@@ -1,0 +1,86 @@
+import EaselModel
+
+/// The names enums travel by in JSON (Protocol/README.md, 3.1).
+protocol WireNamed: CaseIterable, Equatable {
+    var wireName: String { get }
+}
+
+extension WireNamed {
+    init?(wireName: String) {
+        guard let value = Self.allCases.first(where: { $0.wireName == wireName }) else { return nil }
+        self = value
+    }
+}
+
+extension EntityKind: WireNamed {
+    var wireName: String { description }
+}
+
+extension TextStyle: WireNamed {
+    var wireName: String {
+        switch self {
+        case .regular: "regular"
+        case .outlined: "outlined"
+        case .framed: "framed"
+        }
+    }
+}
+
+extension TextAlignment: WireNamed {
+    var wireName: String {
+        switch self {
+        case .left: "left"
+        case .center: "center"
+        case .right: "right"
+        }
+    }
+}
+
+extension ShapeKind: WireNamed {
+    var wireName: String {
+        switch self {
+        case .rectangle: "rectangle"
+        case .ellipse: "ellipse"
+        case .arrow: "arrow"
+        case .star: "star"
+        case .bubble: "bubble"
+        }
+    }
+}
+
+extension StrokeTool: WireNamed {
+    var wireName: String {
+        switch self {
+        case .pen: "pen"
+        case .brush: "brush"
+        case .marker: "marker"
+        case .neon: "neon"
+        case .pencil: "pencil"
+        case .eraser: "eraser"
+        case .blur: "blur"
+        }
+    }
+}
+
+extension EndCap: WireNamed {
+    var wireName: String {
+        switch self {
+        case .round: "round"
+        case .arrow: "arrow"
+        }
+    }
+}
+
+extension GestureKind: WireNamed {
+    var wireName: String { name }
+}
+
+extension JSONFields {
+    func named<T: WireNamed>(_ key: String, as type: T.Type) throws(DecodeError) -> T {
+        let name = try string(key)
+        guard let value = T(wireName: name) else {
+            throw DecodeError(.unknownTag, "\(path).\(key): unknown name \"\(name)\"")
+        }
+        return value
+    }
+}

@@ -1,0 +1,32 @@
+/// The protocol's version and names, in one place (Protocol/README.md).
+public enum WireProtocol {
+    /// The protocol version this code speaks; also the first byte of every
+    /// binary message.
+    public static let version: UInt32 = 1
+    /// The WebSocket subprotocol of the binary encoding (and the default).
+    public static let binarySubprotocol = "easel.v1"
+    /// The WebSocket subprotocol of the JSON encoding.
+    public static let jsonSubprotocol = "easel.v1.json"
+}
+
+/// Which of the two encodings a connection speaks.
+public enum WireEncoding: String, CaseIterable, Hashable, Sendable {
+    case binary
+    case json
+
+    /// The encoding a WebSocket subprotocol names, if any.
+    public init?(subprotocol: String) {
+        switch subprotocol {
+        case WireProtocol.binarySubprotocol: self = .binary
+        case WireProtocol.jsonSubprotocol: self = .json
+        default: return nil
+        }
+    }
+
+    public var subprotocol: String {
+        switch self {
+        case .binary: WireProtocol.binarySubprotocol
+        case .json: WireProtocol.jsonSubprotocol
+        }
+    }
+}

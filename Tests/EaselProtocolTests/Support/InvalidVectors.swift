@@ -1,0 +1,194 @@
+import EaselModel
+import EaselProtocol
+
+/// An input every decoder must refuse, and the code it must refuse it with.
+struct InvalidVector {
+    var name: String
+    var encoding: WireEncoding
+    var bytes: [UInt8]
+    var code: ErrorCode
+    var why: String
+}
+
+/// The golden invalid inputs (`Protocol/vectors/invalid/`), written out
+/// byte by byte so each shows the one thing wrong with it.
+enum InvalidVectors {
+    static var all: [InvalidVector] { binary + json }
+
+    /// `01 03 07`: version 1, push, batch 7; then one replica (alice).
+    private static let pushHead = "01 03 07 01 ce110a0000000000"
+    /// …and a one-entry entity table (alice's counter 1), then one op.
+    private static let pushOneEntity = pushHead + " 01 00 01 01"
+    private static let pushNoEntity = pushHead + " 00 01"
+    private static let helloHead = "01 01 01 06 736b65746368"  // protocol 1, document "sketch"
+    private static let aliceUser = "05 416c696365 01 41 e8456bff"
+
+    static var binary: [InvalidVector] {
+        [
+            bin("empty", "", .truncated, "no bytes at all"),
+            bin(
+                "truncated-push", pushOneEntity + " 32 04 00 01 00 00 48", .truncated,
+                "the float of x = 12.5 lacks its last byte"),
+            bin("varint-too-long", "01 09 ff ff ff ff ff ff ff ff ff ff 01", .malformedVarint, "an 11-byte varint"),
+            bin(
+                "varint-above-64-bits", "01 09 ff ff ff ff ff ff ff ff ff 02", .malformedVarint,
+                "the tenth byte carries bits above 2^63"),
+            bin("varint-not-minimal", "01 09 80 00", .malformedVarint, "zero written in two bytes"),
+            bin("trailing-bytes", "01 09 2a 00", .trailingBytes, "a byte after a ping's nonce"),
+            bin("wire-version-2", "02 09 2a", .unsupportedWireVersion, "wire version 2"),
+            bin("unknown-message-tag", "01 0b", .unknownMessageType, "message tag 11"),
+            bin("unknown-action", pushOneEntity + " 26 00", .unknownTag, "op action 6"),
+            bin("reserved-header-bit", pushOneEntity + " a3 00", .unknownTag, "header bit 7 set"),
+            bin("transaction-mode-3", pushOneEntity + " 63 00", .unknownTag, "transaction mode 3"),
+            bin("unknown-field-tag", pushOneEntity + " 22 00 15 00000000", .unknownTag, "field tag 21"),
+            bin("unknown-shape", pushNoEntity + " 21 02 01 11 09", .unknownTag, "shape kind 9"),
+            bin("unknown-entity-kind", pushNoEntity + " 21 06 00", .unknownTag, "entity kind 6"),
+            bin("unknown-hello-flag", helloHead + " ce110a0000000000 04" + aliceUser, .unknownTag, "hello flag bit 2"),
+            bin(
+                "unknown-force-mode", pushOneEntity + " 25 00 00 01 03 00000000 00000000 00000000", .unknownTag,
+                "force mode 3"),
+            bin(
+                "unknown-gesture-kind", "01 06 ce110a0000000000" + aliceUser + " 04 00 05", .unknownTag,
+                "gesture kind 5"),
+            bin(
+                "string-longer-than-input", pushNoEntity + " 21 03 01 0d e807 414243", .lengthExceedsInput,
+                "a text of 1000 bytes with 3 left"),
+            bin("op-count-longer-than-input", pushHead + " 00 a01f 22", .lengthExceedsInput, "4000 ops in 1 byte"),
+            bin(
+                "replica-count-longer-than-input", "01 03 07 64 ce110a0000000000", .lengthExceedsInput,
+                "100 replicas in 8 bytes"),
+            bin("nan", pushOneEntity + " 22 00 01 0000c07f", .nonFiniteNumber, "x = NaN"),
+            bin("infinity", pushOneEntity + " 22 00 02 0000807f", .nonFiniteNumber, "y = +infinity"),
+            bin("text-not-utf8", pushNoEntity + " 21 03 01 0d 02 fffe", .invalidValue, "text bytes ff fe"),
+            bin("entity-counter-zero", pushHead + " 01 00 00 01 23 00", .invalidValue, "an entity with counter 0"),
+            bin(
+                "entity-index-past-table", pushOneEntity + " 23 01", .invalidValue, "entity index 1 of a 1-entry table"),
+            bin(
+                "first-op-continues-transaction", pushOneEntity + " 03 00", .invalidValue,
+                "transaction mode 0 on the first op"),
+            bin("transaction-after-op", pushOneEntity + " 43 00 05 00", .invalidValue, "op 1 in transaction 5"),
+            bin("counter-zero", pushOneEntity + " 33 00 00", .invalidValue, "counter delta 0 from 0"),
+            bin("bad-zkey", pushOneEntity + " 22 00 05 02 2121", .invalidValue, "zKey \"!!\""),
+            bin(
+                "bad-document-name", "01 01 01 06 2e2e2f657463 ce110a0000000000 00" + aliceUser, .invalidValue,
+                "document \"../etc\""),
+            bin("replica-zero", helloHead + " 0000000000000000 00" + aliceUser, .invalidValue, "replica 0 in a hello"),
+            bin(
+                "duplicate-create-field", pushNoEntity + " 21 01 02 01 00000000 01 00000000", .invalidValue,
+                "a create naming x twice"),
+            bin("field-not-in-kind", pushNoEntity + " 21 01 01 11 00", .invalidValue, "an emoji with a shape field"),
+            bin("append-no-samples", pushOneEntity + " 25 00 00 00", .invalidValue, "an append of 0 samples"),
+            bin(
+                "position-not-increasing", "01 05 01 ce110a0000000000 01 00 01 02 23 00 24 00 05 00", .invalidValue,
+                "a position difference of 0"),
+            bin(
+                "ops-over-limit", pushOneEntity.dropLast(2) + "8120" + String(repeating: " 23 00", count: 4097),
+                .tooLarge, "4097 ops in a push"),
+            bin("text-over-limit", pushNoEntity + " 21 03 01 0d 818001 41", .tooLarge, "a text of 16385 bytes"),
+            bin("token-over-limit", helloHead + " ce110a0000000000 01 8827 41", .tooLarge, "a token of 5000 bytes"),
+        ]
+    }
+
+    static var json: [InvalidVector] {
+        let op =
+            #"{"id":"2@00000000000a11ce","tx":"2@00000000000a11ce","op":"set","entity":"1@00000000000a11ce","fields":{"x":1}}"#
+        let deep = String(repeating: "[", count: 16) + String(repeating: "]", count: 16)
+        return [
+            text("syntax", #"{"type":"ping","nonce":"1""#, .invalidJSON, "a missing }"),
+            text("duplicate-key", #"{"type":"ping","nonce":"1","nonce":"2"}"#, .invalidJSON, "nonce twice"),
+            text(
+                "too-deep", #"{"type":"ping","nonce":"1","extra":"# + deep + "}", .invalidJSON, "17 levels of nesting"),
+            text("trailing-text", #"{"type":"ping","nonce":"1"} x"#, .invalidJSON, "text after the object"),
+            JSON(
+                "not-utf8", Array(#"{"type":"leave","replica":""#.utf8) + [0xFF] + Array(#""}"#.utf8), .invalidJSON,
+                "byte ff in a string"),
+            text(
+                "lone-surrogate", #"{"type":"error","code":500,"fatal":false,"message":"\ud800"}"#, .invalidJSON,
+                "a lone surrogate escape"),
+            text("batch-as-number", #"{"type":"push","batch":7,"ops":[]}"#, .wrongType, "batch must be a string"),
+            text("missing-ops", #"{"type":"push","batch":"7"}"#, .wrongType, "a push without ops"),
+            text("idle-as-string", presence(idle: #""no""#), .wrongType, "idle must be a boolean"),
+            text(
+                "x-as-string", push(op.replacingOccurrences(#""x":1"#, #""x":"12""#)), .wrongType, "x must be a number"),
+            text("unknown-type", #"{"type":"shout","nonce":"1"}"#, .unknownMessageType, "message type shout"),
+            text(
+                "unknown-action", push(op.replacingOccurrences(#""op":"set""#, #""op":"move""#)), .unknownTag, "op move"
+            ),
+            text(
+                "unknown-field", push(op.replacingOccurrences(#""x":1"#, #""opacity":1"#)), .unknownTag, "field opacity"
+            ),
+            text(
+                "unknown-shape", push(op.replacingOccurrences(#""x":1"#, #""shape":"hexagon""#)), .unknownTag,
+                "shape hexagon"),
+            text(
+                "float-overflow", push(op.replacingOccurrences(#""x":1"#, #""x":1e39"#)), .nonFiniteNumber,
+                "x = 1e39 is beyond binary32"),
+            text(
+                "counter-zero", push(op.replacingOccurrences(#""id":"2@"#, #""id":"0@"#)), .invalidValue, "op counter 0"
+            ),
+            text("leading-zero", #"{"type":"push","batch":"007","ops":[]}"#, .invalidValue, "batch 007"),
+            text(
+                "uppercase-replica", #"{"type":"leave","replica":"00000000000A11CE"}"#, .invalidValue, "upper-case hex"),
+            text(
+                "set-two-fields", push(op.replacingOccurrences(#""x":1"#, #""x":1,"y":2"#)), .invalidValue,
+                "a set of two fields"),
+            text(
+                "token-over-limit",
+                #"{"type":"hello","protocol":1,"document":"d","replica":"00000000000a11ce","token":""#
+                    + String(repeating: "t", count: 5000)
+                    + ##"","user":{"name":"A","initials":"A","color":"#000000ff"}}"##, .tooLarge,
+                "a token of 5000 bytes"),
+        ]
+    }
+
+    private static func presence(idle: String) -> String {
+        ##"{"type":"presence","replica":"00000000000a11ce","user":{"name":"A","initials":"A","color":"#000000ff"},"selection":[],"idle":"##
+            + idle + "}"
+    }
+
+    private static func push(_ op: String) -> String {
+        #"{"type":"push","batch":"1","ops":["# + op + "]}"
+    }
+
+    private static func bin(_ name: String, _ hex: String, _ code: ErrorCode, _ why: String) -> InvalidVector {
+        InvalidVector(name: "binary-" + name, encoding: .binary, bytes: bytes(hex: hex), code: code, why: why)
+    }
+
+    private static func text(_ name: String, _ text: String, _ code: ErrorCode, _ why: String) -> InvalidVector {
+        JSON(name, Array(text.utf8), code, why)
+    }
+
+    private static func JSON(_ name: String, _ bytes: [UInt8], _ code: ErrorCode, _ why: String) -> InvalidVector {
+        InvalidVector(name: "json-" + name, encoding: .json, bytes: bytes, code: code, why: why)
+    }
+}
+
+/// Bytes from hex digits; spaces and newlines are ignored.
+func bytes(hex: some StringProtocol) -> [UInt8] {
+    let digits = hex.utf8.filter { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\n") }
+    return stride(from: 0, to: digits.count - 1, by: 2).map { index in
+        let pair = String(decoding: digits[index...index + 1], as: UTF8.self)
+        guard let byte = UInt8(pair, radix: 16) else { fatalError("bad hex \(pair) in a fixture") }
+        return byte
+    }
+}
+
+func hex(_ bytes: [UInt8]) -> String {
+    let digits = Array("0123456789abcdef".utf8)
+    var text: [UInt8] = []
+    text.reserveCapacity(bytes.count * 2)
+    for byte in bytes {
+        text.append(digits[Int(byte >> 4)])
+        text.append(digits[Int(byte & 0xF)])
+    }
+    return String(decoding: text, as: UTF8.self)
+}
+
+extension String {
+    /// Replaces the one occurrence of `target` (fixtures only: stdlib has no
+    /// replacing without Foundation).
+    func replacingOccurrences(_ target: String, _ replacement: String) -> String {
+        guard let range = firstRange(of: target) else { fatalError("fixture text lacks \(target)") }
+        return self[..<range.lowerBound] + replacement + self[range.upperBound...]
+    }
+}

@@ -1,0 +1,181 @@
+import EaselModel
+import EaselProtocol
+import EaselTestSupport
+
+/// Random valid messages for round-trip properties: every message type, op
+/// kind and field, with values across their whole ranges.
+struct RandomMessages {
+    var random: SeededRandom
+    private let replicas = [alice, bob, carol, ReplicaID(rawValue: .max)]
+
+    init(seed: UInt64) {
+        random = SeededRandom(seed: seed)
+    }
+
+    mutating func message() -> Message {
+        switch Int.random(in: 0..<10, using: &random) {
+        case 0:
+            .hello(
+                Hello(
+                    protocolVersion: UInt32.random(in: 1...3, using: &random),
+                    document: ValidVectors.document("doc-\(int(1000))"),
+                    replica: replica(), token: random.chance(0.5) ? string(maxBytes: 200) : nil,
+                    since: random.chance(0.5) ? ResumePoint(position: uint64(), epoch: Epoch(rawValue: uint64())) : nil,
+                    user: user()))
+        case 1:
+            .welcome(
+                Welcome(
+                    epoch: Epoch(rawValue: uint64()), position: uint64(),
+                    content: random.chance(0.5) ? .snapshot(ops(count: int(20))) : .tail(positioned(count: int(20))),
+                    more: random.chance(0.5), peers: (0..<int(3)).map { _ in presence() }))
+        case 2: .push(Push(batch: uint64(), ops: ops(count: 1 + int(30))))
+        case 3: .ack(Ack(batch: uint64(), first: uint64(), count: UInt32.random(in: 0...UInt32.max, using: &random)))
+        case 4: .ops(positioned(count: int(30)))
+        case 5: .presence(presence())
+        case 6: .leave(replica())
+        case 7:
+            .error(
+                ErrorMessage(
+                    code: ErrorCode(rawValue: UInt16.random(in: 0...UInt16.max, using: &random)),
+                    fatal: random.chance(0.5),
+                    batch: random.chance(0.5) ? uint64() : nil, message: string(maxBytes: 100)))
+        case 8: .ping(nonce: uint64())
+        default: .pong(nonce: uint64())
+        }
+    }
+
+    mutating func ops(count: Int) -> [Op] {
+        var counter = UInt64.random(in: 1...1_000_000, using: &random)
+        var transaction = TransactionID(OpID(counter: counter, replica: alice))
+        var replica = alice
+        return (0..<count).map { _ in
+            if random.chance(0.2) { replica = self.replica() }
+            counter = random.chance(0.8) ? counter + 1 : UInt64.random(in: 1...UInt64.max / 2, using: &random)
+            let id = OpID(counter: counter, replica: replica)
+            if transaction.first.replica != replica || transaction.first.counter > counter || random.chance(0.3) {
+                transaction = TransactionID(
+                    OpID(
+                        counter: random.chance(0.5) ? counter : UInt64.random(in: 1...counter, using: &random),
+                        replica: replica))
+            }
+            return Op(id: id, transaction: transaction, action: action(id: id))
+        }
+    }
+
+    private mutating func positioned(count: Int) -> [PositionedOp] {
+        var position = UInt64.random(in: 0...1_000_000, using: &random)
+        return ops(count: count).map { op in
+            position += UInt64.random(in: 1...(random.chance(0.8) ? 1 : 100_000), using: &random)
+            return PositionedOp(position: position, op: op)
+        }
+    }
+
+    private mutating func action(id: OpID) -> Op.Action {
+        switch int(5) {
+        case 0:
+            let kind = EntityKind.allCases.randomElement(using: &random) ?? .emoji
+            let fields = kind.fields.sorted().filter { _ in random.chance(0.5) }.map { field(of: $0) }
+            return .create(kind, fields)
+        case 1: return .set(entity(), field(of: FieldID.allCases.randomElement(using: &random) ?? .x))
+        case 2: return .delete(entity())
+        case 3: return .restore(entity())
+        default:
+            let samples = (0..<1 + int(20)).map { _ in
+                StrokeSample(x: float(), y: float(), time: float(), force: random.chance(0.5) ? float() : nil)
+            }
+            return .append(entity(), start: UInt32.random(in: 0...1_000_000, using: &random), samples: samples)
+        }
+    }
+
+    private mutating func field(of id: FieldID) -> Field {
+        switch id {
+        case .x: .x(float())
+        case .y: .y(float())
+        case .scale: .scale(float())
+        case .rotation: .rotation(float())
+        case .zKey: .zKey(random.chance(0.5) ? key("a\(int(10))") : key("Zz\(int(9) + 1)"))
+        case .color: .color(Color(rawValue: UInt32.random(in: 0...UInt32.max, using: &random)))
+        case .fill: .fill(Color(rawValue: UInt32.random(in: 0...UInt32.max, using: &random)))
+        case .weight: .weight(float())
+        case .size: .size(float())
+        case .width: .width(float())
+        case .height: .height(float())
+        case .character: .character(["😀", "⭐️", "👩‍👩‍👧", "🇺🇦", "a"].randomElement(using: &random) ?? "a")
+        case .text: .text(string(maxBytes: 300))
+        case .font: .font(string(maxBytes: 40))
+        case .textStyle: .textStyle(TextStyle.allCases.randomElement(using: &random) ?? .regular)
+        case .alignment: .alignment(TextAlignment.allCases.randomElement(using: &random) ?? .left)
+        case .shape: .shape(ShapeKind.allCases.randomElement(using: &random) ?? .star)
+        case .tool: .tool(StrokeTool.allCases.randomElement(using: &random) ?? .pen)
+        case .endCap: .endCap(EndCap.allCases.randomElement(using: &random) ?? .round)
+        case .blob: .blob(BlobHash(words: (uint64(), uint64(), uint64(), uint64())))
+        }
+    }
+
+    private mutating func presence() -> Presence {
+        let entities = (0..<int(4)).map { _ in entity() }
+        let gesture: GesturePreview? =
+            switch int(5) {
+            case 0: .moving(entities, by: Vector(dx: float(), dy: float()))
+            case 1: .scaling(entities, by: float())
+            case 2: .rotating(entities, by: float())
+            case 3:
+                .drawing(
+                    tool: StrokeTool.allCases.randomElement(using: &random) ?? .pen,
+                    color: Color(rawValue: UInt32.random(in: 0...UInt32.max, using: &random)), weight: float(),
+                    points: (0..<int(10)).map { _ in Point(x: float(), y: float()) })
+            default: nil
+            }
+        return Presence(
+            replica: replica(), user: user(), cursor: random.chance(0.5) ? Point(x: float(), y: float()) : nil,
+            viewport: random.chance(0.5) ? VisibleArea(x: float(), y: float(), width: float(), height: float()) : nil,
+            selection: entities, gesture: gesture, idle: random.chance(0.3))
+    }
+
+    private mutating func user() -> UserInfo {
+        UserInfo(
+            name: string(maxBytes: 60), initials: string(maxBytes: 12),
+            color: Color(rawValue: UInt32.random(in: 0...UInt32.max, using: &random)))
+    }
+
+    private mutating func entity() -> EntityID {
+        EntityID(OpID(counter: UInt64.random(in: 1...UInt64.max, using: &random), replica: replica()))
+    }
+
+    private mutating func replica() -> ReplicaID {
+        replicas.randomElement(using: &random) ?? alice
+    }
+
+    /// Finite floats of every magnitude, subnormals and signed zeros included.
+    private mutating func float() -> Float {
+        switch int(4) {
+        case 0: return Float(Int.random(in: -5000...5000, using: &random)) / 4
+        case 1:
+            return [0, -0.0, .leastNonzeroMagnitude, .greatestFiniteMagnitude, -.ulpOfOne].randomElement(using: &random)
+                ?? 0
+        default:
+            let bits = UInt32.random(in: 0...UInt32.max, using: &random)
+            let value = Float(bitPattern: bits)
+            return value.isFinite ? value : 1
+        }
+    }
+
+    /// Strings with quotes, escapes, controls and multi-byte characters.
+    private mutating func string(maxBytes: Int) -> String {
+        let pieces = ["a", "Z", " ", "\"", "\\", "\n", "\u{1}", "é", "漢", "🎨", "\u{7F}", "/"]
+        var text = ""
+        while true {
+            let piece = pieces.randomElement(using: &random) ?? "a"
+            guard text.utf8.count + piece.utf8.count <= maxBytes, random.chance(0.9) else { return text }
+            text += piece
+        }
+    }
+
+    private mutating func uint64() -> UInt64 {
+        random.chance(0.5) ? UInt64.random(in: 0...1000, using: &random) : random.next()
+    }
+
+    private mutating func int(_ bound: Int) -> Int {
+        Int.random(in: 0..<max(bound, 1), using: &random)
+    }
+}
