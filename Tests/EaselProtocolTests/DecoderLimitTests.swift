@@ -2,7 +2,7 @@ import EaselModel
 import EaselTestSupport
 import Testing
 
-@testable import EaselProtocol
+@_spi(Fuzzing) @testable import EaselProtocol
 
 @Suite("Decoder limits")
 struct DecoderLimitTests {

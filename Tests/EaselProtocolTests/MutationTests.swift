@@ -2,7 +2,7 @@ import EaselModel
 import EaselTestSupport
 import Testing
 
-@testable import EaselProtocol
+@_spi(Fuzzing) @testable import EaselProtocol
 
 /// Decoding no input can break: inputs built from the vectors by bit flips,
 /// truncations, splices and inflated lengths each decode or give a clean

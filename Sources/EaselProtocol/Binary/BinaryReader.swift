@@ -107,14 +107,6 @@ struct BinaryReader: ~Copyable {
         return value.canonical
     }
 
-    mutating func bool(_ what: @autoclosure () -> String) throws(DecodeError) -> Bool {
-        switch try byte(what()) {
-        case 0: return false
-        case 1: return true
-        case let other: throw DecodeError(.invalidValue, "\(what()) is \(other); a bool is 0 or 1")
-        }
-    }
-
     /// A UTF-8 string of at most `limit` bytes (over it: `limitCode`).
     mutating func string(_ what: String, limit: Int, limitCode: ErrorCode = .tooLarge) throws(DecodeError) -> String {
         let length = try varint("the length of \(what)")

@@ -39,10 +39,6 @@ struct BinaryWriter {
         withUnsafeBytes(of: value.canonical.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
     }
 
-    mutating func bool(_ value: Bool) {
-        bytes.append(value ? 1 : 0)
-    }
-
     mutating func string(_ value: String) {
         varint(UInt64(value.utf8.count))
         bytes.append(contentsOf: value.utf8)

@@ -100,7 +100,9 @@ extension Message {
 
     /// Decodes and also reports how many elements the decoder reserved for
     /// counts the input declared (for the test that bounds it).
-    static func decodeMeasuringReservations(_ bytes: [UInt8]) -> (Result<Message, DecodeError>, reserved: Int) {
+    @_spi(Fuzzing) public static func decodeMeasuringReservations(_ bytes: [UInt8]) -> (
+        Result<Message, DecodeError>, reserved: Int
+    ) {
         bytes.withUnsafeBytes { buffer in
             var reader = BinaryReader(buffer)
             do throws(DecodeError) {
@@ -172,7 +174,9 @@ extension Message {
                     more: flags & WelcomeFlags.more != 0, peers: peers))
         case .push:
             let batch = try reader.varint("the batch number")
-            return .push(Push(batch: batch, ops: try reader.opBatch(limit: ProtocolLimits.opsPerPush)))
+            let ops = try reader.opBatch(limit: ProtocolLimits.opsPerPush)
+            guard !ops.isEmpty else { throw DecodeError(.invalidValue, "push \(batch) has no ops") }
+            return .push(Push(batch: batch, ops: ops))
         case .ack:
             let batch = try reader.varint("the batch number")
             let first = try reader.varint("the first position")

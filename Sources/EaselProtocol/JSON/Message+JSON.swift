@@ -139,10 +139,9 @@ extension Message {
                     position: try json.uint64("position"), content: content, more: try json.bool("more"), peers: peers))
         case .push:
             let batch = try json.uint64("batch")
-            return .push(
-                Push(
-                    batch: batch,
-                    ops: try JSONOps.ops(json.array("ops"), path: "message.ops", limit: ProtocolLimits.opsPerPush)))
+            let ops = try JSONOps.ops(json.array("ops"), path: "message.ops", limit: ProtocolLimits.opsPerPush)
+            guard !ops.isEmpty else { throw DecodeError(.invalidValue, "push \(batch) has no ops") }
+            return .push(Push(batch: batch, ops: ops))
         case .ack:
             return .ack(
                 Ack(

@@ -66,8 +66,9 @@ public struct UserInfo: Hashable, Sendable {
     }
 }
 
-/// A document's name: 1–128 bytes of `A-Z a-z 0-9 . _ - /`, starting with a
-/// letter or digit, so it is safe in a URL, a file name and a log line.
+/// A document's name: 1–128 bytes of segments joined by single `/`, each of
+/// `A-Z a-z 0-9 . _ -` and starting with a letter or digit — safe in a URL,
+/// a file path (no `..`, no empty segment) and a log line.
 public struct DocumentName: Hashable, Sendable, CustomStringConvertible {
     public let rawValue: String
 
@@ -77,19 +78,23 @@ public struct DocumentName: Hashable, Sendable, CustomStringConvertible {
             throw DecodeError(
                 .invalidValue, "a document name has 1 to \(ProtocolLimits.documentNameBytes) bytes, not \(bytes.count)")
         }
-        guard let first = bytes.first, Self.isAlphanumeric(first),
-            bytes.allSatisfy({ Self.isAlphanumeric($0) || Self.punctuation.contains($0) })
-        else {
+        let segments = bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+        let valid = segments.allSatisfy { segment in
+            guard let first = segment.first, Self.isAlphanumeric(first) else { return false }
+            return segment.allSatisfy { Self.isAlphanumeric($0) || Self.punctuation.contains($0) }
+        }
+        guard valid else {
             throw DecodeError(
                 .invalidValue,
-                "document name \"\(rawValue)\": only A-Z a-z 0-9 . _ - /, starting with a letter or digit")
+                "document name \"\(rawValue)\": segments joined by /, each of A-Z a-z 0-9 . _ - and starting with a letter or digit"
+            )
         }
         self.rawValue = rawValue
     }
 
     public var description: String { rawValue }
 
-    private static let punctuation: [UInt8] = Array("._-/".utf8)
+    private static let punctuation: [UInt8] = Array("._-".utf8)
 
     private static func isAlphanumeric(_ byte: UInt8) -> Bool {
         switch byte {

@@ -72,6 +72,10 @@ enum InvalidVectors {
             bin(
                 "bad-document-name", "01 01 01 06 2e2e2f657463 ce110a0000000000 00" + aliceUser, .invalidValue,
                 "document \"../etc\""),
+            bin("empty-push", pushHead + " 00 00", .invalidValue, "a push of no ops"),
+            bin(
+                "document-path-escape", "01 01 01 08 612f2e2e2f657463 ce110a0000000000 00" + aliceUser, .invalidValue,
+                "document \"a/../etc\""),
             bin("replica-zero", helloHead + " 0000000000000000 00" + aliceUser, .invalidValue, "replica 0 in a hello"),
             bin(
                 "duplicate-create-field", pushNoEntity + " 21 01 02 01 00000000 01 00000000", .invalidValue,
@@ -126,6 +130,7 @@ enum InvalidVectors {
             text(
                 "counter-zero", push(op.replacingOccurrences(#""id":"2@"#, #""id":"0@"#)), .invalidValue, "op counter 0"
             ),
+            text("empty-push", #"{"type":"push","batch":"1","ops":[]}"#, .invalidValue, "a push of no ops"),
             text("leading-zero", #"{"type":"push","batch":"007","ops":[]}"#, .invalidValue, "batch 007"),
             text(
                 "uppercase-replica", #"{"type":"leave","replica":"00000000000A11CE"}"#, .invalidValue, "upper-case hex"),
