@@ -19,6 +19,10 @@ let package = Package(
         // Messages and their binary and JSON codecs (Protocol/README.md).
         // Standard library only, like the model: clients embed it.
         .target(name: "EaselProtocol", dependencies: ["EaselModel"]),
+        // libFuzzer target for the decoders (Docs/fuzzing.md); built normally,
+        // it replays a corpus through the same check.
+        .target(name: "CFuzzerDriver"),
+        .executableTarget(name: "ProtocolFuzzer", dependencies: ["EaselProtocol", "CFuzzerDriver"]),
         .executableTarget(
             name: "easel",
             dependencies: [
