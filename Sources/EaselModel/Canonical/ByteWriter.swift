@@ -1,21 +1,27 @@
 /// Appends fixed-width little-endian numbers, LEB128 varints and
-/// length-prefixed strings to a byte buffer.
-struct ByteWriter {
-    private(set) var bytes: [UInt8] = []
+/// length-prefixed strings to a byte buffer: the primitives of the canonical
+/// encoding, and of the wire protocol's binary encoding (EaselProtocol
+/// extends it with its own types).
+public struct ByteWriter {
+    public private(set) var bytes: [UInt8] = []
 
-    mutating func byte(_ value: UInt8) {
+    public init(capacity: Int = 64) {
+        bytes.reserveCapacity(capacity)
+    }
+
+    public mutating func byte(_ value: UInt8) {
         bytes.append(value)
     }
 
-    mutating func uint32(_ value: UInt32) {
-        for shift in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> shift)) }
+    public mutating func uint32(_ value: UInt32) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
     }
 
-    mutating func uint64(_ value: UInt64) {
-        for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> shift)) }
+    public mutating func uint64(_ value: UInt64) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
     }
 
-    mutating func varint(_ value: UInt64) {
+    public mutating func varint(_ value: UInt64) {
         var rest = value
         while rest >= 0x80 {
             bytes.append(UInt8(truncatingIfNeeded: rest) | 0x80)
@@ -24,13 +30,22 @@ struct ByteWriter {
         bytes.append(UInt8(rest))
     }
 
-    mutating func float(_ value: Float) {
-        uint32(value.bitPattern)
+    public mutating func varint(_ value: some BinaryInteger) {
+        varint(UInt64(value))
     }
 
-    mutating func string(_ value: String) {
+    /// Binary32 as the model holds it: -0 is written as 0.
+    public mutating func float(_ value: Float) {
+        uint32(value.canonical.bitPattern)
+    }
+
+    public mutating func string(_ value: String) {
         varint(UInt64(value.utf8.count))
         bytes += value.utf8
+    }
+
+    public mutating func append(contentsOf other: some Sequence<UInt8>) {
+        bytes.append(contentsOf: other)
     }
 
     mutating func opID(_ id: OpID) {

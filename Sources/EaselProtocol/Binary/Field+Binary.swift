@@ -1,6 +1,6 @@
 import EaselModel
 
-extension BinaryWriter {
+extension ByteWriter {
     /// A field: its tag, then its value (Protocol/README.md, 3.1 and 4.3).
     mutating func field(_ field: Field) {
         byte(field.id.rawValue)

@@ -21,24 +21,24 @@ private enum ErrorFlags {
 extension Message {
     /// The message in the binary encoding (Protocol/README.md, section 4).
     public func binaryEncoded() -> [UInt8] {
-        var writer = BinaryWriter(capacity: estimatedBinarySize)
+        var writer = ByteWriter(capacity: estimatedBinarySize)
         writer.byte(UInt8(WireProtocol.version))
         writer.byte(type.rawValue)
         switch self {
         case .hello(let hello):
             writer.varint(hello.protocolVersion)
             writer.string(hello.document.rawValue)
-            writer.fixed64(hello.replica.rawValue)
+            writer.uint64(hello.replica.rawValue)
             writer.byte((hello.token == nil ? 0 : HelloFlags.token) | (hello.since == nil ? 0 : HelloFlags.since))
             if let token = hello.token { writer.string(token) }
             if let since = hello.since {
                 writer.varint(since.position)
-                writer.fixed64(since.epoch.rawValue)
+                writer.uint64(since.epoch.rawValue)
             }
             writer.user(hello.user)
         case .welcome(let welcome):
             writer.varint(welcome.protocolVersion)
-            writer.fixed64(welcome.epoch.rawValue)
+            writer.uint64(welcome.epoch.rawValue)
             writer.varint(welcome.position)
             switch welcome.content {
             case .snapshot(let ops):
@@ -62,7 +62,7 @@ extension Message {
         case .presence(let presence):
             writer.presence(presence)
         case .leave(let replica):
-            writer.fixed64(replica.rawValue)
+            writer.uint64(replica.rawValue)
         case .error(let error):
             writer.varint(error.code.rawValue)
             writer.byte((error.fatal ? ErrorFlags.fatal : 0) | (error.batch == nil ? 0 : ErrorFlags.batch))

@@ -191,7 +191,7 @@ extension Op {
     }
 }
 
-extension BinaryWriter {
+extension ByteWriter {
     mutating func positionedOps(_ ops: [PositionedOp]) {
         opBatch(ops.lazy.map(\.op))
         var previous: UInt64 = 0

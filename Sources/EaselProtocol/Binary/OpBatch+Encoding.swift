@@ -1,6 +1,6 @@
 import EaselModel
 
-extension BinaryWriter {
+extension ByteWriter {
     /// Writes `ops` as an op batch. Cost: O(ops + fields + samples), with
     /// the two tables as the only allocations besides the output.
     mutating func opBatch(_ ops: some Collection<Op>) {
@@ -8,7 +8,7 @@ extension BinaryWriter {
         for op in ops { tables.register(op) }
 
         varint(tables.replicas.count)
-        for replica in tables.replicas { fixed64(replica.rawValue) }
+        for replica in tables.replicas { uint64(replica.rawValue) }
         varint(tables.entities.count)
         for entity in tables.entities {
             varint(tables.replicaIndex[entity.author] ?? 0)

@@ -8,7 +8,7 @@ private enum PresenceFlags {
     static let known: UInt8 = 0x0F
 }
 
-extension BinaryWriter {
+extension ByteWriter {
     mutating func user(_ user: UserInfo) {
         string(user.name)
         string(user.initials)
@@ -17,7 +17,7 @@ extension BinaryWriter {
 
     mutating func entityID(_ entity: EntityID) {
         varint(entity.creation.counter)
-        fixed64(entity.author.rawValue)
+        uint64(entity.author.rawValue)
     }
 
     mutating func entityIDs(_ entities: [EntityID]) {
@@ -26,7 +26,7 @@ extension BinaryWriter {
     }
 
     mutating func presence(_ presence: Presence) {
-        fixed64(presence.replica.rawValue)
+        uint64(presence.replica.rawValue)
         user(presence.user)
         var flags: UInt8 = 0
         if presence.cursor != nil { flags |= PresenceFlags.cursor }
