@@ -8,7 +8,7 @@ public struct Document: Sendable {
     /// Records in the order their IDs were first seen.
     var records: ContiguousArray<EntityRecord> = []
     /// Where each entity's record lives in `records`.
-    var slots: [EntityID: Int32] = [:]
+    var slots = EntityIndex()
     /// Every record's slot, sorted by (z-order key, EntityID), bottom first.
     var zOrderedSlots: [Int32] = []
 
@@ -93,7 +93,7 @@ public struct Document: Sendable {
         if let slot = slots[entity] { return slot }
         let slot = Int32(records.count)
         records.append(EntityRecord(id: entity))
-        slots[entity] = slot
+        slots.insert(entity, slot: slot)
         zOrderedSlots.insert(slot, at: zOrderInsertionIndex(of: slot))
         return slot
     }
