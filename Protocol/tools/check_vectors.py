@@ -84,6 +84,7 @@ MIN_BYTES = {
     "replica": 8,        # replica ID
     "entity entry": 2,   # uint replica index, uint counter
     "op": 2,             # header, then at least a one-byte entity index (delete, restore)
+    "positioned op": 3,  # a position difference, then an op
     "field": 2,          # u8 tag, then at least a one-byte enum or empty string
     "sample": 12,        # float x, y, time
     "entity ID": 9,      # uint counter, replica ID
@@ -319,6 +320,9 @@ FIELDS: dict[int, FieldSpec] = {
 }
 
 
+FIELD_KINDS = {spec.name: spec.kinds for spec in FIELDS.values()}
+
+
 def read_field(r: Reader) -> tuple[FieldSpec, Any]:
     tag = r.u8("field tag")
     spec = FIELDS.get(tag)
@@ -353,20 +357,35 @@ class BatchState:
         return self.entities[index]
 
 
-def read_op_batch(r: Reader, max_ops: int, min_ops: int = 0) -> list[dict]:
-    replicas = [r.u64le() for _ in range(r.count("replica"))]
+def read_op_batch(r: Reader, max_ops: int, min_ops: int = 0, positioned: bool = False) -> list[dict]:
+    """An op batch (4.3); positioned (4.4): each op preceded by its position difference."""
+    replicas = [r.u64le() for _ in range(r.count("replica", 2 * max_ops))]
     state = BatchState(replicas, entities=[])
-    for _ in range(r.count("entity entry")):
+    for _ in range(r.count("entity entry", max_ops)):
         # Each entry is a (replica index, counter) pair; see the report on the layout's wording.
         replica = state.replica(r.uint("entity replica index"))
         counter = r.uint("entity counter")
         if counter == 0:
             raise DecodeError(INVALID_VALUE, "entity table counter 0")
         state.entities.append(op_id(counter, replica))
-    n = r.count("op", max_ops)
+    n = r.count("positioned op" if positioned else "op", max_ops)
     if n < min_ops:
         raise DecodeError(INVALID_VALUE, f"{n} ops, at least {min_ops} required")
-    return [read_op(r, state) for _ in range(n)]
+    ops = []
+    position = 0
+    for _ in range(n):
+        if positioned:
+            delta = r.uint("position difference")
+            if delta == 0:
+                raise DecodeError(INVALID_VALUE, "position difference 0: positions must strictly increase")
+            position += delta
+            if position > MAX_U64:
+                raise DecodeError(INVALID_VALUE, "position above 2^64 - 1")
+        op = read_op(r, state)
+        if positioned:
+            op["position"] = str(position)
+        ops.append(op)
+    return ops
 
 
 def read_op(r: Reader, state: BatchState) -> dict:
@@ -390,13 +409,20 @@ def read_op(r: Reader, state: BatchState) -> dict:
     state.counter = counter
 
     transaction = read_transaction(r, state, tx_mode, counter, replica)
+    state.transaction = transaction
+    op = {"id": op_id(counter, replica), "tx": op_id(*transaction), "op": action}
+    op.update(ACTION_BODIES[action](r, state))
+
+    # Rules about the op as a whole are checked once it is read (spec 4.1, order of checks).
     if transaction[1] != replica or transaction[0] > counter:
         raise DecodeError(INVALID_VALUE, f"transaction {op_id(*transaction)} of op"
                           f" {op_id(counter, replica)} names another replica or a later counter")
-    state.transaction = transaction
-
-    op = {"id": op_id(counter, replica), "tx": op_id(*transaction), "op": action}
-    op.update(ACTION_BODIES[action](r, state))
+    if action == "create":
+        for name in op["fields"]:
+            if op["kind"] not in FIELD_KINDS[name]:
+                raise DecodeError(INVALID_VALUE, f"field {name} is not a field of kind {op['kind']}")
+    if action == "append" and op["start"] + len(op["samples"]) > MAX_U32:
+        raise DecodeError(INVALID_VALUE, f"append start {op['start']} + {len(op['samples'])} samples > 2^32 - 1")
     return op
 
 
@@ -420,8 +446,6 @@ def read_create(r: Reader, state: BatchState) -> dict:
     fields: dict[str, Any] = {}
     for _ in range(r.count("field")):
         spec, value = read_field(r)
-        if kind not in spec.kinds:
-            raise DecodeError(INVALID_VALUE, f"field {spec.name} is not a field of kind {kind}")
         if spec.name in fields:
             raise DecodeError(INVALID_VALUE, f"field {spec.name} twice in a create")
         fields[spec.name] = value
@@ -446,8 +470,6 @@ def read_append(r: Reader, state: BatchState) -> dict:
     count = r.count("sample", MAX_SAMPLES, INVALID_VALUE)
     if count == 0:
         raise DecodeError(INVALID_VALUE, "append of 0 samples")
-    if start + count > MAX_U32:
-        raise DecodeError(INVALID_VALUE, f"append start {start} + {count} samples > 2^32 - 1")
     has_force = read_force_mode(r, count)
     samples = []
     for i in range(count):
@@ -482,18 +504,8 @@ ACTION_BODIES: dict[str, Callable[[Reader, BatchState], dict]] = {
 
 
 def read_positioned_ops(r: Reader, max_ops: int) -> list[dict]:
-    """An op batch, then one position difference per op, each >= 1."""
-    ops = read_op_batch(r, max_ops)
-    position = 0
-    for op in ops:
-        delta = r.uint("position difference")
-        if delta == 0:
-            raise DecodeError(INVALID_VALUE, "position difference 0: positions must strictly increase")
-        position += delta
-        if position > MAX_U64:
-            raise DecodeError(INVALID_VALUE, "position above 2^64 - 1")
-        op["position"] = str(position)
-    return ops
+    """Positioned ops (4.4): each op preceded by its position's difference from the previous one."""
+    return read_op_batch(r, max_ops, positioned=True)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -965,15 +977,15 @@ VALID_CASES: list[tuple[str, str, dict]] = [
         02 {A11CE} {B0B0}       # 2 replicas
         02 00 05 00 08          # 2 entities: 5@a11ce, 8@a11ce
         05                      # 5 ops
+        ac 02                   # position 300
         52 0c 00 05 00 01 00 00 30 41   # set | C | T=2; counter +6; tx #0/5; entity #0; x = 11
-        23 00                   # delete | T=1; counter 7; entity #0
-        55 04 00 08             # append | C | T=2; counter 7 + 2 = 9; tx #0/8
+        01 23 00                # position +1; delete | T=1; counter 7; entity #0
+        01 55 04 00 08          # position +1; append | C | T=2; counter 7 + 2 = 9; tx #0/8
         01 00 02 02 01          # entity #1, start 0, 2 samples, force bitmap 0b01
         00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 3f   # (0, 0, 0, 0.5)
         00 00 40 40 00 00 80 40 6f 12 83 3c               # (3, 4, 0.016)
-        3c 01 0b 00             # restore | R | C | T=1; replica #1; counter 9 - 6 = 3; entity #0
-        02 00 07 00 00 00 00    # set | T=0; counter 4, tx 3@b0b0; entity #0; fill #00000000
-        ac 02 01 01 05 01       # positions 300, 301, 302, 307, 308
+        05 3c 01 0b 00          # position +5; restore | R | C | T=1; replica #1; counter 9 - 6 = 3; entity #0
+        01 02 00 07 00 00 00 00 # position +1; set | T=0; counter 4, tx 3@b0b0; entity #0; fill #00000000
         """,
      {"type": "ops", "ops": [
          {"id": "6@00000000000a11ce", "tx": "5@00000000000a11ce", "op": "set",
@@ -991,7 +1003,7 @@ VALID_CASES: list[tuple[str, str, dict]] = [
         01 02 01 00 00 00 00 00 00 00 00 05   # welcome, protocol 1, epoch 0, position 5
         02                      # flags: more
         01 {A11CE} 01 00 07 01  # 1 replica, 1 entity 7@a11ce, 1 op
-        23 00 05                # delete | T=1, counter 1, entity #0; position 5
+        05 23 00                # position 5; delete | T=1, counter 1, entity #0
         00                      # no peers
         """,
      {"type": "welcome", "protocol": 1, "epoch": "0000000000000000", "position": "5",
@@ -1138,10 +1150,10 @@ INVALID_CASES: list[tuple[str, str, int]] = [
     ("append samples beyond the input", push_of(f"{APPEND_HEAD} 02 00 {SAMPLE}"), 106),
     ("force mode 3", push_of(f"{APPEND_HEAD} 01 03 {SAMPLE}"), 105),
     ("force bitmap unused bit", push_of(f"{APPEND_HEAD} 01 02 03 {SAMPLE} 00 00 00 00"), 108),
-    ("position difference 0", f"01 05 01 {A11CE} 01 00 01 01 23 00 00", 108),
-    ("position above 2^64 - 1", f"01 05 01 {A11CE} 01 00 01 02 23 00 23 00 "
-                                "ff ff ff ff ff ff ff ff ff 01 01", 108),
-    ("positions cut short", f"01 05 01 {A11CE} 01 00 01 01 23 00", 100),
+    ("position difference 0", f"01 05 01 {A11CE} 01 00 01 01 00 23 00", 108),
+    ("position above 2^64 - 1", f"01 05 01 {A11CE} 01 00 01 02 ff ff ff ff ff ff ff ff ff 01 23 00 "
+                                "01 23 00", 108),
+    ("op cut short after its position", f"01 05 01 {A11CE} 01 00 01 01 80 01 23", 100),
     ("hello with replica 0", f"01 01 01 01 61 {'00' * 8} 00 {ALICE_HEX}", 108),
     ("hello flag bit 2", f"{HELLO_HEAD} 04 {ALICE_HEX}", 105),
     ("hello document starting with -", f"01 01 01 02 2d 78 {A11CE} 00 {ALICE_HEX}", 108),

@@ -21,7 +21,7 @@ struct DecoderLimitTests {
     /// value its limit allows, in a message with a few bytes left: the
     /// decoder refuses it without reserving anything for it.
     @Test(arguments: [
-        ("replicas", "01 03 07 80 60"),
+        ("replicas", "01 03 07 80 40"),
         ("entities", "01 03 07 00 80 20"),
         ("ops", "01 03 07 00 00 80 20"),
         ("fields of a create", "01 03 07 01 ce110a0000000000 00 01 21 01 14"),

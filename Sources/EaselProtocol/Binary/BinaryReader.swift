@@ -20,13 +20,31 @@ struct BinaryReader: ~Copyable {
         DecodeError(.truncated, "the message ends inside \(what) at byte \(offset)")
     }
 
+    @inline(__always)
     mutating func byte(_ what: @autoclosure () -> String) throws(DecodeError) -> UInt8 {
         guard offset < bytes.count else { throw truncated(what()) }
         defer { offset += 1 }
         return bytes[offset]
     }
 
+    /// One byte holds most varints (small counters, indices, deltas):
+    /// that case is inlined, the rest is not.
+    @inline(__always)
     mutating func varint(_ what: @autoclosure () -> String) throws(DecodeError) -> UInt64 {
+        if offset < bytes.count, bytes[offset] < 0x80 {
+            offset += 1
+            return UInt64(bytes[offset - 1])
+        }
+        // Two bytes: an index into a table of up to 16,384 entries.
+        if offset + 1 < bytes.count, bytes[offset + 1] < 0x80, bytes[offset + 1] != 0 {
+            offset += 2
+            return UInt64(bytes[offset - 2] & 0x7F) | UInt64(bytes[offset - 1]) << 7
+        }
+        return try multiByteVarint(what())
+    }
+
+    @inline(never)
+    private mutating func multiByteVarint(_ what: @autoclosure () -> String) throws(DecodeError) -> UInt64 {
         var value: UInt64 = 0
         var shift: UInt64 = 0
         let start = offset
@@ -98,6 +116,7 @@ struct BinaryReader: ~Copyable {
     }
 
     /// A finite binary32; -0 reads as 0, as the model holds it.
+    @inline(__always)
     mutating func float(_ what: @autoclosure () -> String) throws(DecodeError) -> Float {
         guard remaining >= 4 else { throw truncated(what()) }
         let bits = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
@@ -108,18 +127,20 @@ struct BinaryReader: ~Copyable {
     }
 
     /// A UTF-8 string of at most `limit` bytes (over it: `limitCode`).
-    mutating func string(_ what: String, limit: Int, limitCode: ErrorCode = .tooLarge) throws(DecodeError) -> String {
-        let length = try varint("the length of \(what)")
+    mutating func string(
+        _ what: @autoclosure () -> String, limit: Int, limitCode: ErrorCode = .tooLarge
+    ) throws(DecodeError) -> String {
+        let length = try varint("the length of \(what())")
         guard length <= UInt64(limit) else {
-            throw DecodeError(limitCode, "\(what) is \(length) bytes; at most \(limit)")
+            throw DecodeError(limitCode, "\(what()) is \(length) bytes; at most \(limit)")
         }
         guard length <= UInt64(remaining) else {
             throw DecodeError(
-                .lengthExceedsInput, "\(what) claims \(length) bytes; \(remaining) are left at byte \(offset)")
+                .lengthExceedsInput, "\(what()) claims \(length) bytes; \(remaining) are left at byte \(offset)")
         }
         let slice = UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + Int(length)])
         guard let string = String(validating: slice, as: UTF8.self) else {
-            throw DecodeError(.invalidValue, "\(what) at byte \(offset) is not valid UTF-8")
+            throw DecodeError(.invalidValue, "\(what()) at byte \(offset) is not valid UTF-8")
         }
         offset += Int(length)
         return string

@@ -27,41 +27,43 @@ extension BinaryReader {
         guard let id = FieldID(rawValue: tag) else {
             throw DecodeError(.unknownTag, "unknown field tag \(tag) at byte \(offset - 1)")
         }
-        let what = id.description
+        // Autoclosures below: the field's name is built only for an error.
         switch id {
-        case .x: return .x(try float(what))
-        case .y: return .y(try float(what))
-        case .scale: return .scale(try float(what))
-        case .rotation: return .rotation(try float(what))
-        case .weight: return .weight(try float(what))
-        case .size: return .size(try float(what))
-        case .width: return .width(try float(what))
-        case .height: return .height(try float(what))
+        case .x: return .x(try float(id.description))
+        case .y: return .y(try float(id.description))
+        case .scale: return .scale(try float(id.description))
+        case .rotation: return .rotation(try float(id.description))
+        case .weight: return .weight(try float(id.description))
+        case .size: return .size(try float(id.description))
+        case .width: return .width(try float(id.description))
+        case .height: return .height(try float(id.description))
         case .zKey:
-            let string = try string(what, limit: ModelLimits.zKeyBytes, limitCode: .invalidValue)
+            let string = try string(id.description, limit: ModelLimits.zKeyBytes, limitCode: .invalidValue)
             do {
                 return .zKey(try ZKey(string))
             } catch {
                 throw DecodeError(.invalidValue, error.description)
             }
-        case .color: return .color(try color(what))
-        case .fill: return .fill(try color(what))
-        case .character: return .character(try string(what, limit: ModelLimits.characterBytes))
-        case .text: return .text(try string(what, limit: ModelLimits.textBytes))
-        case .font: return .font(try string(what, limit: ModelLimits.fontBytes))
-        case .textStyle: return .textStyle(try enumeration(TextStyle.self, what))
-        case .alignment: return .alignment(try enumeration(TextAlignment.self, what))
-        case .shape: return .shape(try enumeration(ShapeKind.self, what))
-        case .tool: return .tool(try enumeration(StrokeTool.self, what))
-        case .endCap: return .endCap(try enumeration(EndCap.self, what))
-        case .blob: return .blob(BlobHash(bytes: try bytes(count: 32, what)))
+        case .color: return .color(try color(id.description))
+        case .fill: return .fill(try color(id.description))
+        case .character: return .character(try string(id.description, limit: ModelLimits.characterBytes))
+        case .text: return .text(try string(id.description, limit: ModelLimits.textBytes))
+        case .font: return .font(try string(id.description, limit: ModelLimits.fontBytes))
+        case .textStyle: return .textStyle(try enumeration(TextStyle.self, id.description))
+        case .alignment: return .alignment(try enumeration(TextAlignment.self, id.description))
+        case .shape: return .shape(try enumeration(ShapeKind.self, id.description))
+        case .tool: return .tool(try enumeration(StrokeTool.self, id.description))
+        case .endCap: return .endCap(try enumeration(EndCap.self, id.description))
+        case .blob: return .blob(BlobHash(bytes: try bytes(count: 32, id.description)))
         }
     }
 
-    mutating func enumeration<T: RawRepresentable<UInt8>>(_ type: T.Type, _ what: String) throws(DecodeError) -> T {
-        let raw = try byte(what)
+    mutating func enumeration<T: RawRepresentable<UInt8>>(_ type: T.Type, _ what: @autoclosure () -> String)
+        throws(DecodeError) -> T
+    {
+        let raw = try byte(what())
         guard let value = T(rawValue: raw) else {
-            throw DecodeError(.unknownTag, "unknown \(what) \(raw) at byte \(offset - 1)")
+            throw DecodeError(.unknownTag, "unknown \(what()) \(raw) at byte \(offset - 1)")
         }
         return value
     }

@@ -163,8 +163,9 @@ extension Message {
                 flags & WelcomeFlags.snapshot != 0
                 ? .snapshot(try reader.opBatch(limit: ProtocolLimits.opsPerMessage))
                 : .tail(try reader.positionedOps(limit: ProtocolLimits.opsPerMessage))
-            // A presence body takes at least 8 + 3 + 4 + 1 + 1 bytes.
-            let peerCount = try reader.count(of: "peers", limit: ProtocolLimits.peersInWelcome, minimumBytes: 17)
+            // A presence body takes at least: replica 8, two empty strings 2,
+            // colour 4, flags 1, an empty selection 1.
+            let peerCount = try reader.count(of: "peers", limit: ProtocolLimits.peersInWelcome, minimumBytes: 16)
             var peers: [Presence] = []
             peers.reserveCapacity(peerCount)
             for _ in 0..<peerCount { peers.append(try reader.presence()) }

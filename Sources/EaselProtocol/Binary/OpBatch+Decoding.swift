@@ -4,7 +4,21 @@ extension BinaryReader {
     /// Reads an op batch of at most `limit` ops, each checked as the model
     /// would check it (`Op.validate`).
     mutating func opBatch(limit: Int) throws(DecodeError) -> [Op] {
-        let replicaCount = try count(of: "replicas", limit: limit * 3, minimumBytes: 8)
+        try opBatch(limit: limit, positioned: false) { _, op in op }
+    }
+
+    /// Positioned ops (4.4): a batch whose every op is preceded by its
+    /// position's difference from the previous op's.
+    mutating func positionedOps(limit: Int) throws(DecodeError) -> [PositionedOp] {
+        try opBatch(limit: limit, positioned: true) { position, op in PositionedOp(position: position, op: op) }
+    }
+
+    /// Builds each element as its op is read, so no op is copied from one
+    /// array into another.
+    private mutating func opBatch<Element>(
+        limit: Int, positioned: Bool, _ element: (UInt64, consuming Op) -> Element
+    ) throws(DecodeError) -> [Element] {
+        let replicaCount = try count(of: "replicas", limit: limit * 2, minimumBytes: 8)
         var replicas: [ReplicaID] = []
         replicas.reserveCapacity(replicaCount)
         for _ in 0..<replicaCount {
@@ -21,13 +35,22 @@ extension BinaryReader {
             entities.append(EntityID(OpID(counter: counter, replica: replica)))
         }
 
-        let opCount = try count(of: "ops", limit: limit, minimumBytes: OpBatch.minimumOpBytes)
-        var ops: [Op] = []
+        let opCount = try count(
+            of: "ops", limit: limit, minimumBytes: OpBatch.minimumOpBytes + (positioned ? 1 : 0))
+        var ops: [Element] = []
         ops.reserveCapacity(opCount)
+        var position: UInt64 = 0
         var replica = replicas.first
         var counter: UInt64 = 0
         var transaction: TransactionID?
         for index in 0..<opCount {
+            if positioned {
+                let delta = try varint("op \(index)'s position difference")
+                guard delta > 0 else { throw DecodeError(.invalidValue, "positions must strictly increase") }
+                let (next, overflow) = position.addingReportingOverflow(delta)
+                guard !overflow else { throw DecodeError(.invalidValue, "a position exceeds 2^64 - 1") }
+                position = next
+            }
             let header = try byte("an op header")
             guard header & OpBatch.reservedBit == 0 else {
                 throw DecodeError(.unknownTag, "op \(index) sets the reserved header bit")
@@ -71,15 +94,17 @@ extension BinaryReader {
             let op = Op(
                 id: id, transaction: opTransaction, action: try actionBody(action, entities: entities, index: index))
             try op.validateForWire(index: index)
-            ops.append(op)
+            ops.append(element(position, op))
         }
         return ops
     }
 
-    private mutating func reference<T>(into table: [T], _ what: String) throws(DecodeError) -> T {
-        let index = try varint(what)
+    /// An entry of a batch table; `what` is built only for an error.
+    @inline(__always)
+    private mutating func reference<T>(into table: [T], _ what: @autoclosure () -> String) throws(DecodeError) -> T {
+        let index = try varint(what())
         guard index < UInt64(table.count) else {
-            throw DecodeError(.invalidValue, "\(what) is \(index); the table has \(table.count) entries")
+            throw DecodeError(.invalidValue, "\(what()) is \(index); the table has \(table.count) entries")
         }
         return table[Int(index)]
     }
@@ -154,24 +179,6 @@ extension BinaryReader {
         }
         return samples
     }
-
-    /// Positioned ops (4.4): a batch, then each op's position as a
-    /// difference from the previous one.
-    mutating func positionedOps(limit: Int) throws(DecodeError) -> [PositionedOp] {
-        let ops = try opBatch(limit: limit)
-        var positioned: [PositionedOp] = []
-        positioned.reserveCapacity(ops.count)
-        var position: UInt64 = 0
-        for op in ops {
-            let delta = try varint("a position difference")
-            guard delta > 0 else { throw DecodeError(.invalidValue, "positions must strictly increase") }
-            let (next, overflow) = position.addingReportingOverflow(delta)
-            guard !overflow else { throw DecodeError(.invalidValue, "a position exceeds 2^64 - 1") }
-            position = next
-            positioned.append(PositionedOp(position: position, op: op))
-        }
-        return positioned
-    }
 }
 
 extension Op {
@@ -187,17 +194,6 @@ extension Op {
                 default: .invalidValue
                 }
             throw DecodeError(code, "op \(index) (\(id)): \(error.description)")
-        }
-    }
-}
-
-extension ByteWriter {
-    mutating func positionedOps(_ ops: [PositionedOp]) {
-        opBatch(ops.lazy.map(\.op))
-        var previous: UInt64 = 0
-        for positioned in ops {
-            varint(positioned.position &- previous)
-            previous = positioned.position
         }
     }
 }

@@ -3,22 +3,40 @@ import EaselModel
 extension ByteWriter {
     /// Writes `ops` as an op batch. Cost: O(ops + fields + samples), with
     /// the two tables as the only allocations besides the output.
-    mutating func opBatch(_ ops: some Collection<Op>) {
-        var tables = BatchTables()
+    mutating func opBatch(_ ops: [Op]) {
+        opBatch(ops, positions: [UInt64]?.none)
+    }
+
+    /// Positioned ops (4.4): each op preceded by its position's difference
+    /// from the previous op's.
+    mutating func positionedOps(_ ops: [PositionedOp]) {
+        opBatch(ops.lazy.map(\.op), positions: ops.lazy.map(\.position))
+    }
+
+    private mutating func opBatch(
+        _ ops: some Collection<Op>, positions: (some Collection<UInt64>)?
+    ) {
+        var tables = BatchTables(capacity: ops.count)
         for op in ops { tables.register(op) }
 
         varint(tables.replicas.count)
         for replica in tables.replicas { uint64(replica.rawValue) }
         varint(tables.entities.count)
-        for entity in tables.entities {
-            varint(tables.replicaIndex[entity.author] ?? 0)
+        for (entity, replica) in zip(tables.entities, tables.entityReplicas) {
+            varint(replica)
             varint(entity.creation.counter)
         }
 
         varint(ops.count)
         var previous: (replica: Int, counter: UInt64, transaction: TransactionID?) = (0, 0, nil)
-        for op in ops {
-            let replica = tables.replicaIndex[op.id.replica] ?? 0
+        var positionIterator = positions?.makeIterator()
+        var previousPosition: UInt64 = 0
+        for (index, op) in ops.enumerated() {
+            if let position = positionIterator?.next() {
+                varint(position &- previousPosition)
+                previousPosition = position
+            }
+            let replica = Int(tables.opReplicas[index])
             var header = op.action.tag.rawValue
             if replica != previous.replica { header |= OpBatch.replicaFollows }
             let counterDelta = op.id.counter &- previous.counter
@@ -33,27 +51,27 @@ extension ByteWriter {
             if header & OpBatch.replicaFollows != 0 { varint(replica) }
             if header & OpBatch.counterFollows != 0 { signedVarint(Int64(bitPattern: counterDelta)) }
             if mode == .explicit {
-                varint(tables.replicaIndex[op.transaction.first.replica] ?? 0)
+                varint(tables.transactionReplicas[index])
                 varint(op.transaction.first.counter)
             }
-            actionBody(op.action, tables: tables)
+            actionBody(op.action, entity: tables.opEntities[index])
             previous = (replica, op.id.counter, op.transaction)
         }
     }
 
-    private mutating func actionBody(_ action: Op.Action, tables: BatchTables) {
+    private mutating func actionBody(_ action: Op.Action, entity index: Int32) {
         switch action {
         case .create(let kind, let fields):
             byte(kind.rawValue)
             varint(fields.count)
             for field in fields { self.field(field) }
-        case .set(let entity, let field):
-            varint(tables.entityIndex[entity] ?? 0)
+        case .set(_, let field):
+            varint(index)
             self.field(field)
-        case .delete(let entity), .restore(let entity):
-            varint(tables.entityIndex[entity] ?? 0)
-        case .append(let entity, let start, let samples):
-            varint(tables.entityIndex[entity] ?? 0)
+        case .delete, .restore:
+            varint(index)
+        case .append(_, let start, let samples):
+            varint(index)
             varint(start)
             varint(samples.count)
             appendSamples(samples)
@@ -87,31 +105,51 @@ extension ByteWriter {
 }
 
 /// The replicas and entities a batch names, in order of first use, so the
-/// same ops always give the same bytes.
+/// same ops always give the same bytes; and each op's indices into them,
+/// found once.
 private struct BatchTables {
     var replicas: [ReplicaID] = []
-    var replicaIndex: [ReplicaID: Int] = [:]
     var entities: [EntityID] = []
-    var entityIndex: [EntityID: Int] = [:]
+    var entityReplicas: [Int32] = []
+    var opReplicas: [Int32] = []
+    var transactionReplicas: [Int32] = []
+    /// -1 for a create, which names no entity.
+    var opEntities: [Int32] = []
+    private var entityIndex: [EntityID: Int32] = [:]
+    private var recentReplica: (id: ReplicaID, index: Int32)?
+
+    init(capacity: Int) {
+        opReplicas.reserveCapacity(capacity)
+        transactionReplicas.reserveCapacity(capacity)
+        opEntities.reserveCapacity(capacity)
+    }
 
     mutating func register(_ op: Op) {
-        register(op.id.replica)
-        register(op.transaction.first.replica)
+        opReplicas.append(index(of: op.id.replica))
+        transactionReplicas.append(index(of: op.transaction.first.replica))
         switch op.action {
-        case .create: break
+        case .create:
+            opEntities.append(-1)
         case .set(let entity, _), .delete(let entity), .restore(let entity), .append(let entity, _, _):
-            register(entity.author)
-            if entityIndex[entity] == nil {
-                entityIndex[entity] = entities.count
+            if let known = entityIndex[entity] {
+                opEntities.append(known)
+            } else {
+                let index = Int32(entities.count)
+                entityIndex[entity] = index
                 entities.append(entity)
+                entityReplicas.append(self.index(of: entity.author))
+                opEntities.append(index)
             }
         }
     }
 
-    private mutating func register(_ replica: ReplicaID) {
-        if replicaIndex[replica] == nil {
-            replicaIndex[replica] = replicas.count
-            replicas.append(replica)
-        }
+    /// Batches name few replicas, mostly the same one op after op: a scan
+    /// behind a one-entry cache beats hashing.
+    private mutating func index(of replica: ReplicaID) -> Int32 {
+        if let recent = recentReplica, recent.id == replica { return recent.index }
+        let index = Int32(replicas.firstIndex(of: replica) ?? replicas.count)
+        if index == replicas.count { replicas.append(replica) }
+        recentReplica = (replica, index)
+        return index
     }
 }

@@ -4,7 +4,7 @@ import EaselModel
 /// entities go into tables once, and each op's header byte says which of
 /// replica, counter and transaction simply follow from the previous op.
 enum OpBatch {
-    enum ActionTag: UInt8 {
+    enum ActionTag: UInt8, CaseIterable {
         case create = 1
         case set = 2
         case delete = 3

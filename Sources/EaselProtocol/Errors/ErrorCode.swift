@@ -81,9 +81,12 @@ public struct DecodeError: Error, Hashable, Sendable, CustomStringConvertible {
     public var code: ErrorCode
     public var detail: String
 
+    /// Details quote the input; they are cut to 256 bytes so an error
+    /// about a huge input is not huge itself (and fits an `error` message).
     public init(_ code: ErrorCode, _ detail: String) {
         self.code = code
-        self.detail = detail
+        self.detail =
+            detail.utf8.count <= 256 ? detail : String(decoding: detail.utf8.prefix(253), as: UTF8.self) + "…"
     }
 
     public var description: String { "\(code) (\(code.rawValue)): \(detail)" }

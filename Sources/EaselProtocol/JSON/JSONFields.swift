@@ -61,13 +61,14 @@ struct JSONFields {
     }
 
     /// A JSON integer that fits `T` (protocol versions, counts, codes).
+    /// JSON Schema counts `1.0` and `1e2` as integers, so they are read too.
     func integer<T: FixedWidthInteger>(_ key: String, as type: T.Type) throws(DecodeError) -> T {
         let value = try value(key)
-        guard case .number(let text) = value, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
-            throw wrongType(key, "a non-negative integer", value)
-        }
-        guard let integer = T(text) else {
-            throw DecodeError(.invalidValue, "\(path).\(key) is \(text); at most \(T.max)")
+        guard case .number(let text) = value else { throw wrongType(key, "a non-negative integer", value) }
+        if let integer = T(text) { return integer }
+        guard let double = Double(text), double.rounded() == double, let integer = T(exactly: double)
+        else {
+            throw DecodeError(.invalidValue, "\(path).\(key) is \(text); a whole number up to \(T.max)")
         }
         return integer
     }

@@ -73,6 +73,9 @@ struct JSONParser: ~Copyable {
         defer { depth -= 1 }
         offset += 1
         var members: [(key: String, value: JSONValue)] = []
+        // Keys compare byte for byte (RFC 8259), not by Unicode canonical
+        // equivalence as Swift's String does; a set keeps many keys linear.
+        var keys: Set<[UInt8]> = []
         skipWhitespace()
         if current == UInt8(ascii: "}") {
             offset += 1
@@ -82,7 +85,9 @@ struct JSONParser: ~Copyable {
             skipWhitespace()
             guard current == UInt8(ascii: "\"") else { throw error("an object key must be a string") }
             let key = try string()
-            guard !members.contains(where: { $0.key == key }) else { throw error("duplicate key \"\(key)\"") }
+            guard keys.insert(Array(key.utf8)).inserted else {
+                throw error("duplicate key \"\(key.prefix(64))\"")
+            }
             skipWhitespace()
             guard current == UInt8(ascii: ":") else { throw error("a missing ':'") }
             offset += 1
@@ -216,7 +221,7 @@ struct JSONParser: ~Copyable {
             scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
         }
         guard let unicode = Unicode.Scalar(scalar) else { throw error("a lone surrogate") }
-        output.append(contentsOf: String(Character(unicode)).utf8)
+        if let encoded = UTF8.encode(unicode) { output.append(contentsOf: encoded) }
     }
 
     private mutating func hex4() throws(DecodeError) -> UInt16 {

@@ -24,7 +24,8 @@ enum JSONValue {
 struct JSONObject {
     var members: [(key: String, value: JSONValue)]
 
+    /// Byte-for-byte key comparison: `"z\u212Aey"` is not `"zKey"`.
     subscript(key: String) -> JSONValue? {
-        members.first { $0.key == key }?.value
+        members.first { $0.key.utf8.elementsEqual(key.utf8) }?.value
     }
 }

@@ -43,8 +43,11 @@ struct JSONWriter {
         needsComma = true
     }
 
+    /// JSON has no NaN or infinity: those are written as null, which a
+    /// decoder refuses (111) instead of failing to parse the whole text.
+    /// `Message.validate()` catches them before sending.
     mutating func float(_ value: Float) {
-        raw(value.canonical.description)
+        raw(value.isFinite ? value.canonical.description : "null")
     }
 
     mutating func integer(_ value: some BinaryInteger) {

@@ -104,26 +104,24 @@ enum JSONOps {
         let id = try json.opID("id")
         let transaction = TransactionID(try json.opID("tx"))
         let action: Op.Action
-        switch try json.string("op") {
-        case "create":
+        switch try json.named("op", as: OpBatch.ActionTag.self) {
+        case .create:
             let kind = try json.named("kind", as: EntityKind.self)
             action = .create(kind, try fields(json.fields("fields"), single: false))
-        case "set":
+        case .set:
             let entity = EntityID(try json.opID("entity"))
             guard let field = try fields(json.fields("fields"), single: true).first else {
                 throw DecodeError(.invalidValue, "\(json.path).fields of a set holds exactly one field")
             }
             action = .set(entity, field)
-        case "delete":
+        case .delete:
             action = .delete(EntityID(try json.opID("entity")))
-        case "restore":
+        case .restore:
             action = .restore(EntityID(try json.opID("entity")))
-        case "append":
+        case .append:
             let entity = EntityID(try json.opID("entity"))
             let start = try json.integer("start", as: UInt32.self)
             action = .append(entity, start: start, samples: try samples(json.array("samples"), path: json.path))
-        case let other:
-            throw DecodeError(.unknownTag, "\(json.path).op: unknown action \"\(other)\"")
         }
         let op = Op(id: id, transaction: transaction, action: action)
         try op.validateForWire(index: index)
@@ -144,7 +142,7 @@ enum JSONOps {
     }
 
     private static func field(_ key: String, in json: JSONFields) throws(DecodeError) -> Field {
-        guard let id = FieldID.allCases.first(where: { $0.description == key }) else {
+        guard let id = FieldID.allCases.first(where: { $0.description.utf8.elementsEqual(key.utf8) }) else {
             throw DecodeError(.unknownTag, "\(json.path): unknown field \"\(key)\"")
         }
         switch id {

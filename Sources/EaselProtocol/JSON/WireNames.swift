@@ -7,7 +7,10 @@ protocol WireNamed: CaseIterable, Equatable {
 
 extension WireNamed {
     init?(wireName: String) {
-        guard let value = Self.allCases.first(where: { $0.wireName == wireName }) else { return nil }
+        // Bytes, not String ==, which would take a Kelvin sign for a K.
+        guard let value = Self.allCases.first(where: { $0.wireName.utf8.elementsEqual(wireName.utf8) }) else {
+            return nil
+        }
         self = value
     }
 }
@@ -79,8 +82,20 @@ extension JSONFields {
     func named<T: WireNamed>(_ key: String, as type: T.Type) throws(DecodeError) -> T {
         let name = try string(key)
         guard let value = T(wireName: name) else {
-            throw DecodeError(.unknownTag, "\(path).\(key): unknown name \"\(name)\"")
+            throw DecodeError(.unknownTag, "\(path).\(key): unknown name \"\(name.prefix(64))\"")
         }
         return value
+    }
+}
+
+extension OpBatch.ActionTag: WireNamed {
+    var wireName: String {
+        switch self {
+        case .create: "create"
+        case .set: "set"
+        case .delete: "delete"
+        case .restore: "restore"
+        case .append: "append"
+        }
     }
 }

@@ -60,7 +60,9 @@ public enum MessageType: UInt8, CaseIterable, Hashable, Sendable, CustomStringCo
     }
 
     public init?(name: String) {
-        guard let type = Self.allCases.first(where: { $0.description == name }) else { return nil }
+        guard let type = Self.allCases.first(where: { $0.description.utf8.elementsEqual(name.utf8) }) else {
+            return nil
+        }
         self = type
     }
 }

@@ -83,7 +83,7 @@ enum InvalidVectors {
             bin("field-not-in-kind", pushNoEntity + " 21 01 01 11 00", .invalidValue, "an emoji with a shape field"),
             bin("append-no-samples", pushOneEntity + " 25 00 00 00", .invalidValue, "an append of 0 samples"),
             bin(
-                "position-not-increasing", "01 05 01 ce110a0000000000 01 00 01 02 23 00 24 00 05 00", .invalidValue,
+                "position-not-increasing", "01 05 01 ce110a0000000000 01 00 01 02 05 23 00 00 24 00", .invalidValue,
                 "a position difference of 0"),
             bin(
                 "ops-over-limit", pushOneEntity.dropLast(2) + "8120" + String(repeating: " 23 00", count: 4097),
