@@ -1,0 +1,137 @@
+import ArgumentParser
+import EaselModel
+import EaselProtocol
+import Foundation
+
+struct Bench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Measure Easel against its peers (build with -c release).",
+        subcommands: [BenchMerge.self]
+    )
+}
+
+/// Merging remote ops: a receiver decodes `ops` messages and applies them,
+/// against Loro importing the same workload's updates in the same run.
+struct BenchMerge: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "merge",
+        abstract: "Merge a canvas workload of property sets; compare with Loro in the same run.",
+        discussion: """
+            Runs Easel and Loro (Benchmarks/peers/loro_merge.py, needs `pip install loro`) \
+            alternately, --runs times each, and prints medians and their ratio.
+            """
+    )
+
+    @Option(help: "Entities on the canvas.") var entities = 1000
+    @Option(help: "Property sets to merge.") var sets = 1_000_000
+    @Option(help: "Concurrent writers.") var writers = 4
+    @Option(help: "Runs of each side; medians are reported.") var runs = 5
+    @Option(help: "The Loro script, or 'none' to measure Easel alone.")
+    var peer = "Benchmarks/peers/loro_merge.py"
+
+    func run() throws {
+        let workload = try MergeWorkload(entities: entities, sets: sets, writers: writers, seed: 1)
+        let wireBytes = workload.messages.reduce(0) { $0 + $1.count }
+        var decodeAndApply: [Double] = []
+        var applyOnly: [Double] = []
+        var decodeOnly: [Double] = []
+        var loro: [Double] = []
+        var loroBytes = 0
+        for run in 1...runs {
+            decodeAndApply.append(try timeDecodeAndApply(workload))
+            applyOnly.append(timeApplyOnly(workload))
+            decodeOnly.append(try timeDecodeOnly(workload))
+            if peer != "none" {
+                let (seconds, bytes) = try runLoro()
+                loro.append(seconds)
+                loroBytes = bytes
+            }
+            print("run \(run)/\(runs) done")
+        }
+        let count = Double(workload.ops.count)
+        print(
+            "merge, \(workload.ops.count) property sets on \(entities) entities by \(writers) writers, median of \(runs):"
+        )
+        print(row("Easel decode + apply", count / median(decodeAndApply), bytes: wireBytes))
+        print(row("Easel decode only", count / median(decodeOnly), bytes: nil))
+        print(row("Easel apply only", count / median(applyOnly), bytes: nil))
+        if !loro.isEmpty {
+            print(row("Loro import", count / median(loro), bytes: loroBytes))
+            print(String(format: "ratio Easel (decode + apply) / Loro: %.1fx", median(loro) / median(decodeAndApply)))
+        }
+    }
+
+    private func timeDecodeAndApply(_ workload: MergeWorkload) throws -> Double {
+        var document = workload.base
+        let clock = ContinuousClock()
+        let elapsed = try clock.measure {
+            for bytes in workload.messages {
+                guard case .ops(let ops) = try Message(binary: bytes) else {
+                    throw ValidationError("not an ops message")
+                }
+                // Indices, not `for in`: iterating would copy every op.
+                for index in ops.indices { document.apply(ops[index].op) }
+            }
+        }
+        precondition(document.highestCounter > workload.base.highestCounter)
+        return elapsed.seconds
+    }
+
+    private func timeDecodeOnly(_ workload: MergeWorkload) throws -> Double {
+        var decoded = 0
+        let elapsed = try ContinuousClock().measure {
+            for bytes in workload.messages {
+                guard case .ops(let ops) = try Message(binary: bytes) else {
+                    throw ValidationError("not an ops message")
+                }
+                decoded += ops.count
+            }
+        }
+        precondition(decoded == workload.ops.count)
+        return elapsed.seconds
+    }
+
+    private func timeApplyOnly(_ workload: MergeWorkload) -> Double {
+        var document = workload.base
+        let clock = ContinuousClock()
+        let elapsed = clock.measure {
+            for index in workload.ops.indices { document.apply(workload.ops[index]) }
+        }
+        precondition(document.highestCounter > workload.base.highestCounter)
+        return elapsed.seconds
+    }
+
+    private func runLoro() throws -> (seconds: Double, bytes: Int) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [
+            "python3", peer, "--entities", "\(entities)", "--sets", "\(sets)", "--writers", "\(writers)",
+        ]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0,
+            let result = try JSONSerialization.jsonObject(with: output) as? [String: Any],
+            let seconds = result["seconds"] as? Double, let bytes = result["bytes"] as? Int
+        else { throw ValidationError("the Loro peer failed: \(String(decoding: output, as: UTF8.self))") }
+        return (seconds, bytes)
+    }
+
+    private func row(_ name: String, _ perSecond: Double, bytes: Int?) -> String {
+        let size = bytes.map { String(format: ", %.2f bytes an op", Double($0) / Double(sets)) } ?? ""
+        return String(format: "  %-22@ %6.2f M sets/s%@", name, perSecond / 1e6, size)
+    }
+}
+
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+}
+
+extension Duration {
+    var seconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,78 @@
+import EaselModel
+import EaselProtocol
+
+/// The canvas workload `easel bench merge` merges, the same as
+/// Benchmarks/peers/loro_merge.py gives Loro: entities created by one
+/// replica, then random writes of x, y, scale or rotation by several
+/// concurrent writers, 100 writes a transaction (one gesture).
+struct MergeWorkload {
+    /// The document every receiver starts from: the entities, created.
+    let base: Document
+    /// The writers' ops as the server would send them: `ops` messages of
+    /// 10,000 positioned ops, writers interleaved.
+    let messages: [[UInt8]]
+    let ops: [Op]
+
+    init(entities entityCount: Int, sets: Int, writers: Int, seed: UInt64) throws {
+        var random = SplitMix(seed: seed)
+        var creator = LamportClock(replica: ReplicaID(rawValue: 1))
+        var creation = try creator.beginTransaction()
+        let entities = try (0..<entityCount).map { _ in try creation.create(.shape, [.shape(.rectangle)]) }
+        var base = Document()
+        for op in creator.commit(creation) { base.apply(op) }
+        self.base = base
+
+        let fields: [(Float) -> Field] = [{ .x($0) }, { .y($0) }, { .scale($0) }, { .rotation($0) }]
+        var streams: [[Op]] = []
+        for writer in 0..<writers {
+            var clock = LamportClock(replica: ReplicaID(rawValue: 100 + UInt64(writer)))
+            clock.observe(base.highestCounter)
+            var stream: [Op] = []
+            stream.reserveCapacity(sets / writers)
+            var transaction = try clock.beginTransaction()
+            for index in 0..<sets / writers {
+                let entity = entities[Int(random.next() % UInt64(entities.count))]
+                let field = fields[Int(random.next() % 4)](Float(Int(random.next() % 4_000_000)) / 1000 - 2000)
+                try transaction.set(field, of: entity)
+                if index % 100 == 99 {
+                    stream += clock.commit(transaction)
+                    transaction = try clock.beginTransaction()
+                }
+            }
+            stream += clock.commit(transaction)
+            streams.append(stream)
+        }
+        var interleaved: [Op] = []
+        for start in stride(from: 0, to: streams.map(\.count).max() ?? 0, by: 100) {
+            for stream in streams where start < stream.count {
+                interleaved += stream[start..<min(start + 100, stream.count)]
+            }
+        }
+        ops = interleaved
+        var position: UInt64 = 0
+        messages = stride(from: 0, to: interleaved.count, by: 10_000).map { start in
+            let chunk = interleaved[start..<min(start + 10_000, interleaved.count)].map { op in
+                position += 1
+                return PositionedOp(position: position, op: op)
+            }
+            return Message.ops(chunk).binaryEncoded()
+        }
+    }
+}
+
+/// A small seeded generator, so every run merges the same ops.
+struct SplitMix {
+    private var state: UInt64
+
+    init(seed: UInt64) {
+        state = seed
+    }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var mixed = state
+        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+        return mixed ^ (mixed >> 31)
+    }
+}
