@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .library(name: "EaselModel", targets: ["EaselModel"]),
         .library(name: "EaselProtocol", targets: ["EaselProtocol"]),
+        .library(name: "EaselStore", targets: ["EaselStore"]),
         .executable(name: "easel", targets: ["easel"]),
     ],
     dependencies: [
@@ -22,6 +23,10 @@ let package = Package(
         // libFuzzer target for the decoders (Docs/fuzzing.md); built normally,
         // it replays a corpus through the same check.
         .target(name: "CFuzzerDriver"),
+        // SQLite's C API, and a shim for what Swift cannot import of it.
+        .systemLibrary(name: "CEaselSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // The op log and snapshots in SQLite; the only target that touches it.
+        .target(name: "EaselStore", dependencies: ["EaselModel", "EaselProtocol", "CEaselSQLite"]),
         .executableTarget(name: "ProtocolFuzzer", dependencies: ["EaselProtocol", "CFuzzerDriver"]),
         .executableTarget(
             name: "easel",
@@ -55,6 +60,10 @@ let package = Package(
                 "EaselTestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
+        ),
+        .testTarget(
+            name: "EaselStoreTests",
+            dependencies: ["EaselStore", "EaselTestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,138 @@
+import EaselModel
+import EaselProtocol
+
+extension OpStore {
+    /// Stores a snapshot of a document at a committed position.
+    public func writeSnapshot(_ snapshot: Snapshot, of name: String, at now: Int64) throws(StoreError) {
+        let id = try documentID(name)
+        guard snapshot.position <= Self.largest else {
+            throw StoreError(.outOfRange, "position past 2^63 - 1", document: name, position: snapshot.position)
+        }
+        try inTransaction { () throws(StoreError) in
+            let insert = try database.statement(
+                "INSERT OR REPLACE INTO snapshots (document, position, format, state, created_at) VALUES (?, ?, ?, ?, ?)"
+            )
+            insert.bind(1, id)
+            insert.bind(2, Int64(snapshot.position))
+            insert.bind(3, Self.snapshotFormat)
+            insert.bind(4, OpBatchCoding.encode(snapshot.state))
+            insert.bind(5, now)
+            try insert.step()
+            let counter = try database.statement(
+                "INSERT OR REPLACE INTO snapshot_counters (document, position, replica, counter) VALUES (?, ?, ?, ?)")
+            for (replica, high) in snapshot.highWater.sorted(by: { $0.key < $1.key }) {
+                guard high <= Self.largest else {
+                    throw StoreError(.outOfRange, "counter past 2^63 - 1", document: name, position: snapshot.position)
+                }
+                counter.reset()
+                counter.bind(1, id)
+                counter.bind(2, Int64(snapshot.position))
+                counter.bind(3, Int64(bitPattern: replica.rawValue))
+                counter.bind(4, Int64(high))
+                try counter.step()
+            }
+        }
+    }
+
+    /// Takes a snapshot at the document's head: loads it, and stores its
+    /// state and high-water counters. Returns the snapshot's position.
+    @discardableResult
+    public func snapshot(_ name: String, at now: Int64) throws(StoreError) -> UInt64 {
+        try inTransaction { () throws(StoreError) in
+            let loaded = try load(name)
+            let snapshot = Snapshot(
+                position: loaded.head, state: loaded.document().snapshotOps, highWater: loaded.highWater)
+            try writeSnapshot(snapshot, of: name, at: now)
+            return snapshot.position
+        }
+    }
+
+    public func latestSnapshot(of name: String) throws(StoreError) -> Snapshot? {
+        let id = try documentID(name)
+        let statement = try database.statement(
+            "SELECT position, format, state FROM snapshots WHERE document = ? ORDER BY position DESC LIMIT 1")
+        defer { statement.reset() }
+        statement.bind(1, id)
+        guard try statement.step() else { return nil }
+        let position = UInt64(statement.int64(0))
+        guard statement.int64(1) == Self.snapshotFormat else {
+            throw StoreError(
+                .corruptPayload, "snapshot format \(statement.int64(1)) is unknown to this Easel", document: name,
+                position: position)
+        }
+        let state: [Op]
+        do throws(DecodeError) {
+            state = try OpBatchCoding.decode(statement.blob(2))
+        } catch {
+            throw StoreError(
+                .corruptPayload, "the snapshot does not decode: \(error)", document: name, position: position)
+        }
+        let counters = try database.statement(
+            "SELECT replica, counter FROM snapshot_counters WHERE document = ? AND position = ?")
+        counters.bind(1, id)
+        counters.bind(2, Int64(position))
+        var highWater: [ReplicaID: UInt64] = [:]
+        while try counters.step() {
+            highWater[ReplicaID(rawValue: UInt64(bitPattern: counters.int64(0)))] = UInt64(counters.int64(1))
+        }
+        return Snapshot(position: position, state: state, highWater: highWater)
+    }
+
+    /// The latest snapshot and the ops after it: what a room serves from.
+    /// Only the tail is replayed on load.
+    public func load(_ name: String) throws(StoreError) -> LoadedDocument {
+        guard let info = try documentInfo(name) else {
+            throw StoreError(.unknownDocument, "no such document", document: name)
+        }
+        let snapshot = try latestSnapshot(of: name)
+        let tail = try ops(of: name, after: snapshot?.position ?? 0)
+        var highWater = snapshot?.highWater ?? [:]
+        for stored in tail {
+            highWater[stored.op.id.replica] = max(highWater[stored.op.id.replica] ?? 0, stored.op.id.counter)
+        }
+        return LoadedDocument(name: name, epoch: info.epoch, snapshot: snapshot, tail: tail, highWater: highWater)
+    }
+
+    /// The highest committed counter of each replica, compacted ops included.
+    public func highWaterCounters(of name: String) throws(StoreError) -> [ReplicaID: UInt64] {
+        let id = try documentID(name)
+        var highWater = try latestSnapshot(of: name)?.highWater ?? [:]
+        let statement = try database.statement(
+            """
+            SELECT replica, MAX(counter) FROM ops
+            WHERE document = ?1 AND position > COALESCE((SELECT MAX(position) FROM snapshots WHERE document = ?1), 0)
+            GROUP BY replica
+            """)
+        statement.bind(1, id)
+        while try statement.step() {
+            let replica = ReplicaID(rawValue: UInt64(bitPattern: statement.int64(0)))
+            highWater[replica] = max(highWater[replica] ?? 0, UInt64(statement.int64(1)))
+        }
+        return highWater
+    }
+
+    /// Drops the ops the latest snapshot covers, and older snapshots.
+    /// History is kept until someone asks for this. Returns the ops dropped.
+    @discardableResult
+    public func compact(_ name: String) throws(StoreError) -> Int {
+        let id = try documentID(name)
+        return try inTransaction { () throws(StoreError) -> Int in
+            guard let latest = try latestSnapshot(of: name) else { return 0 }
+            let dropOps = try database.statement("DELETE FROM ops WHERE document = ? AND position <= ?")
+            dropOps.bind(1, id)
+            dropOps.bind(2, Int64(latest.position))
+            try dropOps.step()
+            let dropped = database.changes
+            for sql in [
+                "DELETE FROM snapshot_counters WHERE document = ? AND position < ?",
+                "DELETE FROM snapshots WHERE document = ? AND position < ?",
+            ] {
+                let statement = try database.statement(sql)
+                statement.bind(1, id)
+                statement.bind(2, Int64(latest.position))
+                try statement.step()
+            }
+            return dropped
+        }
+    }
+}

@@ -1,0 +1,273 @@
+import CEaselSQLite
+import EaselModel
+import EaselProtocol
+
+/// The op log and snapshots of every document, in one SQLite file.
+///
+/// Not thread-safe: one thread uses a store (the storage worker, or a
+/// command-line tool); other processes may use the same file at once.
+/// Every method that writes runs in the caller's transaction if there is
+/// one, or in its own.
+public final class OpStore {
+    let database: Database
+    public let durability: Durability
+    private var documentIDs: [String: Int64] = [:]
+
+    /// Payload format of an op: a one-op batch of Easel's binary encoding.
+    static let opFormat: Int64 = 1
+    /// Format of a snapshot's state: an op batch of its ops.
+    static let snapshotFormat: Int64 = 1
+    /// SQLite integers are signed: counters and positions stay below 2^63.
+    static let largest = UInt64(Int64.max)
+
+    public init(path: String, durability: Durability = .full, busyTimeoutMilliseconds: Int = 5000) throws(StoreError) {
+        database = try Database(path: path)
+        self.durability = durability
+        // Debian's SQLite defaults to busy_timeout 0: set it before anything
+        // can meet another process's lock.
+        try database.execute("PRAGMA busy_timeout = \(busyTimeoutMilliseconds)")
+        let mode = try database.pragma("journal_mode = WAL")
+        guard mode == "wal" else {
+            throw StoreError(
+                .sqlite(code: SQLITE_ERROR), "cannot switch \(path) to WAL mode (it says \(mode ?? "nothing"))")
+        }
+        try database.execute("PRAGMA synchronous = \(durability == .full ? "FULL" : "NORMAL")")
+        try database.execute("PRAGMA foreign_keys = ON")
+        try Schema.migrate(database)
+    }
+
+    public var path: String { database.path }
+
+    // MARK: Documents
+
+    public func documentInfo(_ name: String) throws(StoreError) -> DocumentInfo? {
+        let statement = try database.statement("SELECT epoch, created_at FROM documents WHERE name = ?")
+        defer { statement.reset() }
+        statement.bind(1, name)
+        guard try statement.step() else { return nil }
+        return DocumentInfo(
+            name: name, epoch: Epoch(rawValue: UInt64(bitPattern: statement.int64(0))), createdAt: statement.int64(1))
+    }
+
+    /// Creates a document, or returns the existing one's info.
+    @discardableResult
+    public func createDocument(_ name: String, epoch: Epoch, at now: Int64) throws(StoreError) -> DocumentInfo {
+        if let existing = try documentInfo(name) { return existing }
+        let statement = try database.statement("INSERT INTO documents (name, epoch, created_at) VALUES (?, ?, ?)")
+        statement.bind(1, name)
+        statement.bind(2, Int64(bitPattern: epoch.rawValue))
+        statement.bind(3, now)
+        try statement.step()
+        return DocumentInfo(name: name, epoch: epoch, createdAt: now)
+    }
+
+    /// Replaces a document's epoch (its history was replaced).
+    public func setEpoch(_ epoch: Epoch, of name: String) throws(StoreError) {
+        let statement = try database.statement("UPDATE documents SET epoch = ? WHERE name = ?")
+        statement.bind(1, Int64(bitPattern: epoch.rawValue))
+        statement.bind(2, name)
+        try statement.step()
+        guard database.changes == 1 else { throw StoreError(.unknownDocument, "no such document", document: name) }
+    }
+
+    public func listDocuments() throws(StoreError) -> [DocumentSummary] {
+        let statement = try database.statement(
+            """
+            SELECT d.name, d.epoch, d.created_at,
+                (SELECT MAX(position) FROM ops WHERE document = d.id),
+                (SELECT COUNT(*) FROM ops WHERE document = d.id),
+                (SELECT MAX(position) FROM snapshots WHERE document = d.id)
+            FROM documents d ORDER BY d.name
+            """)
+        var summaries: [DocumentSummary] = []
+        while try statement.step() {
+            let snapshot = statement.isNull(5) ? nil : UInt64(statement.int64(5))
+            let opsHead = statement.isNull(3) ? 0 : UInt64(statement.int64(3))
+            summaries.append(
+                DocumentSummary(
+                    info: DocumentInfo(
+                        name: statement.text(0), epoch: Epoch(rawValue: UInt64(bitPattern: statement.int64(1))),
+                        createdAt: statement.int64(2)),
+                    head: max(opsHead, snapshot ?? 0), opsInLog: Int(statement.int64(4)), latestSnapshot: snapshot))
+        }
+        return summaries
+    }
+
+    /// Deletes a document with its log and snapshots.
+    public func deleteDocument(_ name: String) throws(StoreError) {
+        let id = try documentID(name)
+        try inTransaction { () throws(StoreError) in
+            for sql in [
+                "DELETE FROM snapshot_counters WHERE document = ?", "DELETE FROM snapshots WHERE document = ?",
+                "DELETE FROM ops WHERE document = ?", "DELETE FROM documents WHERE id = ?",
+            ] {
+                let statement = try database.statement(sql)
+                statement.bind(1, id)
+                try statement.step()
+            }
+        }
+        documentIDs[name] = nil
+    }
+
+    func documentID(_ name: String) throws(StoreError) -> Int64 {
+        if let id = documentIDs[name] { return id }
+        let statement = try database.statement("SELECT id FROM documents WHERE name = ?")
+        defer { statement.reset() }
+        statement.bind(1, name)
+        guard try statement.step() else { throw StoreError(.unknownDocument, "no such document", document: name) }
+        let id = statement.int64(0)
+        documentIDs[name] = id
+        return id
+    }
+
+    // MARK: The log
+
+    /// Appends ops the room has positioned, in order: the first continues
+    /// the log (head + 1) and each next one follows it. A gap, an op the log
+    /// already has, or a value past 2^63 is an error and appends nothing.
+    public func append(_ ops: [StoredOp], to name: String) throws(StoreError) {
+        guard let first = ops.first else { return }
+        let id = try documentID(name)
+        try inTransaction { () throws(StoreError) in
+            let head = try self.head(documentID: id)
+            guard first.position == head + 1 else {
+                throw StoreError(
+                    .positionGap, "the first op must take position \(head + 1)", document: name,
+                    position: first.position)
+            }
+            let insert = try database.statement(
+                """
+                INSERT INTO ops (document, position, replica, counter, author, received_at, format, payload)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+            var expected = first.position
+            for stored in ops {
+                guard stored.position == expected, stored.position <= Self.largest,
+                    stored.op.id.counter <= Self.largest
+                else {
+                    throw StoreError(
+                        stored.position == expected ? .outOfRange : .positionGap,
+                        stored.position == expected
+                            ? "counter \(stored.op.id.counter) or position is past 2^63 - 1"
+                            : "positions must follow each other; expected \(expected)",
+                        document: name, position: stored.position)
+                }
+                insert.reset()
+                insert.bind(1, id)
+                insert.bind(2, Int64(stored.position))
+                insert.bind(3, Int64(bitPattern: stored.op.id.replica.rawValue))
+                insert.bind(4, Int64(stored.op.id.counter))
+                insert.bind(5, stored.author)
+                insert.bind(6, stored.receivedAt)
+                insert.bind(7, Self.opFormat)
+                insert.bind(8, OpBatchCoding.encode([stored.op]))
+                do throws(StoreError) {
+                    try insert.step()
+                } catch {
+                    if case .sqlite(let code) = error.reason, easel_sqlite_is_constraint_unique(code) != 0 {
+                        throw StoreError(
+                            .duplicateOp, "op \(stored.op.id) is already in the log", document: name,
+                            position: stored.position)
+                    }
+                    throw error.about(document: name, position: stored.position)
+                }
+                expected += 1
+            }
+        }
+    }
+
+    /// The committed ops after `position`, in order, at most `limit`.
+    public func ops(of name: String, after position: UInt64, limit: Int = .max) throws(StoreError) -> [StoredOp] {
+        let id = try documentID(name)
+        let statement = try database.statement(
+            """
+            SELECT position, author, received_at, format, payload FROM ops
+            WHERE document = ? AND position > ? ORDER BY position LIMIT ?
+            """)
+        statement.bind(1, id)
+        statement.bind(2, Int64(clamping: position))
+        statement.bind(3, Int64(clamping: limit))
+        var ops: [StoredOp] = []
+        while try statement.step() {
+            ops.append(try storedOp(from: statement, document: name))
+        }
+        return ops
+    }
+
+    /// The committed op with this ID, if the log still has it (a room asks,
+    /// to tell a resend from a conflicting op).
+    public func op(of name: String, id opID: OpID) throws(StoreError) -> StoredOp? {
+        let id = try documentID(name)
+        let statement = try database.statement(
+            """
+            SELECT position, author, received_at, format, payload FROM ops
+            WHERE document = ? AND replica = ? AND counter = ?
+            """)
+        statement.bind(1, id)
+        statement.bind(2, Int64(bitPattern: opID.replica.rawValue))
+        statement.bind(3, Int64(clamping: opID.counter))
+        defer { statement.reset() }
+        guard try statement.step() else { return nil }
+        return try storedOp(from: statement, document: name)
+    }
+
+    /// The last committed position (0 for an empty document).
+    public func head(of name: String) throws(StoreError) -> UInt64 {
+        try head(documentID: documentID(name))
+    }
+
+    private func head(documentID id: Int64) throws(StoreError) -> UInt64 {
+        let statement = try database.statement(
+            """
+            SELECT MAX(p) FROM (SELECT MAX(position) AS p FROM ops WHERE document = ?1
+                UNION ALL SELECT MAX(position) FROM snapshots WHERE document = ?1)
+            """)
+        defer { statement.reset() }
+        statement.bind(1, id)
+        guard try statement.step(), !statement.isNull(0) else { return 0 }
+        return UInt64(statement.int64(0))
+    }
+
+    private func storedOp(from statement: Statement, document: String) throws(StoreError) -> StoredOp {
+        let position = UInt64(statement.int64(0))
+        let format = statement.int64(3)
+        guard format == Self.opFormat else {
+            throw StoreError(
+                .corruptPayload, "payload format \(format) is unknown to this Easel", document: document,
+                position: position)
+        }
+        do throws(DecodeError) {
+            let ops = try OpBatchCoding.decode(statement.blob(4))
+            guard ops.count == 1, let op = ops.first else {
+                throw DecodeError(.invalidValue, "\(ops.count) ops where one belongs")
+            }
+            return StoredOp(position: position, op: op, author: statement.text(1), receivedAt: statement.int64(2))
+        } catch {
+            throw StoreError(
+                .corruptPayload, "the op does not decode: \(error)", document: document, position: position)
+        }
+    }
+
+    // MARK: Transactions
+
+    /// Runs `body` in a transaction, or inside the caller's if one is open.
+    func inTransaction<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+        if database.isInTransaction { return try body() }
+        return try database.transaction(body)
+    }
+
+    /// Runs `body` in a savepoint of the open transaction: if it throws,
+    /// only its own writes are undone.
+    func savepoint<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+        try database.execute("SAVEPOINT room")
+        do {
+            let result = try body()
+            try database.execute("RELEASE room")
+            return result
+        } catch {
+            try? database.execute("ROLLBACK TO room")
+            try? database.execute("RELEASE room")
+            throw error
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import CEaselSQLite
+
+/// One SQLite connection, used by one thread at a time (the storage worker,
+/// or a command-line tool). Statements are prepared once and cached.
+final class Database {
+    private var handle: OpaquePointer?
+    private var statements: [String: Statement] = [:]
+    let path: String
+
+    init(path: String, readOnly: Bool = false) throws(StoreError) {
+        self.path = path
+        let flags =
+            (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOMUTEX
+        let code = sqlite3_open_v2(path, &handle, flags, nil)
+        guard code == SQLITE_OK, let handle else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite3_close_v2(handle)
+            throw StoreError(.sqlite(code: code), "cannot open the database at \(path): \(message)")
+        }
+        _ = easel_sqlite_extended_codes(handle)
+    }
+
+    deinit {
+        statements.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs SQL with no parameters and no rows (schema, pragmas, BEGIN…).
+    func execute(_ sql: String) throws(StoreError) {
+        var errorMessage: UnsafeMutablePointer<CChar>?
+        let code = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
+        guard code == SQLITE_OK else {
+            let message = errorMessage.map { String(cString: $0) } ?? lastMessage
+            sqlite3_free(errorMessage)
+            throw StoreError(.sqlite(code: code), message, sql: sql)
+        }
+    }
+
+    /// A cached prepared statement, reset and with its bindings cleared.
+    func statement(_ sql: String) throws(StoreError) -> Statement {
+        if let cached = statements[sql] {
+            cached.reset()
+            return cached
+        }
+        var pointer: OpaquePointer?
+        let code = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &pointer, nil)
+        guard code == SQLITE_OK, let pointer else {
+            throw StoreError(.sqlite(code: code), lastMessage, sql: sql)
+        }
+        let statement = Statement(pointer, database: self, sql: sql)
+        statements[sql] = statement
+        return statement
+    }
+
+    /// The value of a pragma that answers with one row (or nil).
+    func pragma(_ name: String) throws(StoreError) -> String? {
+        let statement = try statement("PRAGMA \(name)")
+        defer { statement.reset() }
+        guard try statement.step() else { return nil }
+        return statement.text(0)
+    }
+
+    /// Runs `body` in one transaction: committed if it returns, rolled back
+    /// if it throws.
+    func transaction<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    var lastMessage: String {
+        String(cString: sqlite3_errmsg(handle))
+    }
+
+    /// Whether a transaction is open (SQLite is not in autocommit mode).
+    var isInTransaction: Bool {
+        sqlite3_get_autocommit(handle) == 0
+    }
+
+    var changes: Int {
+        Int(sqlite3_changes(handle))
+    }
+}

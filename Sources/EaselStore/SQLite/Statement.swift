@@ -1,0 +1,73 @@
+import CEaselSQLite
+
+/// A prepared statement. Parameters are 1-based, columns 0-based, as in
+/// SQLite's C API.
+final class Statement {
+    private let pointer: OpaquePointer
+    private unowned let database: Database
+    let sql: String
+
+    init(_ pointer: OpaquePointer, database: Database, sql: String) {
+        self.pointer = pointer
+        self.database = database
+        self.sql = sql
+    }
+
+    deinit {
+        sqlite3_finalize(pointer)
+    }
+
+    func reset() {
+        sqlite3_reset(pointer)
+        sqlite3_clear_bindings(pointer)
+    }
+
+    func bind(_ index: Int32, _ value: Int64) {
+        sqlite3_bind_int64(pointer, index, value)
+    }
+
+    func bind(_ index: Int32, _ value: String) {
+        var text = value
+        text.withUTF8 { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { characters in
+                _ = easel_sqlite_bind_text(pointer, index, characters.baseAddress, Int32(characters.count))
+            }
+        }
+    }
+
+    func bind(_ index: Int32, _ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { buffer in
+            _ = easel_sqlite_bind_blob(pointer, index, buffer.baseAddress, Int32(buffer.count))
+        }
+    }
+
+    /// Steps once: true when a row is ready, false when done.
+    @discardableResult
+    func step() throws(StoreError) -> Bool {
+        switch sqlite3_step(pointer) {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        case let code: throw StoreError(.sqlite(code: code), database.lastMessage, sql: sql)
+        }
+    }
+
+    func int64(_ column: Int32) -> Int64 {
+        sqlite3_column_int64(pointer, column)
+    }
+
+    func text(_ column: Int32) -> String {
+        guard let text = sqlite3_column_text(pointer, column) else { return "" }
+        return String(cString: text)
+    }
+
+    /// A copy: SQLite's pointer dies at the next step or reset.
+    func blob(_ column: Int32) -> [UInt8] {
+        let count = Int(sqlite3_column_bytes(pointer, column))
+        guard count > 0, let bytes = sqlite3_column_blob(pointer, column) else { return [] }
+        return [UInt8](UnsafeRawBufferPointer(start: bytes, count: count))
+    }
+
+    func isNull(_ column: Int32) -> Bool {
+        sqlite3_column_type(pointer, column) == SQLITE_NULL
+    }
+}

@@ -1,0 +1,82 @@
+import EaselModel
+import EaselProtocol
+
+/// A committed op as the log keeps it.
+public struct StoredOp: Hashable, Sendable {
+    public var position: UInt64
+    public var op: Op
+    /// The authenticated user the server received it from.
+    public var author: String
+    /// Milliseconds since 1970, when the server received it.
+    public var receivedAt: Int64
+
+    public init(position: UInt64, op: Op, author: String, receivedAt: Int64) {
+        self.position = position
+        self.op = op
+        self.author = author
+        self.receivedAt = receivedAt
+    }
+}
+
+/// A document's state at a position, and the highest counter each replica
+/// had committed by then.
+public struct Snapshot: Hashable, Sendable {
+    public var position: UInt64
+    /// `Document.snapshotOps` of the state.
+    public var state: [Op]
+    public var highWater: [ReplicaID: UInt64]
+
+    public init(position: UInt64, state: [Op], highWater: [ReplicaID: UInt64]) {
+        self.position = position
+        self.state = state
+        self.highWater = highWater
+    }
+}
+
+/// What a room needs to serve a document: the latest snapshot, the ops
+/// after it, and the per-replica high-water counters over both.
+public struct LoadedDocument: Sendable {
+    public var name: String
+    public var epoch: Epoch
+    public var snapshot: Snapshot?
+    public var tail: [StoredOp]
+    public var highWater: [ReplicaID: UInt64]
+
+    /// The last committed position (0 for an empty document).
+    public var head: UInt64 { tail.last?.position ?? snapshot?.position ?? 0 }
+
+    /// The document: the snapshot's state, then the tail.
+    public func document() -> Document {
+        var document = Document()
+        for op in snapshot?.state ?? [] { document.apply(op) }
+        for stored in tail { document.apply(stored.op) }
+        return document
+    }
+}
+
+/// A document and its epoch.
+public struct DocumentInfo: Hashable, Sendable {
+    public var name: String
+    public var epoch: Epoch
+    /// Milliseconds since 1970.
+    public var createdAt: Int64
+}
+
+/// A line of `easel db list`.
+public struct DocumentSummary: Hashable, Sendable {
+    public var info: DocumentInfo
+    /// The last committed position.
+    public var head: UInt64
+    /// Ops still in the log (fewer than `head` after a compaction).
+    public var opsInLog: Int
+    public var latestSnapshot: UInt64?
+}
+
+/// How hard a commit pushes its bytes to disk (Docs/storage.md).
+public enum Durability: String, CaseIterable, Sendable {
+    /// `synchronous=FULL`: a commit survives power loss and OS crashes.
+    case full
+    /// `synchronous=NORMAL`: a commit survives the process being killed,
+    /// not an OS crash or power loss right after it.
+    case normal
+}

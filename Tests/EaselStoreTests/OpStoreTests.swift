@@ -1,0 +1,157 @@
+import EaselModel
+import EaselProtocol
+import EaselTestSupport
+import Testing
+
+@testable import EaselStore
+
+@Suite("Op store")
+struct OpStoreTests {
+    let file = TemporaryDatabase()
+    let epoch = Epoch(rawValue: 0xE90C)
+
+    func openStore(_ durability: Durability = .full) throws -> OpStore {
+        let store = try OpStore(path: file.path, durability: durability)
+        try store.createDocument("board", epoch: epoch, at: now)
+        return store
+    }
+
+    @Test func appendedOpsReadBackInOrderWithAuthorAndTime() throws {
+        let store = try openStore()
+        let history = StoreHistory(seed: 1).positioned()
+        try store.append(Array(history[..<50]), to: "board")
+        try store.append(Array(history[50...]), to: "board")
+        #expect(try store.ops(of: "board", after: 0) == history)
+        #expect(try store.ops(of: "board", after: 100) == Array(history[100...]))
+        #expect(try store.ops(of: "board", after: 10, limit: 5) == Array(history[10..<15]))
+        #expect(try store.head(of: "board") == UInt64(history.count))
+        #expect(try store.op(of: "board", id: history[7].op.id) == history[7])
+    }
+
+    @Test func anOpTheLogAlreadyHasIsAnErrorAndTheBatchAppendsNothing() throws {
+        let store = try openStore()
+        let history = StoreHistory(seed: 2).positioned()
+        try store.append(Array(history[..<10]), to: "board")
+        var resent = history[10]
+        resent.op = history[3].op
+        do {
+            try store.append([resent, history[11]], to: "board")
+            Issue.record("a duplicate op was appended")
+        } catch {
+            #expect(error.reason == .duplicateOp)
+            #expect(error.document == "board" && error.position == 11)
+        }
+        #expect(try store.head(of: "board") == 10)
+    }
+
+    @Test func aGapInPositionsIsAnErrorNeverASilentHole() throws {
+        let store = try openStore()
+        let history = StoreHistory(seed: 3).positioned()
+        try store.append(Array(history[..<5]), to: "board")
+        for batch in [[history[6]], [history[5], history[7]]] {
+            do {
+                try store.append(batch, to: "board")
+                Issue.record("a gap was accepted")
+            } catch {
+                #expect(error.reason == .positionGap)
+            }
+        }
+        #expect(try store.head(of: "board") == 5)
+    }
+
+    @Test func snapshotPlusTailLoadsTheStateOfAFullReplay() throws {
+        for seed in propertySeeds(count: 20, label: "store snapshot + tail") {
+            let file = TemporaryDatabase()
+            let store = try OpStore(path: file.path)
+            try store.createDocument("board", epoch: epoch, at: now)
+            let history = StoreHistory(seed: seed).positioned()
+            var random = SeededRandom(seed: seed)
+            let cut = Int.random(in: 0...history.count, using: &random)
+            try store.append(Array(history[..<cut]), to: "board")
+            try store.snapshot("board", at: now)
+            // After the snapshot: the rest, plus stale ops resent under new
+            // positions would be refused as duplicates, so the tail here is
+            // the rest of the history, in the order the server took it.
+            try store.append(Array(history[cut...]), to: "board")
+
+            let loaded = try store.load("board")
+            #expect(loaded.snapshot?.position == UInt64(cut), "EASEL_SEED=\(seed)")
+            #expect(loaded.tail.count == history.count - cut)
+            let full = Document(applying: history.map(\.op))
+            #expect(loaded.document().canonicalEncoding == full.canonicalEncoding, "EASEL_SEED=\(seed)")
+
+            // Stale and out-of-order ops a client applies after loading
+            // change nothing a full replay would not.
+            var client = loaded.document()
+            for stored in history.shuffled(using: &random).prefix(30) { client.apply(stored.op) }
+            #expect(client.canonicalEncoding == full.canonicalEncoding, "EASEL_SEED=\(seed)")
+        }
+    }
+
+    @Test func compactionDropsCoveredOpsButKeepsEveryReplicasHighWaterCounter() throws {
+        let store = try openStore()
+        let history = StoreHistory(seed: 4).positioned()
+        try store.append(Array(history[..<80]), to: "board")
+        let before = try store.highWaterCounters(of: "board")
+        try store.snapshot("board", at: now)
+        #expect(try store.compact("board") == 80)
+        #expect(try store.ops(of: "board", after: 0).isEmpty)
+        #expect(try store.highWaterCounters(of: "board") == before)
+        #expect(try store.head(of: "board") == 80)
+
+        try store.append(Array(history[80...]), to: "board")
+        var expected = before
+        for stored in history[80...] {
+            expected[stored.op.id.replica] = max(expected[stored.op.id.replica] ?? 0, stored.op.id.counter)
+        }
+        #expect(try store.highWaterCounters(of: "board") == expected)
+        let full = Document(applying: history.map(\.op))
+        #expect(try store.load("board").document().canonicalEncoding == full.canonicalEncoding)
+    }
+
+    @Test func aDatabaseFromANewerSchemaIsRefusedWithAClearMessage() throws {
+        do {
+            let store = try openStore()
+            try store.database.execute("PRAGMA user_version = 99")
+        }
+        do {
+            _ = try OpStore(path: file.path)
+            Issue.record("a newer schema was opened")
+        } catch {
+            #expect(error.reason == .newerSchema(found: 99, supported: Schema.version))
+            #expect(error.message.contains("upgrade Easel"))
+        }
+    }
+
+    @Test func aCorruptPayloadIsReportedWithItsDocumentAndPositionAndNeverCrashesALoad() throws {
+        let store = try openStore()
+        try store.append(StoreHistory(seed: 5).positioned(), to: "board")
+        try store.database.execute("UPDATE ops SET payload = x'0102ff' WHERE position = 17")
+        do {
+            _ = try store.load("board")
+            Issue.record("a corrupt payload loaded")
+        } catch {
+            #expect(error.reason == .corruptPayload)
+            #expect(error.document == "board" && error.position == 17)
+        }
+    }
+
+    @Test(arguments: Durability.allCases)
+    func theDurabilitySettingIsTheSynchronousPragma(durability: Durability) throws {
+        let store = try openStore(durability)
+        #expect(try store.database.pragma("synchronous") == (durability == .full ? "2" : "1"))
+        #expect(try store.database.pragma("journal_mode") == "wal")
+    }
+
+    @Test func documentsAreListedWithTheirHeadsAndCanBeDeleted() throws {
+        let store = try openStore()
+        try store.createDocument("another", epoch: Epoch(rawValue: 2), at: now)
+        try store.append(StoreHistory(seed: 6, length: 30).positioned(), to: "board")
+        let listed = try store.listDocuments()
+        #expect(listed.map(\.info.name) == ["another", "board"])
+        #expect(listed.map(\.head) == [0, 30])
+        try store.deleteDocument("board")
+        #expect(try store.listDocuments().map(\.info.name) == ["another"])
+        #expect(throws: StoreError.self) { try store.load("board") }
+    }
+}
