@@ -27,6 +27,8 @@ let package = Package(
         .systemLibrary(name: "CEaselSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // The op log and snapshots in SQLite; the only target that touches it.
         .target(name: "EaselStore", dependencies: ["EaselModel", "EaselProtocol", "CEaselSQLite"]),
+        // A child process the crash-safety tests kill at random moments.
+        .executableTarget(name: "StoreCrashProbe", dependencies: ["EaselStore", "EaselProtocol"]),
         .executableTarget(name: "ProtocolFuzzer", dependencies: ["EaselProtocol", "CFuzzerDriver"]),
         .executableTarget(
             name: "easel",
@@ -63,7 +65,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EaselStoreTests",
-            dependencies: ["EaselStore", "EaselTestSupport"]
+            dependencies: ["EaselStore", "EaselTestSupport", "StoreCrashProbe"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,90 @@
+import EaselModel
+import Foundation
+
+/// The storage thread: takes appends from many rooms, commits many of them
+/// per transaction (group commit), and calls each back only after the
+/// commit returned — so nothing is acknowledged before it is durable.
+///
+/// Each append runs in its own savepoint, so one room's failure (a gap, a
+/// duplicate) fails only that append. If the commit itself fails, every
+/// append in it fails. Other work (loads, snapshots) runs between commits
+/// on the same thread, which alone touches the SQLite connection.
+public final class StorageWorker: Sendable {
+    public typealias Completion = @Sendable (Result<Void, StoreError>) -> Void
+
+    private let jobs = JobQueue()
+    private let state: WorkerState
+
+    /// Opens the store (on the calling thread) and starts the worker.
+    public init(
+        path: String, durability: Durability = .full, snapshotEvery: Int = 10_000,
+        faults: StorageFaults = StorageFaults()
+    ) throws(StoreError) {
+        state = WorkerState(
+            store: try OpStore(path: path, durability: durability), snapshotEvery: snapshotEvery, faults: faults)
+        let thread = Thread { [jobs, state] in
+            while let batch = jobs.next() { state.run(batch) }
+            jobs.finished()
+        }
+        thread.name = "easel-storage"
+        thread.start()
+    }
+
+    /// Appends positioned ops to a document; `completion` runs on the
+    /// storage thread once they are committed (or failed).
+    public func append(_ ops: [StoredOp], to document: String, completion: @escaping Completion) {
+        jobs.add(.append(AppendJob(document: document, ops: ops, completion: completion)))
+    }
+
+    /// Runs `work` with the store on the storage thread, between commits.
+    public func perform<T: Sendable>(
+        _ work: @escaping @Sendable (OpStore) throws(StoreError) -> T,
+        completion: @escaping @Sendable (Result<T, StoreError>) -> Void
+    ) {
+        jobs.add(
+            .perform(
+                run: { store in completion(Result { () throws(StoreError) -> T in try work(store) }) },
+                cancel: { completion(.failure(StoreError(.closed, "the storage worker has shut down"))) }))
+    }
+
+    /// Stops taking work, finishes what was queued (committing it), and
+    /// waits for the thread to end. Work added afterwards fails with
+    /// `.closed`. Never call it from a completion (the storage thread).
+    public func shutdown() {
+        jobs.close()
+    }
+
+    deinit {
+        jobs.closeWithoutWaiting()
+    }
+
+    /// Counted before callbacks run, so a caller called back sees its commit.
+    public var metrics: StorageMetrics {
+        state.metrics.value
+    }
+}
+
+/// Counters for metrics.
+public struct StorageMetrics: Hashable, Sendable {
+    public var transactions = 0
+    public var opsCommitted = 0
+    public var appendsFailed = 0
+    /// Ops in the most recent commit: how well group commit is grouping.
+    public var lastOpsPerTransaction = 0
+    public var maxOpsPerTransaction = 0
+
+    public var opsPerTransaction: Double {
+        transactions == 0 ? 0 : Double(opsCommitted) / Double(transactions)
+    }
+}
+
+/// Faults that tests switch on to prove their checks can fail.
+public struct StorageFaults: Hashable, Sendable {
+    /// Calls appends back BEFORE committing them: the bug the crash test
+    /// exists to catch.
+    public var acknowledgeBeforeCommit = false
+
+    public init(acknowledgeBeforeCommit: Bool = false) {
+        self.acknowledgeBeforeCommit = acknowledgeBeforeCommit
+    }
+}

@@ -1,0 +1,185 @@
+import Foundation
+
+struct AppendJob: Sendable {
+    var document: String
+    var ops: [StoredOp]
+    var completion: StorageWorker.Completion
+}
+
+enum Job: Sendable {
+    case append(AppendJob)
+    /// Work with the store; `cancel` runs instead if the worker has stopped.
+    case perform(run: @Sendable (OpStore) -> Void, cancel: @Sendable () -> Void)
+}
+
+/// The worker's counters, read from any thread.
+final class MetricsBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var counters = StorageMetrics()
+
+    var value: StorageMetrics { lock.withLock { counters } }
+
+    func record(committedOps: Int, failedAppends: Int) {
+        lock.withLock {
+            counters.transactions += 1
+            counters.opsCommitted += committedOps
+            counters.appendsFailed += failedAppends
+            counters.lastOpsPerTransaction = committedOps
+            counters.maxOpsPerTransaction = max(counters.maxOpsPerTransaction, committedOps)
+        }
+    }
+}
+
+/// The store and what the worker remembers between turns. Only the
+/// storage thread touches it (the queue hands every job to that thread);
+/// hence `@unchecked Sendable`.
+final class WorkerState: @unchecked Sendable {
+    private let store: OpStore
+    private let snapshotEvery: Int
+    private let faults: StorageFaults
+    private var opsSinceSnapshot: [String: Int] = [:]
+    let metrics = MetricsBox()
+    /// Most appends one transaction takes, so callbacks are not held back
+    /// behind an unbounded queue.
+    private let appendsPerTransaction = 256
+
+    init(store: OpStore, snapshotEvery: Int, faults: StorageFaults) {
+        self.store = store
+        self.snapshotEvery = snapshotEvery
+        self.faults = faults
+    }
+
+    /// Runs a batch of jobs in order: consecutive appends share one
+    /// transaction, other work runs between.
+    func run(_ jobs: [Job]) {
+        var appends: [AppendJob] = []
+        for job in jobs {
+            switch job {
+            case .append(let append):
+                appends.append(append)
+                if appends.count == appendsPerTransaction {
+                    commit(appends)
+                    appends.removeAll(keepingCapacity: true)
+                }
+            case .perform(let work, _):
+                commit(appends)
+                appends.removeAll(keepingCapacity: true)
+                work(store)
+            }
+        }
+        commit(appends)
+    }
+
+    private func commit(_ appends: [AppendJob]) {
+        guard !appends.isEmpty else { return }
+        var results: [Result<Void, StoreError>] = []
+        results.reserveCapacity(appends.count)
+        do throws(StoreError) {
+            try store.database.execute("BEGIN IMMEDIATE")
+            for job in appends {
+                results.append(
+                    Result { () throws(StoreError) in
+                        try store.savepoint { () throws(StoreError) in try store.append(job.ops, to: job.document) }
+                    })
+            }
+            if faults.acknowledgeBeforeCommit { callBack(appends, results) }
+            try store.database.execute("COMMIT")
+        } catch {
+            try? store.database.execute("ROLLBACK")
+            results = appends.map { _ in .failure(error) }
+            if faults.acknowledgeBeforeCommit { return }
+        }
+        var committedOps = 0
+        var failedAppends = 0
+        for (job, result) in zip(appends, results) {
+            if case .success = result {
+                committedOps += job.ops.count
+                opsSinceSnapshot[job.document, default: 0] += job.ops.count
+            } else {
+                failedAppends += 1
+            }
+        }
+        metrics.record(committedOps: committedOps, failedAppends: failedAppends)
+        if !faults.acknowledgeBeforeCommit { callBack(appends, results) }
+        snapshotWhereDue()
+    }
+
+    private func callBack(_ appends: [AppendJob], _ results: [Result<Void, StoreError>]) {
+        for (job, result) in zip(appends, results) { job.completion(result) }
+    }
+
+    /// Snapshots every document that has taken `snapshotEvery` ops since
+    /// its last one. A failed snapshot is retried after the next commit.
+    private func snapshotWhereDue() {
+        for (document, count) in opsSinceSnapshot where count >= snapshotEvery {
+            let now = Int64(Date().timeIntervalSince1970 * 1000)
+            if (try? store.snapshot(document, at: now)) != nil {
+                opsSinceSnapshot[document] = 0
+            }
+        }
+    }
+}
+
+/// Jobs handed from any thread to the storage thread.
+final class JobQueue: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var pending: [Job] = []
+    private var closed = false
+    private var done = false
+
+    func add(_ job: Job) {
+        condition.lock()
+        guard !closed else {
+            condition.unlock()
+            fail(job)
+            return
+        }
+        pending.append(job)
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// Everything queued, waiting for some; nil once closed and drained.
+    func next() -> [Job]? {
+        condition.lock()
+        defer { condition.unlock() }
+        while pending.isEmpty && !closed { condition.wait() }
+        if pending.isEmpty { return nil }
+        defer { pending.removeAll(keepingCapacity: true) }
+        return pending
+    }
+
+    /// Refuses new jobs and waits until the worker has drained the rest.
+    func close() {
+        condition.lock()
+        closed = true
+        condition.broadcast()
+        while !done { condition.wait() }
+        condition.unlock()
+    }
+
+    func finished() {
+        condition.lock()
+        done = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Stops taking jobs without waiting (the worker is going away).
+    func closeWithoutWaiting() {
+        condition.lock()
+        closed = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    private func fail(_ job: Job) {
+        switch job {
+        case .append(let append):
+            append.completion(
+                .failure(StoreError(.closed, "the storage worker has shut down", document: append.document)))
+        case .perform(_, let cancel):
+            cancel()
+        }
+    }
+}
