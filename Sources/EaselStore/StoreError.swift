@@ -14,6 +14,10 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
         /// Positions must continue the document's log with no gap.
         case positionGap
         case unknownDocument
+        /// The document exists, and the operation would have replaced it.
+        case documentExists
+        /// A server is serving the document.
+        case documentBusy
         /// A value the store cannot hold (a counter or position ≥ 2^63).
         case outOfRange
         /// The store was closed, or its worker stopped.

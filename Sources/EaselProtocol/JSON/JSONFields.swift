@@ -17,6 +17,9 @@ struct JSONFields {
 
     func has(_ key: String) -> Bool { object[key] != nil }
 
+    /// The object's keys, in text order.
+    var keys: [String] { object.members.map(\.key) }
+
     func value(_ key: String) throws(DecodeError) -> JSONValue {
         guard let value = object[key] else { throw DecodeError(.wrongType, "\(path) has no \"\(key)\"") }
         return value

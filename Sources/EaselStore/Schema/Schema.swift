@@ -47,7 +47,16 @@ enum Schema {
             PRIMARY KEY (document, position, replica),
             FOREIGN KEY (document, position) REFERENCES snapshots (document, position) ON DELETE CASCADE
         ) WITHOUT ROWID;
+        """,
+        // 2: which process serves which document, so tools that replace a
+        // history refuse while a server has it open.
         """
+        CREATE TABLE serving (
+            document TEXT PRIMARY KEY,
+            pid INTEGER NOT NULL,
+            since INTEGER NOT NULL
+        ) WITHOUT ROWID;
+        """,
     ]
 
     static var version: Int32 { Int32(migrations.count) }

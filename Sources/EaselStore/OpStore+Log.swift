@@ -1,0 +1,147 @@
+import EaselModel
+import EaselProtocol
+import Foundation
+
+/// What an import wrote.
+public struct ImportSummary: Hashable, Sendable {
+    public var document: String
+    public var epoch: Epoch
+    public var snapshotPosition: UInt64?
+    public var ops: Int
+    public var head: UInt64
+}
+
+extension OpStore {
+    /// Writes a document's log as JSON Lines (Docs/log-format.md): a header,
+    /// a snapshot line when older ops were compacted away, one line per op.
+    public func exportLog(_ name: String, write: (String) throws -> Void) throws {
+        guard let info = try documentInfo(name) else {
+            throw StoreError(.unknownDocument, "no such document", document: name)
+        }
+        try write(OpLogJSON.encode(.header(.init(document: name, epoch: info.epoch))))
+        let first = try ops(of: name, after: 0, limit: 1).first?.position
+        let head = try head(of: name)
+        var after: UInt64 = 0
+        if head > 0, first != 1, let snapshot = try latestSnapshot(of: name) {
+            try write(
+                OpLogJSON.encode(
+                    .snapshot(.init(position: snapshot.position, highWater: snapshot.highWater, state: snapshot.state)))
+            )
+            after = snapshot.position
+        }
+        // In pages, so a long history is never all in memory at once.
+        while true {
+            let page = try ops(of: name, after: after, limit: 10_000)
+            for stored in page {
+                try write(
+                    OpLogJSON.encode(
+                        .op(
+                            .init(
+                                position: stored.position, author: stored.author, receivedAt: stored.receivedAt,
+                                op: stored.op))))
+            }
+            guard let last = page.last else { break }
+            after = last.position
+        }
+    }
+
+    /// Creates a document from a log, or with `replace` replaces an existing
+    /// document's history and gives it a new epoch (refused while a server
+    /// serves it). Everything or nothing is written.
+    public func importLog(
+        _ lines: some Sequence<String>, as name: String, replace: Bool, at now: Int64
+    ) throws(StoreError) -> ImportSummary {
+        var snapshot: Snapshot?
+        var ops: [StoredOp] = []
+        var sawHeader = false
+        for (index, text) in lines.enumerated() where !text.isEmpty {
+            let line: OpLogJSON.Line
+            do throws(DecodeError) {
+                line = try OpLogJSON.decode(text)
+            } catch {
+                throw StoreError(.corruptPayload, "line \(index + 1): \(error)", document: name)
+            }
+            switch line {
+            case .header:
+                guard !sawHeader, index == 0 else {
+                    throw StoreError(.corruptPayload, "line \(index + 1): a second header", document: name)
+                }
+                sawHeader = true
+            case .snapshot(let line):
+                guard ops.isEmpty, snapshot == nil else {
+                    throw StoreError(.corruptPayload, "line \(index + 1): a snapshot must lead the ops", document: name)
+                }
+                snapshot = Snapshot(position: line.position, state: line.state, highWater: line.highWater)
+            case .op(let line):
+                ops.append(
+                    StoredOp(position: line.position, op: line.op, author: line.author, receivedAt: line.receivedAt))
+            }
+        }
+        guard sawHeader else { throw StoreError(.corruptPayload, "the log has no header line", document: name) }
+        let epoch = Epoch(rawValue: UInt64.random(in: 1...UInt64.max))
+        try inTransaction { () throws(StoreError) in
+            if try documentInfo(name) != nil {
+                guard replace else {
+                    throw StoreError(
+                        .documentExists, "the document exists; --replace replaces its history", document: name)
+                }
+                if let server = try servingProcess(of: name) {
+                    throw StoreError(
+                        .documentBusy, "process \(server) is serving the document; stop it first", document: name)
+                }
+                try clearHistory(of: name)
+                try setEpoch(epoch, of: name)
+            } else {
+                try createDocument(name, epoch: epoch, at: now)
+            }
+            if let snapshot { try writeSnapshot(snapshot, of: name, at: now) }
+            try append(ops, to: name)
+        }
+        return ImportSummary(
+            document: name, epoch: epoch, snapshotPosition: snapshot?.position, ops: ops.count,
+            head: ops.last?.position ?? snapshot?.position ?? 0)
+    }
+
+    /// Removes a document's ops and snapshots, keeping the document.
+    func clearHistory(of name: String) throws(StoreError) {
+        let id = try documentID(name)
+        for sql in [
+            "DELETE FROM snapshot_counters WHERE document = ?", "DELETE FROM snapshots WHERE document = ?",
+            "DELETE FROM ops WHERE document = ?",
+        ] {
+            let statement = try database.statement(sql)
+            statement.bind(1, id)
+            try statement.step()
+        }
+    }
+
+    // MARK: Who serves a document
+
+    /// Records that this process serves a document (the server does, for
+    /// each room it loads).
+    public func markServing(_ name: String, at now: Int64) throws(StoreError) {
+        let statement = try database.statement("INSERT OR REPLACE INTO serving (document, pid, since) VALUES (?, ?, ?)")
+        statement.bind(1, name)
+        statement.bind(2, Int64(getpid()))
+        statement.bind(3, now)
+        try statement.step()
+    }
+
+    public func unmarkServing(_ name: String) throws(StoreError) {
+        let statement = try database.statement("DELETE FROM serving WHERE document = ? AND pid = ?")
+        statement.bind(1, name)
+        statement.bind(2, Int64(getpid()))
+        try statement.step()
+    }
+
+    /// The live process serving a document, if any (a mark left by a process
+    /// that died is ignored).
+    public func servingProcess(of name: String) throws(StoreError) -> Int32? {
+        let statement = try database.statement("SELECT pid FROM serving WHERE document = ?")
+        defer { statement.reset() }
+        statement.bind(1, name)
+        guard try statement.step() else { return nil }
+        let pid = Int32(truncatingIfNeeded: statement.int64(0))
+        return kill(pid, 0) == 0 ? pid : nil
+    }
+}
