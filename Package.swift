@@ -35,6 +35,7 @@ let package = Package(
             dependencies: [
                 "EaselModel",
                 "EaselProtocol",
+                "EaselStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

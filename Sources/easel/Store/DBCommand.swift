@@ -1,0 +1,100 @@
+import ArgumentParser
+import EaselProtocol
+import EaselStore
+
+struct DB: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "db",
+        abstract: "Administer an Easel database: list, snapshot, compact, delete, backup, restore.",
+        subcommands: [DBList.self, DBSnapshot.self, DBCompact.self, DBDelete.self, DBBackup.self, DBRestore.self]
+    )
+}
+
+struct DBList: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "List the documents.")
+    @OptionGroup var database: DatabaseOptions
+
+    func run() throws {
+        let documents = try database.open().listDocuments()
+        print("document".padding(28) + "epoch".padding(18) + "head".padding(10) + "in log".padding(10) + "snapshot")
+        for summary in documents {
+            print(
+                summary.info.name.padding(28) + summary.info.epoch.description.padding(18)
+                    + String(summary.head).padding(10) + String(summary.opsInLog).padding(10)
+                    + (summary.latestSnapshot.map(String.init) ?? "-"))
+        }
+    }
+}
+
+struct DBSnapshot: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "snapshot", abstract: "Snapshot a document at its head.")
+    @OptionGroup var database: DatabaseOptions
+    @Option(help: "The document.") var doc: String
+
+    func run() throws {
+        let position = try database.open().snapshot(doc, at: nowMilliseconds)
+        print("snapshot of \(doc) at position \(position)")
+    }
+}
+
+struct DBCompact: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "compact", abstract: "Drop the ops a document's latest snapshot covers (history is lost).")
+    @OptionGroup var database: DatabaseOptions
+    @Option(help: "The document.") var doc: String
+
+    func run() throws {
+        let dropped = try database.open().compact(doc)
+        print("dropped \(dropped) ops of \(doc)")
+    }
+}
+
+struct DBDelete: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "delete", abstract: "Delete a document, its log and its snapshots.")
+    @OptionGroup var database: DatabaseOptions
+    @Option(help: "The document.") var doc: String
+    @Flag(help: "Confirm: the document cannot be recovered except from a backup.") var yes = false
+
+    func run() throws {
+        guard yes else { throw ValidationError("deleting \(doc) cannot be undone; add --yes to confirm") }
+        let store = try database.open()
+        if let server = try store.servingProcess(of: doc) {
+            throw ValidationError("process \(server) is serving \(doc); stop it first")
+        }
+        try store.deleteDocument(doc)
+        print("deleted \(doc)")
+    }
+}
+
+struct DBBackup: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "backup", abstract: "Copy the database with VACUUM INTO (safe while a server writes).")
+    @OptionGroup var database: DatabaseOptions
+    @Option(help: "The backup file to write (must not exist).") var to: String
+
+    func run() throws {
+        try database.open().backup(to: to)
+        print("backed up \(database.db) to \(to)")
+    }
+}
+
+struct DBRestore: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "restore", abstract: "Restore one document from a backup, under a new epoch.")
+    @OptionGroup var database: DatabaseOptions
+    @Option(help: "The backup file.") var from: String
+    @Option(help: "The document.") var doc: String
+
+    func run() throws {
+        let summary = try database.open().restore(doc, from: from, at: nowMilliseconds)
+        print("restored \(doc) from \(from): head \(summary.head), new epoch \(summary.epoch)")
+    }
+}
+
+extension String {
+    fileprivate func padding(_ width: Int) -> String {
+        count >= width ? self + " " : self + String(repeating: " ", count: width - count)
+    }
+}

@@ -1,0 +1,22 @@
+import ArgumentParser
+import EaselStore
+import Foundation
+
+/// The options every command that opens a database shares.
+struct DatabaseOptions: ParsableArguments {
+    @Option(name: .long, help: "The SQLite database file.")
+    var db = "easel.db"
+
+    func open() throws -> OpStore {
+        guard FileManager.default.fileExists(atPath: db) else {
+            throw ValidationError("no database at \(db)")
+        }
+        return try OpStore(path: db)
+    }
+}
+
+var nowMilliseconds: Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
+
+extension StoreError: LocalizedError {
+    public var errorDescription: String? { description }
+}
