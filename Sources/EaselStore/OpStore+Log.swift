@@ -23,23 +23,13 @@ extension OpStore {
         let head = try head(of: name)
         var after: UInt64 = 0
         if head > 0, first != 1, let snapshot = try latestSnapshot(of: name) {
-            try write(
-                OpLogJSON.encode(
-                    .snapshot(.init(position: snapshot.position, highWater: snapshot.highWater, state: snapshot.state)))
-            )
+            try write(OpLogJSON.encode(.snapshot(snapshot)))
             after = snapshot.position
         }
         // In pages, so a long history is never all in memory at once.
         while true {
             let page = try ops(of: name, after: after, limit: 10_000)
-            for stored in page {
-                try write(
-                    OpLogJSON.encode(
-                        .op(
-                            .init(
-                                position: stored.position, author: stored.author, receivedAt: stored.receivedAt,
-                                op: stored.op))))
-            }
+            for stored in page { try write(OpLogJSON.encode(.op(stored))) }
             guard let last = page.last else { break }
             after = last.position
         }
@@ -71,10 +61,9 @@ extension OpStore {
                 guard ops.isEmpty, snapshot == nil else {
                     throw StoreError(.corruptPayload, "line \(index + 1): a snapshot must lead the ops", document: name)
                 }
-                snapshot = Snapshot(position: line.position, state: line.state, highWater: line.highWater)
+                snapshot = line
             case .op(let line):
-                ops.append(
-                    StoredOp(position: line.position, op: line.op, author: line.author, receivedAt: line.receivedAt))
+                ops.append(line)
             }
         }
         guard sawHeader else { throw StoreError(.corruptPayload, "the log has no header line", document: name) }

@@ -2,36 +2,11 @@ import EaselModel
 import EaselProtocol
 
 /// A committed op as the log keeps it.
-public struct StoredOp: Hashable, Sendable {
-    public var position: UInt64
-    public var op: Op
-    /// The authenticated user the server received it from.
-    public var author: String
-    /// Milliseconds since 1970, when the server received it.
-    public var receivedAt: Int64
+public typealias StoredOp = LoggedOp
 
-    public init(position: UInt64, op: Op, author: String, receivedAt: Int64) {
-        self.position = position
-        self.op = op
-        self.author = author
-        self.receivedAt = receivedAt
-    }
-}
-
-/// A document's state at a position, and the highest counter each replica
-/// had committed by then.
-public struct Snapshot: Hashable, Sendable {
-    public var position: UInt64
-    /// `Document.snapshotOps` of the state.
-    public var state: [Op]
-    public var highWater: [ReplicaID: UInt64]
-
-    public init(position: UInt64, state: [Op], highWater: [ReplicaID: UInt64]) {
-        self.position = position
-        self.state = state
-        self.highWater = highWater
-    }
-}
+/// A document's state at a position, with the per-replica high-water
+/// counters as of then.
+public typealias Snapshot = StateSnapshot
 
 /// What a room needs to serve a document: the latest snapshot, the ops
 /// after it, and the per-replica high-water counters over both.

@@ -143,7 +143,7 @@ struct BenchStore: ParsableCommand {
     /// entity and the last write of each register.
     static func canvasOps(count: Int) throws -> [StoredOp] {
         var clock = LamportClock(replica: ReplicaID(rawValue: 42))
-        var random = SplitMix(seed: 7)
+        var random = SplitMix64(seed: 7)
         var entities: [EntityID] = []
         var ops: [Op] = []
         ops.reserveCapacity(count)

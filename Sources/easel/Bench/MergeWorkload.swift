@@ -14,7 +14,7 @@ struct MergeWorkload {
     let ops: [Op]
 
     init(entities entityCount: Int, sets: Int, writers: Int, seed: UInt64) throws {
-        var random = SplitMix(seed: seed)
+        var random = SplitMix64(seed: seed)
         var creator = LamportClock(replica: ReplicaID(rawValue: 1))
         var creation = try creator.beginTransaction()
         let entities = try (0..<entityCount).map { _ in try creation.create(.shape, [.shape(.rectangle)]) }
@@ -57,22 +57,5 @@ struct MergeWorkload {
             }
             return Message.ops(chunk).binaryEncoded()
         }
-    }
-}
-
-/// A small seeded generator, so every run merges the same ops.
-struct SplitMix {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var mixed = state
-        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-        return mixed ^ (mixed >> 31)
     }
 }

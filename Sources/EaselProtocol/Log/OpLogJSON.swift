@@ -16,37 +16,10 @@ public enum OpLogJSON {
         }
     }
 
-    public struct OpLine: Hashable, Sendable {
-        public var position: UInt64
-        public var author: String
-        /// Milliseconds since 1970.
-        public var receivedAt: Int64
-        public var op: Op
-
-        public init(position: UInt64, author: String, receivedAt: Int64, op: Op) {
-            self.position = position
-            self.author = author
-            self.receivedAt = receivedAt
-            self.op = op
-        }
-    }
-
-    public struct SnapshotLine: Hashable, Sendable {
-        public var position: UInt64
-        public var highWater: [ReplicaID: UInt64]
-        public var state: [Op]
-
-        public init(position: UInt64, highWater: [ReplicaID: UInt64], state: [Op]) {
-            self.position = position
-            self.highWater = highWater
-            self.state = state
-        }
-    }
-
     public enum Line: Hashable, Sendable {
         case header(Header)
-        case snapshot(SnapshotLine)
-        case op(OpLine)
+        case snapshot(StateSnapshot)
+        case op(LoggedOp)
     }
 
     public static func encode(_ line: Line) -> String {
@@ -117,15 +90,15 @@ public enum OpLogJSON {
             }
             let state = try JSONOps.ops(snapshot.array("state"), path: "line.snapshot.state", limit: .max)
             return .snapshot(
-                SnapshotLine(position: try snapshot.uint64("position"), highWater: highWater, state: state))
+                StateSnapshot(position: try snapshot.uint64("position"), state: state, highWater: highWater))
         }
         let op = try JSONOps.op(json.fields("op"), index: 0)
         guard try json.replica("replica") == op.id.replica, try json.uint64("counter") == op.id.counter else {
             throw DecodeError(.invalidValue, "the line's replica and counter differ from its op's id")
         }
         return .op(
-            OpLine(
-                position: try json.uint64("position"), author: try json.string("author"),
-                receivedAt: try json.integer("receivedAt", as: Int64.self), op: op))
+            LoggedOp(
+                position: try json.uint64("position"), op: op, author: try json.string("author"),
+                receivedAt: try json.integer("receivedAt", as: Int64.self)))
     }
 }
