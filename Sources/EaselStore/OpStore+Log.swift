@@ -15,6 +15,11 @@ extension OpStore {
     /// Writes a document's log as JSON Lines (Docs/log-format.md): a header,
     /// a snapshot line when older ops were compacted away, one line per op.
     public func exportLog(_ name: String, write: (String) throws -> Void) throws {
+        // One read transaction: a snapshot and compaction meanwhile cannot
+        // leave the export without its snapshot line or with a gap.
+        let ownsTransaction = !database.isInTransaction
+        if ownsTransaction { try database.execute("BEGIN DEFERRED") }
+        defer { if ownsTransaction { _ = try? database.execute("COMMIT") } }
         guard let info = try documentInfo(name) else {
             throw StoreError(.unknownDocument, "no such document", document: name)
         }
@@ -44,7 +49,7 @@ extension OpStore {
         var snapshot: Snapshot?
         var ops: [StoredOp] = []
         var sawHeader = false
-        for (index, text) in lines.enumerated() where !text.isEmpty {
+        for (index, text) in lines.enumerated() where !text.allSatisfy(\.isWhitespace) {
             let line: OpLogJSON.Line
             do throws(DecodeError) {
                 line = try OpLogJSON.decode(text)
@@ -53,16 +58,25 @@ extension OpStore {
             }
             switch line {
             case .header:
-                guard !sawHeader, index == 0 else {
+                guard !sawHeader else {
                     throw StoreError(.corruptPayload, "line \(index + 1): a second header", document: name)
                 }
                 sawHeader = true
             case .snapshot(let line):
-                guard ops.isEmpty, snapshot == nil else {
+                guard sawHeader, ops.isEmpty, snapshot == nil else {
                     throw StoreError(.corruptPayload, "line \(index + 1): a snapshot must lead the ops", document: name)
                 }
                 snapshot = line
             case .op(let line):
+                guard sawHeader else {
+                    throw StoreError(.corruptPayload, "line \(index + 1): ops before the header", document: name)
+                }
+                let expected = (ops.last?.position ?? snapshot?.position ?? 0) + 1
+                guard line.position == expected else {
+                    throw StoreError(
+                        .corruptPayload, "line \(index + 1): position \(line.position) where \(expected) belongs",
+                        document: name)
+                }
                 ops.append(line)
             }
         }
@@ -130,8 +144,9 @@ extension OpStore {
         defer { statement.reset() }
         statement.bind(1, name)
         guard try statement.step() else { return nil }
-        let pid = Int32(truncatingIfNeeded: statement.int64(0))
-        return kill(pid, 0) == 0 ? pid : nil
+        guard let pid = Int32(exactly: statement.int64(0)), pid > 0 else { return nil }
+        // EPERM: alive, but another user's.
+        return kill(pid, 0) == 0 || errno == EPERM ? pid : nil
     }
 }
 
@@ -147,7 +162,7 @@ extension OpStore {
     /// Replaces one document's history with its history in a backup (or
     /// creates it), under a new epoch so clients resync.
     public func restore(_ name: String, from backupPath: String, at now: Int64) throws -> ImportSummary {
-        let backup = try OpStore(path: backupPath)
+        let backup = try OpStore(readingBackupAt: backupPath)
         var lines: [String] = []
         try backup.exportLog(name) { lines.append($0) }
         return try importLog(lines, as: name, replace: true, at: now)

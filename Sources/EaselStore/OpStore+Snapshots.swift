@@ -38,13 +38,22 @@ extension OpStore {
     /// state and high-water counters. Returns the snapshot's position.
     @discardableResult
     public func snapshot(_ name: String, at now: Int64) throws(StoreError) -> UInt64 {
-        try inTransaction { () throws(StoreError) in
-            let loaded = try load(name)
-            let snapshot = Snapshot(
-                position: loaded.head, state: loaded.document().snapshotOps, highWater: loaded.highWater)
-            try writeSnapshot(snapshot, of: name, at: now)
-            return snapshot.position
-        }
+        // A snapshot is valid at any committed position: read in a read
+        // transaction, so a big document's replay keeps no writer waiting.
+        let loaded = try readConsistently { () throws(StoreError) in try load(name) }
+        let snapshot = Snapshot(
+            position: loaded.head, state: loaded.document().snapshotOps, highWater: loaded.highWater)
+        try writeSnapshot(snapshot, of: name, at: now)
+        return snapshot.position
+    }
+
+    /// The latest snapshot's position, without reading its state.
+    public func latestSnapshotPosition(of name: String) throws(StoreError) -> UInt64? {
+        let statement = try database.statement("SELECT MAX(position) FROM snapshots WHERE document = ?")
+        defer { statement.reset() }
+        statement.bind(1, try documentID(name))
+        guard try statement.step(), !statement.isNull(0) else { return nil }
+        return try statement.unsigned(0)
     }
 
     public func latestSnapshot(of name: String) throws(StoreError) -> Snapshot? {
@@ -54,7 +63,12 @@ extension OpStore {
         defer { statement.reset() }
         statement.bind(1, id)
         guard try statement.step() else { return nil }
-        let position = UInt64(statement.int64(0))
+        let position: UInt64
+        do throws(StoreError) {
+            position = try statement.unsigned(0)
+        } catch {
+            throw error.about(document: name)
+        }
         guard statement.int64(1) == Self.snapshotFormat else {
             throw StoreError(
                 .corruptPayload, "snapshot format \(statement.int64(1)) is unknown to this Easel", document: name,
@@ -73,7 +87,7 @@ extension OpStore {
         counters.bind(2, Int64(position))
         var highWater: [ReplicaID: UInt64] = [:]
         while try counters.step() {
-            highWater[ReplicaID(rawValue: UInt64(bitPattern: counters.int64(0)))] = UInt64(counters.int64(1))
+            highWater[ReplicaID(rawValue: UInt64(bitPattern: counters.int64(0)))] = try counters.unsigned(1)
         }
         return Snapshot(position: position, state: state, highWater: highWater)
     }
@@ -86,6 +100,15 @@ extension OpStore {
         }
         let snapshot = try latestSnapshot(of: name)
         let tail = try ops(of: name, after: snapshot?.position ?? 0)
+        var expected = (snapshot?.position ?? 0) + 1
+        for stored in tail {
+            guard stored.position == expected else {
+                throw StoreError(
+                    .corruptPayload, "the log skips from position \(expected - 1) to \(stored.position)",
+                    document: name, position: stored.position)
+            }
+            expected += 1
+        }
         var highWater = snapshot?.highWater ?? [:]
         for stored in tail {
             highWater[stored.op.id.replica] = max(highWater[stored.op.id.replica] ?? 0, stored.op.id.counter)
@@ -106,7 +129,7 @@ extension OpStore {
         statement.bind(1, id)
         while try statement.step() {
             let replica = ReplicaID(rawValue: UInt64(bitPattern: statement.int64(0)))
-            highWater[replica] = max(highWater[replica] ?? 0, UInt64(statement.int64(1)))
+            highWater[replica] = max(highWater[replica] ?? 0, try statement.unsigned(1))
         }
         return highWater
     }

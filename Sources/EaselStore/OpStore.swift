@@ -1,6 +1,7 @@
 import CEaselSQLite
 import EaselModel
 import EaselProtocol
+import Foundation
 
 /// The op log and snapshots of every document, in one SQLite file.
 ///
@@ -11,7 +12,6 @@ import EaselProtocol
 public final class OpStore {
     let database: Database
     public let durability: Durability
-    private var documentIDs: [String: Int64] = [:]
 
     /// Payload format of an op: a one-op batch of Easel's binary encoding.
     static let opFormat: Int64 = 1
@@ -26,7 +26,7 @@ public final class OpStore {
         // Debian's SQLite defaults to busy_timeout 0: set it before anything
         // can meet another process's lock.
         try database.execute("PRAGMA busy_timeout = \(busyTimeoutMilliseconds)")
-        let mode = try database.pragma("journal_mode = WAL")
+        let mode = try Self.retryingWhileBusy { () throws(StoreError) in try database.pragma("journal_mode = WAL") }
         guard mode == "wal" else {
             throw StoreError(
                 .sqlite(code: SQLITE_ERROR), "cannot switch \(path) to WAL mode (it says \(mode ?? "nothing"))")
@@ -37,6 +37,12 @@ public final class OpStore {
     }
 
     public var path: String { database.path }
+
+    private init(database: Database) throws(StoreError) {
+        self.database = database
+        durability = .full
+        try Schema.check(database)
+    }
 
     // MARK: Documents
 
@@ -81,8 +87,8 @@ public final class OpStore {
             """)
         var summaries: [DocumentSummary] = []
         while try statement.step() {
-            let snapshot = statement.isNull(5) ? nil : UInt64(statement.int64(5))
-            let opsHead = statement.isNull(3) ? 0 : UInt64(statement.int64(3))
+            let snapshot = statement.isNull(5) ? nil : try statement.unsigned(5)
+            let opsHead = statement.isNull(3) ? 0 : try statement.unsigned(3)
             summaries.append(
                 DocumentSummary(
                     info: DocumentInfo(
@@ -93,10 +99,15 @@ public final class OpStore {
         return summaries
     }
 
-    /// Deletes a document with its log and snapshots.
+    /// Deletes a document with its log and snapshots; refused while a
+    /// server serves it.
     public func deleteDocument(_ name: String) throws(StoreError) {
-        let id = try documentID(name)
         try inTransaction { () throws(StoreError) in
+            let id = try documentID(name)
+            if let server = try servingProcess(of: name) {
+                throw StoreError(
+                    .documentBusy, "process \(server) is serving the document; stop it first", document: name)
+            }
             for sql in [
                 "DELETE FROM snapshot_counters WHERE document = ?", "DELETE FROM snapshots WHERE document = ?",
                 "DELETE FROM ops WHERE document = ?", "DELETE FROM documents WHERE id = ?",
@@ -106,18 +117,16 @@ public final class OpStore {
                 try statement.step()
             }
         }
-        documentIDs[name] = nil
     }
 
+    /// Looked up every time (about a microsecond): a cached id goes stale
+    /// when another process deletes a document and a new one reuses its id.
     func documentID(_ name: String) throws(StoreError) -> Int64 {
-        if let id = documentIDs[name] { return id }
         let statement = try database.statement("SELECT id FROM documents WHERE name = ?")
         defer { statement.reset() }
         statement.bind(1, name)
         guard try statement.step() else { throw StoreError(.unknownDocument, "no such document", document: name) }
-        let id = statement.int64(0)
-        documentIDs[name] = id
-        return id
+        return statement.int64(0)
     }
 
     // MARK: The log
@@ -187,6 +196,9 @@ public final class OpStore {
         statement.bind(1, id)
         statement.bind(2, Int64(clamping: position))
         statement.bind(3, Int64(clamping: limit))
+        // A corrupt row throws mid-loop: reset, or the connection keeps an
+        // old read snapshot (stale reads, a growing WAL, busy writers).
+        defer { statement.reset() }
         var ops: [StoredOp] = []
         while try statement.step() {
             ops.append(try storedOp(from: statement, document: name))
@@ -225,11 +237,16 @@ public final class OpStore {
         defer { statement.reset() }
         statement.bind(1, id)
         guard try statement.step(), !statement.isNull(0) else { return 0 }
-        return UInt64(statement.int64(0))
+        return try statement.unsigned(0)
     }
 
     private func storedOp(from statement: Statement, document: String) throws(StoreError) -> StoredOp {
-        let position = UInt64(statement.int64(0))
+        let position: UInt64
+        do throws(StoreError) {
+            position = try statement.unsigned(0)
+        } catch {
+            throw error.about(document: document)
+        }
         let format = statement.int64(3)
         guard format == Self.opFormat else {
             throw StoreError(
@@ -258,16 +275,59 @@ public final class OpStore {
 
     /// Runs `body` in a savepoint of the open transaction: if it throws,
     /// only its own writes are undone.
+    /// Outside a transaction a savepoint would start (and its release
+    /// commit) a transaction of its own, so it is refused there.
     func savepoint<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
-        try database.execute("SAVEPOINT room")
+        guard database.isInTransaction else {
+            throw StoreError(.closed, "a savepoint needs an open transaction (the transaction was rolled back)")
+        }
+        try database.statement("SAVEPOINT room").step()
         do {
             let result = try body()
-            try database.execute("RELEASE room")
+            try database.statement("RELEASE room").step()
             return result
         } catch {
-            try? database.execute("ROLLBACK TO room")
-            try? database.execute("RELEASE room")
+            // An I/O error may have rolled back the whole transaction, and
+            // the savepoint with it: then there is nothing to roll back to.
+            if database.isInTransaction {
+                _ = try? database.statement("ROLLBACK TO room").step()
+                _ = try? database.statement("RELEASE room").step()
+            }
             throw error
+        }
+    }
+}
+
+extension OpStore {
+    /// Runs `body` in one read transaction (one consistent view), or in the
+    /// caller's transaction if one is open.
+    func readConsistently<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+        if database.isInTransaction { return try body() }
+        return try database.transaction(immediate: false, body)
+    }
+}
+
+extension OpStore {
+    /// Opens a database only to read it (a backup): no migration, no change
+    /// of journal mode, nothing written. A newer schema is still refused.
+    public convenience init(readingBackupAt path: String) throws(StoreError) {
+        try self.init(database: Database(path: path, readOnly: true))
+    }
+
+    /// Switching to WAL answers SQLITE_BUSY at once while another process
+    /// opens the same new file, whatever the busy timeout: try a few times.
+    static func retryingWhileBusy<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+        var attempt = 0
+        while true {
+            do throws(StoreError) {
+                return try body()
+            } catch {
+                guard case .sqlite(let code) = error.reason, code & 0xFF == SQLITE_BUSY, attempt < 50 else {
+                    throw error
+                }
+                attempt += 1
+                usleep(20_000)
+            }
         }
     }
 }

@@ -23,6 +23,7 @@ public final class StorageWorker: Sendable {
         state = WorkerState(
             store: try OpStore(path: path, durability: durability), snapshotEvery: snapshotEvery, faults: faults)
         let thread = Thread { [jobs, state] in
+            jobs.startedOnStorageThread()
             while let batch = jobs.next() { state.run(batch) }
             jobs.finished()
         }
@@ -31,7 +32,8 @@ public final class StorageWorker: Sendable {
     }
 
     /// Appends positioned ops to a document; `completion` runs on the
-    /// storage thread once they are committed (or failed).
+    /// storage thread once they are committed (or failed), or at once on
+    /// the caller's thread if the worker has shut down.
     public func append(_ ops: [StoredOp], to document: String, completion: @escaping Completion) {
         jobs.add(.append(AppendJob(document: document, ops: ops, completion: completion)))
     }
@@ -48,8 +50,10 @@ public final class StorageWorker: Sendable {
     }
 
     /// Stops taking work, finishes what was queued (committing it), and
-    /// waits for the thread to end. Work added afterwards fails with
-    /// `.closed`. Never call it from a completion (the storage thread).
+    /// waits for the thread to end — except when called from a completion,
+    /// on the storage thread itself, where it returns at once and the
+    /// queue drains after. Work added afterwards fails with `.closed`, its
+    /// completion called at once on the caller's thread.
     public func shutdown() {
         jobs.close()
     }
@@ -69,6 +73,7 @@ public struct StorageMetrics: Hashable, Sendable {
     public var transactions = 0
     public var opsCommitted = 0
     public var appendsFailed = 0
+    public var snapshotsFailed = 0
     /// Ops in the most recent commit: how well group commit is grouping.
     public var lastOpsPerTransaction = 0
     public var maxOpsPerTransaction = 0

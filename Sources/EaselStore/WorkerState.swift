@@ -19,6 +19,10 @@ final class MetricsBox: @unchecked Sendable {
 
     var value: StorageMetrics { lock.withLock { counters } }
 
+    func recordFailedSnapshot() {
+        lock.withLock { counters.snapshotsFailed += 1 }
+    }
+
     func record(committedOps: Int, failedAppends: Int) {
         lock.withLock {
             counters.transactions += 1
@@ -45,7 +49,7 @@ final class WorkerState: @unchecked Sendable {
 
     init(store: OpStore, snapshotEvery: Int, faults: StorageFaults) {
         self.store = store
-        self.snapshotEvery = snapshotEvery
+        self.snapshotEvery = max(snapshotEvery, 1)
         self.faults = faults
     }
 
@@ -77,15 +81,26 @@ final class WorkerState: @unchecked Sendable {
         do throws(StoreError) {
             try store.database.execute("BEGIN IMMEDIATE")
             for job in appends {
-                results.append(
-                    Result { () throws(StoreError) in
-                        try store.savepoint { () throws(StoreError) in try store.append(job.ops, to: job.document) }
-                    })
+                let result = Result { () throws(StoreError) in
+                    try store.savepoint { () throws(StoreError) in try store.append(job.ops, to: job.document) }
+                }
+                // An I/O error rolls back the whole transaction, not just the
+                // savepoint: then every append in it has failed.
+                if case .failure(let error) = result, !store.database.isInTransaction { throw error }
+                results.append(result)
             }
             if faults.acknowledgeBeforeCommit { callBack(appends, results) }
-            try store.database.execute("COMMIT")
+            do throws(StoreError) {
+                try store.database.execute("COMMIT")
+            } catch {
+                // A commit that fails while syncing may still surface after a
+                // crash: the room must not reuse these positions (it closes).
+                var unknown = error
+                unknown.message = "the commit failed, its outcome is unknown: \(error.message)"
+                throw unknown
+            }
         } catch {
-            try? store.database.execute("ROLLBACK")
+            if store.database.isInTransaction { _ = try? store.database.execute("ROLLBACK") }
             results = appends.map { _ in .failure(error) }
             if faults.acknowledgeBeforeCommit { return }
         }
@@ -94,7 +109,7 @@ final class WorkerState: @unchecked Sendable {
         for (job, result) in zip(appends, results) {
             if case .success = result {
                 committedOps += job.ops.count
-                opsSinceSnapshot[job.document, default: 0] += job.ops.count
+                opsSinceSnapshot[job.document] = countSinceSnapshot(of: job.document) + job.ops.count
             } else {
                 failedAppends += 1
             }
@@ -109,14 +124,24 @@ final class WorkerState: @unchecked Sendable {
     }
 
     /// Snapshots every document that has taken `snapshotEvery` ops since
-    /// its last one. A failed snapshot is retried after the next commit.
+    /// its last one. A failed snapshot is counted and tried again only
+    /// after another `snapshotEvery` ops, not after every commit.
     private func snapshotWhereDue() {
         for (document, count) in opsSinceSnapshot where count >= snapshotEvery {
             let now = Int64(Date().timeIntervalSince1970 * 1000)
-            if (try? store.snapshot(document, at: now)) != nil {
-                opsSinceSnapshot[document] = 0
-            }
+            if (try? store.snapshot(document, at: now)) == nil { metrics.recordFailedSnapshot() }
+            opsSinceSnapshot[document] = 0
         }
+    }
+
+    /// Ops a document took since its latest snapshot, counted from the
+    /// store the first time the worker sees it — so a server restarted
+    /// more often than every `snapshotEvery` ops still snapshots.
+    private func countSinceSnapshot(of document: String) -> Int {
+        if let count = opsSinceSnapshot[document] { return count }
+        let head = (try? store.head(of: document)) ?? 0
+        let snapshot = (try? store.latestSnapshotPosition(of: document)) ?? 0
+        return Int(clamping: head - min(head, snapshot))
     }
 }
 
@@ -126,6 +151,14 @@ final class JobQueue: @unchecked Sendable {
     private var pending: [Job] = []
     private var closed = false
     private var done = false
+    /// The storage thread, so `close` called from it does not wait for itself.
+    private var storageThread: pthread_t?
+
+    func startedOnStorageThread() {
+        condition.lock()
+        storageThread = pthread_self()
+        condition.unlock()
+    }
 
     func add(_ job: Job) {
         condition.lock()
@@ -154,7 +187,8 @@ final class JobQueue: @unchecked Sendable {
         condition.lock()
         closed = true
         condition.broadcast()
-        while !done { condition.wait() }
+        let onStorageThread = storageThread.map { pthread_equal($0, pthread_self()) != 0 } ?? false
+        while !done && !onStorageThread { condition.wait() }
         condition.unlock()
     }
 

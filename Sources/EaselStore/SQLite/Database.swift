@@ -15,6 +15,8 @@ final class Database {
         guard code == SQLITE_OK, let handle else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             sqlite3_close_v2(handle)
+            // deinit runs after a throwing init: it must not close it again.
+            self.handle = nil
             throw StoreError(.sqlite(code: code), "cannot open the database at \(path): \(message)")
         }
         _ = easel_sqlite_extended_codes(handle)
@@ -61,9 +63,11 @@ final class Database {
     }
 
     /// Runs `body` in one transaction: committed if it returns, rolled back
-    /// if it throws.
-    func transaction<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
-        try execute("BEGIN IMMEDIATE")
+    /// if it throws. `immediate` takes the write lock at once (for writes);
+    /// otherwise it is a read transaction: one consistent view, no lock
+    /// that keeps writers out.
+    func transaction<T>(immediate: Bool = true, _ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+        try execute(immediate ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED")
         do {
             let result = try body()
             try execute("COMMIT")

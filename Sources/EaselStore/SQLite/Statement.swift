@@ -41,14 +41,28 @@ final class Statement {
         }
     }
 
-    /// Steps once: true when a row is ready, false when done.
+    /// Steps once: true when a row is ready, false when done. On an error
+    /// the statement is reset, so it holds no read snapshot open.
     @discardableResult
     func step() throws(StoreError) -> Bool {
         switch sqlite3_step(pointer) {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
-        case let code: throw StoreError(.sqlite(code: code), database.lastMessage, sql: sql)
+        case let code:
+            let error = StoreError(.sqlite(code: code), database.lastMessage, sql: sql)
+            sqlite3_reset(pointer)
+            throw error
         }
+    }
+
+    /// A column the store wrote as a non-negative integer (a position, a
+    /// counter); anything else means the file was damaged or tampered with.
+    func unsigned(_ column: Int32) throws(StoreError) -> UInt64 {
+        let value = sqlite3_column_int64(pointer, column)
+        guard let unsigned = UInt64(exactly: value) else {
+            throw StoreError(.corruptPayload, "a negative value (\(value)) where a position or counter belongs")
+        }
+        return unsigned
     }
 
     func int64(_ column: Int32) -> Int64 {

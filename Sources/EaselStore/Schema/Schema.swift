@@ -63,6 +63,19 @@ enum Schema {
 
     /// Brings the database up to `version`, or refuses a newer one.
     static func migrate(_ database: Database) throws(StoreError) {
+        guard try check(database) < version else { return }
+        try database.transaction { () throws(StoreError) in
+            // Read again under the write lock: another process opening the
+            // same new file may have migrated it meanwhile.
+            let found = try check(database)
+            for migration in migrations[Int(found)...] { try database.execute(migration) }
+            try database.execute("PRAGMA user_version = \(version)")
+        }
+    }
+
+    /// The database's version; a newer one than this Easel knows is refused.
+    @discardableResult
+    static func check(_ database: Database) throws(StoreError) -> Int32 {
         let found = Int32(try database.pragma("user_version") ?? "0") ?? 0
         guard found <= version else {
             throw StoreError(
@@ -70,10 +83,6 @@ enum Schema {
                 "the database at \(database.path) has schema version \(found), but this Easel reads versions up to "
                     + "\(version): upgrade Easel to open it")
         }
-        guard found < version else { return }
-        try database.transaction { () throws(StoreError) in
-            for migration in migrations[Int(found)...] { try database.execute(migration) }
-            try database.execute("PRAGMA user_version = \(version)")
-        }
+        return found
     }
 }

@@ -59,11 +59,7 @@ struct DBDelete: ParsableCommand {
 
     func run() throws {
         guard yes else { throw ValidationError("deleting \(doc) cannot be undone; add --yes to confirm") }
-        let store = try database.open()
-        if let server = try store.servingProcess(of: doc) {
-            throw ValidationError("process \(server) is serving \(doc); stop it first")
-        }
-        try store.deleteDocument(doc)
+        try database.open().deleteDocument(doc)
         print("deleted \(doc)")
     }
 }

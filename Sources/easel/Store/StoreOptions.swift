@@ -9,9 +9,19 @@ struct DatabaseOptions: ParsableArguments {
 
     func open() throws -> OpStore {
         guard FileManager.default.fileExists(atPath: db) else {
-            throw ValidationError("no database at \(db)")
+            throw CommandError("no database at \(db)")
         }
         return try OpStore(path: db)
+    }
+}
+
+/// A failure at run time (not a mistake in the command line): printed as
+/// "Error: …" with exit status 1, without the usage text.
+struct CommandError: Error, CustomStringConvertible {
+    var description: String
+
+    init(_ description: String) {
+        self.description = description
     }
 }
 
