@@ -7,6 +7,7 @@ let package = Package(
         .library(name: "EaselModel", targets: ["EaselModel"]),
         .library(name: "EaselProtocol", targets: ["EaselProtocol"]),
         .library(name: "EaselStore", targets: ["EaselStore"]),
+        .library(name: "EaselSync", targets: ["EaselSync"]),
         .executable(name: "easel", targets: ["easel"]),
     ],
     dependencies: [
@@ -22,6 +23,9 @@ let package = Package(
         .target(name: "EaselProtocol", dependencies: ["EaselModel"]),
         // libFuzzer target for the decoders (Docs/fuzzing.md); built normally,
         // it replays a corpus through the same check.
+        // The sans-IO server Room and client sync engine. Standard library
+        // only: an iOS app embeds the client half.
+        .target(name: "EaselSync", dependencies: ["EaselModel", "EaselProtocol"]),
         .target(name: "CFuzzerDriver"),
         // SQLite's C API, and a shim for what Swift cannot import of it.
         .systemLibrary(name: "CEaselSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
@@ -67,6 +71,10 @@ let package = Package(
         .testTarget(
             name: "EaselStoreTests",
             dependencies: ["EaselStore", "EaselTestSupport", "StoreCrashProbe"]
+        ),
+        .testTarget(
+            name: "EaselSyncTests",
+            dependencies: ["EaselSync", "EaselTestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

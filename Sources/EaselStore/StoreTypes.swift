@@ -10,24 +10,7 @@ public typealias Snapshot = StateSnapshot
 
 /// What a room needs to serve a document: the latest snapshot, the ops
 /// after it, and the per-replica high-water counters over both.
-public struct LoadedDocument: Sendable {
-    public var name: String
-    public var epoch: Epoch
-    public var snapshot: Snapshot?
-    public var tail: [StoredOp]
-    public var highWater: [ReplicaID: UInt64]
-
-    /// The last committed position (0 for an empty document).
-    public var head: UInt64 { tail.last?.position ?? snapshot?.position ?? 0 }
-
-    /// The document: the snapshot's state, then the tail.
-    public func document() -> Document {
-        var document = Document()
-        for op in snapshot?.state ?? [] { document.apply(op) }
-        for stored in tail { document.apply(stored.op) }
-        return document
-    }
-}
+public typealias LoadedDocument = CommittedHistory
 
 /// A document and its epoch.
 public struct DocumentInfo: Hashable, Sendable {

@@ -32,3 +32,35 @@ public struct StateSnapshot: Hashable, Sendable {
         self.highWater = highWater
     }
 }
+
+/// A document's committed history as a room loads it: the latest snapshot,
+/// the ops after it, and the per-replica high-water counters over both.
+public struct CommittedHistory: Hashable, Sendable {
+    public var name: String
+    public var epoch: Epoch
+    public var snapshot: StateSnapshot?
+    public var tail: [LoggedOp]
+    public var highWater: [ReplicaID: UInt64]
+
+    public init(
+        name: String, epoch: Epoch, snapshot: StateSnapshot? = nil, tail: [LoggedOp] = [],
+        highWater: [ReplicaID: UInt64] = [:]
+    ) {
+        self.name = name
+        self.epoch = epoch
+        self.snapshot = snapshot
+        self.tail = tail
+        self.highWater = highWater
+    }
+
+    /// The last committed position (0 for an empty document).
+    public var head: UInt64 { tail.last?.position ?? snapshot?.position ?? 0 }
+
+    /// The document: the snapshot's state, then the tail.
+    public func document() -> Document {
+        var document = Document()
+        for op in snapshot?.state ?? [] { document.apply(op) }
+        for logged in tail { document.apply(logged.op) }
+        return document
+    }
+}
