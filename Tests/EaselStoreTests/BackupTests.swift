@@ -21,7 +21,12 @@ struct BackupTests {
             kill(writer.processIdentifier, SIGKILL)
             writer.waitUntilExit()
         }
-        usleep(400_000)
+        // Back up once the writer is writing, however slowly it started.
+        let watcher = try OpStore(path: file.path)
+        for _ in 0..<500 {
+            if try watcher.documentInfo("crash") != nil, try watcher.head(of: "crash") > 100 { break }
+            usleep(20_000)
+        }
         let backupPath = file.folder.appendingPathComponent("backup.db").path
         try OpStore(path: file.path).backup(to: backupPath)
 

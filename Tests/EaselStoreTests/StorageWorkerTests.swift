@@ -11,10 +11,18 @@ struct StorageWorkerTests {
     let file = TemporaryDatabase()
 
     /// Holds the worker's thread in a `perform` until released, so the
-    /// appends queued meanwhile reach it as one group.
+    /// appends queued meanwhile reach it as one group. Returns once the
+    /// worker is inside the `perform`: appends queued before that could be
+    /// taken in the same turn and committed apart from the later ones.
     func holdWorker(_ worker: StorageWorker) -> DispatchSemaphore {
         let release = DispatchSemaphore(value: 0)
-        worker.perform({ (_: OpStore) throws(StoreError) in release.wait() }, completion: { _ in })
+        let holding = DispatchSemaphore(value: 0)
+        worker.perform(
+            { (_: OpStore) throws(StoreError) in
+                holding.signal()
+                release.wait()
+            }, completion: { _ in })
+        holding.wait()
         return release
     }
 
