@@ -72,12 +72,12 @@ struct DamagedDatabaseTests {
 
     @Test func manyConnectionsOpeningANewFileAtOnceAllSucceed() {
         let path = file.path
-        let failures = FailureCount()
+        let failures = Locked(0)
         DispatchQueue.concurrentPerform(iterations: 8) { _ in
             do {
                 _ = try OpStore(path: path)
             } catch {
-                failures.add()
+                failures.withLock { $0 += 1 }
             }
         }
         #expect(failures.value == 0)
@@ -93,12 +93,4 @@ struct DamagedDatabaseTests {
         #expect(done.wait(timeout: .now() + 10) == .success)
         worker.shutdown()
     }
-}
-
-final class FailureCount: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
-
-    func add() { lock.withLock { count += 1 } }
-    var value: Int { lock.withLock { count } }
 }

@@ -61,19 +61,19 @@ struct StorageWorkerTests {
         makeDocuments(["good", "bad"], in: worker)
         let history = StoreHistory(seed: 7, length: 20).positioned()
         let release = holdWorker(worker)
-        let results = ResultBox()
+        let results = Locked([String: Result<Void, StoreError>]())
         let group = DispatchGroup()
         for (room, ops) in [("good", history), ("bad", Array(history[5...]))] {
             group.enter()
             worker.append(ops, to: room) { result in
-                results.set(room, result)
+                results.withLock { $0[room] = result }
                 group.leave()
             }
         }
         release.signal()
         group.wait()
-        #expect(results.get("good").map { (try? $0.get()) != nil } == true)
-        #expect(results.get("bad").map { (try? $0.get()) == nil } == true)
+        #expect(results.value["good"].map { (try? $0.get()) != nil } == true)
+        #expect(results.value["bad"].map { (try? $0.get()) == nil } == true)
         let store = try OpStore(path: file.path)
         #expect(try store.head(of: "good") == 20)
         #expect(try store.head(of: "bad") == 0)
@@ -88,16 +88,17 @@ struct StorageWorkerTests {
         defer { worker.shutdown() }
         makeDocuments(["board"], in: worker)
         let path = file.path
-        let seen = ResultBox()
+        let seen = Locked<UInt64>(0)
         let done = DispatchSemaphore(value: 0)
         worker.append(StoreHistory(seed: 8, length: 10).positioned(), to: "board") { _ in
             // A second connection, as another process would read.
-            seen.visible = (try? OpStore(path: path).head(of: "board")) ?? 0
+            let head = (try? OpStore(path: path).head(of: "board")) ?? 0
+            seen.withLock { $0 = head }
             done.signal()
         }
         done.wait()
         // With the fault switched on the check fails: proof it can.
-        #expect((seen.visible == 10) == !acknowledgeBeforeCommit)
+        #expect((seen.value == 10) == !acknowledgeBeforeCommit)
     }
 
     @Test func aSnapshotIsTakenEveryNOps() throws {
@@ -124,28 +125,8 @@ struct StorageWorkerTests {
         worker.append(Array(history[20...]), to: "board") { _ in }
         worker.shutdown()
         #expect(try OpStore(path: file.path).head(of: "board") == 40)
-        let refused = ResultBox()
-        worker.append(history, to: "board") { result in refused.set("late", result) }
-        #expect(refused.get("late").map { (try? $0.get()) == nil } == true)
-    }
-}
-
-/// Results handed back from the storage thread.
-final class ResultBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var results: [String: Result<Void, StoreError>] = [:]
-    private var visibleHead: UInt64 = 0
-
-    func set(_ key: String, _ result: Result<Void, StoreError>) {
-        lock.withLock { results[key] = result }
-    }
-
-    func get(_ key: String) -> Result<Void, StoreError>? {
-        lock.withLock { results[key] }
-    }
-
-    var visible: UInt64 {
-        get { lock.withLock { visibleHead } }
-        set { lock.withLock { visibleHead = newValue } }
+        let refused = Locked<Result<Void, StoreError>?>(nil)
+        worker.append(history, to: "board") { result in refused.withLock { $0 = result } }
+        #expect(refused.value.map { (try? $0.get()) == nil } == true)
     }
 }

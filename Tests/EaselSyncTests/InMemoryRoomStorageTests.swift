@@ -76,11 +76,11 @@ struct InMemoryRoomStorageTests {
 }
 
 /// Callbacks counted (storage may call back on any thread).
-final class Results: @unchecked Sendable {
-    private let lock = NSLock()
-    private var results: [Result<Void, RoomStorageError>] = []
+typealias Results = Locked<[Result<Void, RoomStorageError>]>
 
-    func add(_ result: Result<Void, RoomStorageError>) { lock.withLock { results.append(result) } }
-    var count: Int { lock.withLock { results.count } }
-    var successes: Int { lock.withLock { results.filter { (try? $0.get()) != nil }.count } }
+extension Locked where Value == [Result<Void, RoomStorageError>] {
+    convenience init() { self.init([]) }
+    func add(_ result: Result<Void, RoomStorageError>) { withLock { $0.append(result) } }
+    var count: Int { value.count }
+    var successes: Int { value.filter { (try? $0.get()) != nil }.count }
 }

@@ -52,15 +52,19 @@ struct CrashHarness {
         process.arguments = [database.path] + (acknowledgeBeforeCommit ? ["--ack-before-commit"] : [])
         let pipe = Pipe()
         process.standardOutput = pipe
-        let collected = OutputBuffer()
-        pipe.fileHandleForReading.readabilityHandler = { handle in collected.append(handle.availableData) }
+        let collected = Locked(Data())
+        pipe.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            collected.withLock { $0.append(data) }
+        }
         try process.run()
         usleep(UInt32.random(in: 60_000...250_000, using: &random))
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         pipe.fileHandleForReading.readabilityHandler = nil
-        collected.append(pipe.fileHandleForReading.readDataToEndOfFile())
-        return collected.text
+        let rest = pipe.fileHandleForReading.readDataToEndOfFile()
+        collected.withLock { $0.append(rest) }
+        return String(decoding: collected.value, as: UTF8.self)
     }
 
     /// Reopens the database the probe was killed over and compares.
@@ -93,19 +97,5 @@ struct CrashHarness {
             if FileManager.default.isExecutableFile(atPath: url.path) { return url }
         }
         throw StoreError(.closed, "StoreCrashProbe is not built; looked in \(candidates.map(\.path))")
-    }
-}
-
-/// Bytes a pipe delivers on another thread.
-final class OutputBuffer: @unchecked Sendable {
-    private let lock = NSLock()
-    private var data = Data()
-
-    func append(_ more: Data) {
-        lock.withLock { data.append(more) }
-    }
-
-    var text: String {
-        lock.withLock { String(decoding: data, as: UTF8.self) }
     }
 }
