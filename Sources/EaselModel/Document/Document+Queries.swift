@@ -77,3 +77,12 @@ extension Document {
         }
     }
 }
+
+extension Document {
+    /// The op whose samples a stroke holds at a start index, if any: what a
+    /// server compares a new append with before accepting it.
+    public func sampleChunkStamp(of id: EntityID, at start: UInt32) -> OpID? {
+        guard let slot = slots[id] else { return nil }
+        return records[Int(slot)].strokeSamples.chunks[start]?.stamp
+    }
+}

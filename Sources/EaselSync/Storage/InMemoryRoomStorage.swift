@@ -15,11 +15,20 @@ public final class InMemoryRoomStorage: RoomStorage, @unchecked Sendable {
     }
 
     private var committed: [String: CommittedHistory] = [:]
+    /// Every op ever committed per document, compaction or not: what tests
+    /// check acknowledged ops against.
+    private var everCommitted: [String: [LoggedOp]] = [:]
     private var pending: [Pending] = []
+    private var pendingLoads:
+        [(document: String, completion: @Sendable (Result<CommittedHistory, RoomStorageError>) -> Void)] = []
     /// Epochs for documents first loaded here: from a seed, so runs replay.
     private var epochs: SplitMix64
     /// When true, appends commit at once, as a store with no latency would.
     public var commitsImmediately: Bool
+    /// When true, loads wait for `completeLoads()`, as a slow disk would.
+    public var defersLoads = false
+    /// When set, every load and append fails with this error.
+    public var failure: RoomStorageError?
 
     public init(seed: UInt64 = 1, commitsImmediately: Bool = false) {
         epochs = SplitMix64(seed: seed)
@@ -29,7 +38,18 @@ public final class InMemoryRoomStorage: RoomStorage, @unchecked Sendable {
     public func load(
         _ document: String, completion: @escaping @Sendable (Result<CommittedHistory, RoomStorageError>) -> Void
     ) {
-        completion(.success(history(of: document)))
+        if defersLoads {
+            pendingLoads.append((document, completion))
+        } else {
+            completion(failure.map { .failure($0) } ?? .success(history(of: document)))
+        }
+    }
+
+    /// Answers the loads waiting since `defersLoads` was set.
+    public func completeLoads() {
+        let loads = pendingLoads
+        pendingLoads = []
+        for load in loads { load.completion(failure.map { .failure($0) } ?? .success(history(of: load.document))) }
     }
 
     public func append(
@@ -50,14 +70,30 @@ public final class InMemoryRoomStorage: RoomStorage, @unchecked Sendable {
         let batch = pending.prefix(count)
         pending.removeFirst(batch.count)
         for append in batch {
-            let result = commit(append.ops, to: append.document)
+            let result = failure.map { .failure($0) } ?? commit(append.ops, to: append.document)
             append.completion(result)
         }
     }
 
-    /// Loses every pending append, calling nobody back.
+    /// Loses every pending append and load, calling nobody back.
     public func crash() {
         pending.removeAll()
+        pendingLoads.removeAll()
+    }
+
+    /// Every op ever committed to the document, in position order, whatever
+    /// compaction dropped since.
+    public func commitLog(of document: String) -> [LoggedOp] {
+        everCommitted[document] ?? []
+    }
+
+    /// Replaces the document's history with an earlier state under a new
+    /// epoch, as restoring a backup does.
+    public func restore(_ document: String, to history: CommittedHistory) {
+        var restored = history
+        restored.epoch = Epoch(rawValue: epochs.next())
+        committed[document] = restored
+        everCommitted[document] = restored.tail
     }
 
     /// Replaces the tail covered so far by a snapshot, as compaction does.
@@ -96,6 +132,7 @@ public final class InMemoryRoomStorage: RoomStorage, @unchecked Sendable {
             history.highWater[replica] = max(history.highWater[replica] ?? 0, logged.op.id.counter)
         }
         committed[document] = history
+        everCommitted[document, default: []] += ops
         return .success(())
     }
 }

@@ -1,0 +1,15 @@
+extension Editor {
+    /// Replaces the document with `base` (a snapshot from the server) plus
+    /// this replica's own ops that `base` may not hold yet, keeping the
+    /// clock, the undo history and whatever editor state still applies.
+    ///
+    /// What `base` lacks of the old document is gone: a snapshot is the
+    /// committed truth, and the unacknowledged ops are all this replica
+    /// still has to add to it.
+    public mutating func rebase(onto base: Document, reapplying unacknowledged: some Sequence<Op>) {
+        document = base
+        for op in unacknowledged { document.apply(op) }
+        clock.observe(document.highestCounter)
+        pruneEditorState()
+    }
+}

@@ -1,0 +1,68 @@
+import EaselModel
+import EaselProtocol
+
+/// How a client engine behaves; the defaults follow Protocol/README.md.
+public struct SyncClientConfiguration: Hashable, Sendable {
+    /// The connection's encoding: pushes are cut to fit the message limit
+    /// in it.
+    public var encoding: WireEncoding = .binary
+    /// Authentication token for the hello, when the server wants one.
+    public var token: String?
+    /// The shortest gap between two presence messages (20 a second).
+    public var presenceInterval: Int64 = 1000 / Int64(ProtocolLimits.presencePerSecond)
+    /// Without interaction this long, presence says idle and goes quiet.
+    public var idleAfter: Int64 = 10_000
+    /// How often to ping: measures the round trip and keeps the server's
+    /// silence timeout (60 s) away.
+    public var pingInterval: Int64 = 5_000
+    /// A round trip (or an unanswered ping) longer than this makes the
+    /// connection weak.
+    public var weakRoundTrip: Int64 = 1_000
+    /// A push unacknowledged for longer than this makes the connection weak.
+    public var weakAckDelay: Int64 = 3_000
+
+    public init(encoding: WireEncoding = .binary, token: String? = nil) {
+        self.encoding = encoding
+        self.token = token
+    }
+}
+
+/// The connection as a UI shows it.
+public enum ConnectionState: Hashable, Sendable, CustomStringConvertible {
+    /// No connection; edits wait in the outbox.
+    case offline
+    /// Connected, waiting for the welcome.
+    case connecting
+    case connected
+    /// Connected, but round trips or acknowledgements are late.
+    case weak
+
+    public var description: String {
+        switch self {
+        case .offline: "offline"
+        case .connecting: "connecting"
+        case .connected: "connected"
+        case .weak: "weak"
+        }
+    }
+}
+
+/// What a client engine asks its transport to do.
+public enum ClientOutput: Hashable, Sendable {
+    case send(Message)
+    /// Close the connection (a fatal error, or a refused push after which
+    /// the engine needs a fresh snapshot); the transport then reconnects,
+    /// or not, as its policy says.
+    case disconnect(reason: String)
+}
+
+/// What happened to this client's edits, for a UI or a test to note.
+public enum SyncEvent: Hashable, Sendable {
+    /// These ops are durable on the server.
+    case acknowledged([OpID])
+    /// The server refused a push; its ops are dropped, and the document is
+    /// rebuilt from a fresh snapshot on the next connection.
+    case refused(ErrorMessage, [Op])
+    /// The server sent an error not about a push.
+    case serverError(ErrorMessage)
+}

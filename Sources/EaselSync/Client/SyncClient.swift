@@ -1,0 +1,260 @@
+import EaselModel
+import EaselProtocol
+
+/// One client's side of collaboration, without any I/O: it owns the editor,
+/// applies local edits at once, keeps them in an outbox until the server
+/// acknowledges them, resends them after a reconnect, applies everyone
+/// else's commits, and shares and shows presence.
+///
+/// The transport tells it when a connection opens and closes and what
+/// arrives, and carries out `takeOutputs()`; the app drives the editor
+/// through `send(_:at:)` and `perform(_:at:)` and calls `tick(at:)` every
+/// few tens of milliseconds.
+public struct SyncClient: Sendable {
+    public let document: DocumentName
+    public var user: UserInfo
+    public var configuration: SyncClientConfiguration
+    public internal(set) var editor: Editor
+
+    /// Where this copy stands in the server's history; nil before the first
+    /// welcome.
+    public internal(set) var resumePoint: ResumePoint?
+    /// Set after a refused push: the next hello asks for a whole snapshot so
+    /// the refused ops' effects leave the local document.
+    var needsSnapshot = false
+
+    // MARK: Outbox
+
+    /// Local ops not yet in a push on the current connection, in order.
+    var unsent: [Op] = []
+    /// Pushes sent on the current connection and not yet acknowledged.
+    var inFlight: [OutgoingPush] = []
+    var nextBatch: UInt64 = 1
+
+    // MARK: Connection
+
+    var isConnected = false
+    var isWelcomed = false
+    var isWeak = false
+    var welcomeChunks: [Welcome] = []
+    var outputs: [ClientOutput] = []
+    var events: [SyncEvent] = []
+    var outstandingPing: (nonce: UInt64, sentAt: Timestamp)?
+    var lastPingAt: Timestamp?
+    var nextNonce: UInt64 = 1
+    /// The latest measured round trip, in milliseconds.
+    public internal(set) var roundTrip: Int64?
+    public internal(set) var lastError: ErrorMessage?
+
+    // MARK: Presence
+
+    /// The other clients in the document, as their latest presence says.
+    public internal(set) var peers: [ReplicaID: Presence] = [:]
+    /// The pointer, in document units; nil when off the canvas.
+    public internal(set) var cursor: Point?
+    /// The part of the document on screen, when the app says.
+    public var visibleArea: VisibleArea?
+    var lastPresenceSent: Presence?
+    var presenceSentAt: Timestamp?
+    var lastInteraction: Timestamp
+    /// The latest time any event carried: when pushes formed on taking the
+    /// outputs were sent.
+    var latestTime: Timestamp
+
+    public init(
+        document: DocumentName, user: UserInfo, replica: ReplicaID,
+        configuration: SyncClientConfiguration = SyncClientConfiguration(), at now: Timestamp
+    ) {
+        self.document = document
+        self.user = user
+        self.configuration = configuration
+        editor = Editor(replica: replica)
+        lastInteraction = now
+        latestTime = now
+    }
+
+    /// A client that resumes a saved session: its replica, its counter and
+    /// its unacknowledged edits, which it shows at once and pushes once
+    /// connected.
+    public init(
+        document: DocumentName, user: UserInfo, restoring session: SavedSession,
+        configuration: SyncClientConfiguration = SyncClientConfiguration(), at now: Timestamp
+    ) {
+        self.init(document: document, user: user, replica: session.replica, configuration: configuration, at: now)
+        editor = Editor(clock: LamportClock(replica: session.replica, counter: session.counter), document: Document())
+        editor.receive(session.unacknowledged)
+        unsent = session.unacknowledged
+    }
+
+    public var replica: ReplicaID { editor.replica }
+
+    public var connectionState: ConnectionState {
+        guard isConnected else { return .offline }
+        guard isWelcomed else { return .connecting }
+        return isWeak ? .weak : .connected
+    }
+
+    /// Local ops the server has not acknowledged, in the order they were made.
+    public var unacknowledged: [Op] { inFlight.flatMap(\.ops) + unsent }
+
+    /// The session to save so unsent edits survive a restart.
+    public var savedSession: SavedSession {
+        SavedSession(replica: replica, counter: editor.clock.counter, unacknowledged: unacknowledged)
+    }
+
+    /// What to send or do since the last call, in order.
+    public mutating func takeOutputs() -> [ClientOutput] {
+        formPushes()
+        defer { outputs.removeAll(keepingCapacity: true) }
+        return outputs
+    }
+
+    /// What happened to this client's edits since the last call.
+    public mutating func takeEvents() -> [SyncEvent] {
+        defer { events.removeAll(keepingCapacity: true) }
+        return events
+    }
+
+    // MARK: Transport events
+
+    /// A connection opened: say hello, resuming from where this copy stands.
+    public mutating func connectionOpened(at now: Timestamp) {
+        latestTime = max(latestTime, now)
+        isConnected = true
+        isWelcomed = false
+        isWeak = false
+        welcomeChunks = []
+        lastPingAt = now
+        let since = needsSnapshot ? nil : resumePoint
+        outputs.append(
+            .send(
+                .hello(
+                    Hello(
+                        document: document, replica: replica, token: configuration.token, since: since, user: user))))
+    }
+
+    /// The connection is gone: what was in flight waits to be resent, and
+    /// peers are forgotten (the next welcome lists them again).
+    public mutating func connectionClosed(at now: Timestamp) {
+        isConnected = false
+        isWelcomed = false
+        isWeak = false
+        welcomeChunks = []
+        unsent = inFlight.flatMap(\.ops) + unsent
+        inFlight = []
+        peers = [:]
+        outstandingPing = nil
+        lastPresenceSent = nil
+        presenceSentAt = nil
+        outputs = []
+    }
+
+    public mutating func receive(_ message: Message, at now: Timestamp) {
+        latestTime = max(latestTime, now)
+        guard isConnected else { return }
+        switch message {
+        case .welcome(let welcome):
+            welcomeChunks.append(welcome)
+            if !welcome.more { completeWelcome(at: now) }
+        case .ack(let ack):
+            acknowledge(ack)
+        case .ops(let ops):
+            guard isWelcomed, let last = ops.last else { return }
+            editor.receive(ops.lazy.map(\.op))
+            advance(to: last.position)
+        case .presence(let presence):
+            guard presence.replica != replica else { return }
+            peers[presence.replica] = presence
+        case .leave(let replica):
+            peers[replica] = nil
+        case .error(let error):
+            handle(error)
+        case .ping(let nonce):
+            outputs.append(.send(.pong(nonce: nonce)))
+        case .pong(let nonce):
+            if let ping = outstandingPing, ping.nonce == nonce {
+                roundTrip = now.milliseconds(since: ping.sentAt)
+                outstandingPing = nil
+            }
+        case .hello, .push:
+            break
+        }
+    }
+
+    /// Presence throttling and idling, pings, and the weak-connection check.
+    public mutating func tick(at now: Timestamp) {
+        latestTime = max(latestTime, now)
+        guard isConnected, isWelcomed else { return }
+        if outstandingPing == nil, now.milliseconds(since: lastPingAt ?? now) >= configuration.pingInterval {
+            outstandingPing = (nextNonce, now)
+            lastPingAt = now
+            outputs.append(.send(.ping(nonce: nextNonce)))
+            nextNonce += 1
+        }
+        let pingLate = outstandingPing.map { now.milliseconds(since: $0.sentAt) > configuration.weakRoundTrip } ?? false
+        let slowRoundTrip = (roundTrip ?? 0) > configuration.weakRoundTrip
+        let ackLate = inFlight.first.map { now.milliseconds(since: $0.sentAt) > configuration.weakAckDelay } ?? false
+        isWeak = pingLate || slowRoundTrip || ackLate
+        sharePresence(at: now)
+    }
+
+    // MARK: Server messages
+
+    private mutating func completeWelcome(at now: Timestamp) {
+        let chunks = welcomeChunks
+        welcomeChunks = []
+        guard let last = chunks.last else { return }
+        if case .snapshot = last.content {
+            var base = Document()
+            for chunk in chunks {
+                if case .snapshot(let ops) = chunk.content { for op in ops { base.apply(op) } }
+            }
+            editor.rebase(onto: base, reapplying: unacknowledged)
+        } else {
+            for chunk in chunks {
+                if case .tail(let ops) = chunk.content { editor.receive(ops.lazy.map(\.op)) }
+            }
+        }
+        resumePoint = ResumePoint(position: last.position, epoch: last.epoch)
+        needsSnapshot = false
+        isWelcomed = true
+        peers = Dictionary(
+            chunks.flatMap(\.peers).filter { $0.replica != replica }.map { ($0.replica, $0) },
+            uniquingKeysWith: { _, latest in latest })
+        sharePresence(at: now)
+    }
+
+    private mutating func acknowledge(_ ack: Ack) {
+        guard let index = inFlight.firstIndex(where: { $0.batch == ack.batch }) else { return }
+        let push = inFlight.remove(at: index)
+        events.append(.acknowledged(push.ops.map(\.id)))
+        if ack.count > 0 { advance(to: ack.first + UInt64(ack.count) - 1) }
+    }
+
+    private mutating func advance(to position: UInt64) {
+        guard let point = resumePoint, position > point.position else { return }
+        resumePoint = ResumePoint(position: position, epoch: point.epoch)
+    }
+
+    private mutating func handle(_ error: ErrorMessage) {
+        lastError = error
+        if let batch = error.batch, let index = inFlight.firstIndex(where: { $0.batch == batch }) {
+            let push = inFlight.remove(at: index)
+            events.append(.refused(error, push.ops))
+            // The refused ops are applied here but nowhere else: start over
+            // from the server's state, keeping the other unacknowledged ops.
+            needsSnapshot = true
+            outputs.append(.disconnect(reason: "push refused (\(error.code)): \(error.message)"))
+        } else {
+            events.append(.serverError(error))
+            if error.fatal { outputs.append(.disconnect(reason: "\(error.code): \(error.message)")) }
+        }
+    }
+}
+
+/// A push on the wire, waiting for its ack.
+struct OutgoingPush: Hashable, Sendable {
+    var batch: UInt64
+    var ops: [Op]
+    var sentAt: Timestamp
+}

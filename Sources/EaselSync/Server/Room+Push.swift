@@ -1,0 +1,196 @@
+import EaselModel
+import EaselProtocol
+
+extension Room {
+    /// Why a push was refused: the error code and a message for people.
+    struct Refusal: Error {
+        var code: ErrorCode
+        var message: String
+    }
+
+    func push(_ push: Push, from connection: ConnectionID, at now: Timestamp, into io: inout RoomIO) {
+        guard let member = members[connection] else { return }
+        let freshOps: [Op]
+        do throws(Refusal) {
+            freshOps = try vet(push.ops, from: member.replica)
+        } catch {
+            return io.refuse(connection, code: error.code, batch: push.batch, error.message)
+        }
+        let first = head + UInt64(pendingOps.count) + 1
+        var logged: [LoggedOp] = []
+        logged.reserveCapacity(freshOps.count)
+        for (offset, op) in freshOps.enumerated() {
+            let position = first + UInt64(offset)
+            accept(op, at: position)
+            logged.append(LoggedOp(position: position, op: op, author: member.user.name, receivedAt: now.rawValue))
+        }
+        var ticket: StorageTicket?
+        if !logged.isEmpty {
+            let issued = StorageTicket(room: generation, sequence: nextTicket)
+            nextTicket += 1
+            io.outputs.append(.append(logged, to: name, ticket: issued))
+            ticket = issued
+        }
+        pendingPushes.append(
+            PendingPush(
+                connection: connection, batch: push.batch, ticket: ticket, opCount: freshOps.count,
+                isStored: ticket == nil || configuration.faults.acknowledgeBeforeCommit))
+        commitStoredPushes()
+    }
+
+    /// The push's ops that are not resends, or why the push is refused.
+    ///
+    /// Every op is checked against committed and pending state and the
+    /// push's own earlier ops, and nothing changes until all have passed,
+    /// so a refused push leaves no trace.
+    private func vet(_ ops: [Op], from replica: ReplicaID) throws(Refusal) -> [Op] {
+        var kindsInPush: [EntityID: EntityKind] = [:]
+        var chunksInPush: [ChunkKey: OpID] = [:]
+        // Counters only rise within an honest push, so a repeat within it is
+        // looked for only once they stop rising.
+        var previousCounter: UInt64 = 0
+        var earlierInPush: [OpID: Op]?
+        var resends: [Int] = []
+        let counterBound = highestCounter.addingReportingOverflow(configuration.counterLead)
+        for (index, op) in ops.enumerated() {
+            guard op.id.replica == replica else {
+                throw Refusal(
+                    code: .wrongReplica, message: "op \(op.id) is stamped with another replica than \(replica)")
+            }
+            if op.id.counter <= previousCounter, earlierInPush == nil {
+                earlierInPush = Dictionary(ops[..<index].map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            }
+            previousCounter = max(previousCounter, op.id.counter)
+            if let earlier = earlierInPush?[op.id] {
+                guard earlier == op else { throw conflict(op.id) }
+                resends.append(index)
+                continue
+            }
+            earlierInPush?[op.id] = op
+            if try isResend(op) {
+                resends.append(index)
+                continue
+            }
+            guard counterBound.overflow || op.id.counter <= counterBound.partialValue else {
+                throw Refusal(
+                    code: .counterTooFar,
+                    message:
+                        "counter \(op.id.counter) is more than \(configuration.counterLead) beyond the document's \(highestCounter)"
+                )
+            }
+            try vetMeaning(op, kindsInPush: &kindsInPush, chunksInPush: &chunksInPush)
+        }
+        guard !resends.isEmpty else { return ops }
+        var fresh = ops
+        for index in resends.reversed() { fresh.remove(at: index) }
+        return fresh
+    }
+
+    /// Whether the op was already accepted: the same op is a resend, another
+    /// op with its ID a conflict.
+    private func isResend(_ op: Op) throws(Refusal) -> Bool {
+        if let position = positions[op.id] {
+            guard self.op(at: position) == op else { throw conflict(op.id) }
+            return true
+        }
+        return op.id.counter <= highWaterBelowRetained[op.id.replica] ?? 0
+    }
+
+    private func conflict(_ id: OpID) -> Refusal {
+        Refusal(code: .opConflict, message: "op \(id) was already accepted with different content")
+    }
+
+    /// What the op means in the document: an entity it has, a field of the
+    /// entity's kind, an append by the stroke's author that does not
+    /// contradict samples already accepted.
+    private func vetMeaning(
+        _ op: Op, kindsInPush: inout [EntityID: EntityKind], chunksInPush: inout [ChunkKey: OpID]
+    ) throws(Refusal) {
+        if case .create(let kind, _) = op.action {
+            kindsInPush[op.entity] = kind
+            return
+        }
+        let entity = op.entity
+        guard let kind = kindsInPush[entity] ?? pendingKinds[entity] ?? committed.kind(of: entity) else {
+            throw Refusal(code: .unknownEntity, message: "the document has no entity \(entity)")
+        }
+        switch op.action {
+        case .set(_, let field):
+            guard kind.has(field.id) else {
+                throw Refusal(code: .fieldNotInKind, message: "a \(kind) has no field \(field.id)")
+            }
+        case .append(_, let start, _):
+            guard kind == .stroke else {
+                throw Refusal(code: .fieldNotInKind, message: "a \(kind) has no samples to append to")
+            }
+            guard op.id.replica == entity.author else {
+                throw Refusal(code: .notStrokeAuthor, message: "only the author of stroke \(entity) may append to it")
+            }
+            let key = ChunkKey(entity: entity, start: start)
+            if let holder = chunksInPush[key] ?? pendingChunks[key]
+                ?? committed.sampleChunkStamp(of: entity, at: start),
+                holder != op.id
+            {
+                throw Refusal(
+                    code: .appendConflict, message: "stroke \(entity) already has other samples from index \(start)")
+            }
+            chunksInPush[key] = op.id
+        case .create, .delete, .restore:
+            break
+        }
+    }
+
+    /// Records an accepted op as pending at its position.
+    private func accept(_ op: Op, at position: UInt64) {
+        positions[op.id] = position
+        let replica = op.id.replica
+        highWater[replica] = max(highWater[replica] ?? 0, op.id.counter)
+        highestCounter = max(highestCounter, op.id.counter)
+        pendingOps.append(PositionedOp(position: position, op: op))
+        switch op.action {
+        case .create(let kind, _): pendingKinds[op.entity] = kind
+        case .append(let entity, let start, _): pendingChunks[ChunkKey(entity: entity, start: start)] = op.id
+        default: break
+        }
+    }
+
+    // MARK: Storage completions
+
+    /// Storage answered for one of this room's appends.
+    func stored(_ ticket: StorageTicket, _ result: Result<Void, RoomStorageError>, into io: inout RoomIO) {
+        guard let index = pendingPushes.firstIndex(where: { $0.ticket == ticket }) else { return }
+        switch result {
+        case .failure(let error):
+            fail(error.message, into: &io)
+        case .success:
+            pendingPushes[index].isStored = true
+            commitStoredPushes()
+        }
+    }
+
+    /// Commits the pushes at the front of the queue whose ops are durable,
+    /// in order: a push is acknowledged only once everything before it is.
+    private func commitStoredPushes() {
+        var committedPushes = 0
+        var committedOps = 0
+        for push in pendingPushes {
+            guard push.isStored else { break }
+            committedPushes += 1
+            let first = head + 1
+            for op in pendingOps[committedOps..<committedOps + push.opCount] {
+                commitHead(op)
+                if case .create = op.op.action { pendingKinds[op.op.entity] = nil }
+                if case .append(let entity, let start, _) = op.op.action {
+                    pendingChunks[ChunkKey(entity: entity, start: start)] = nil
+                }
+            }
+            committedOps += push.opCount
+            undeliveredAcks.append(
+                (push.connection, Ack(batch: push.batch, first: first, count: UInt32(push.opCount))))
+        }
+        guard committedPushes > 0 else { return }
+        pendingPushes.removeFirst(committedPushes)
+        pendingOps.removeFirst(committedOps)
+        trimRetained()
+    }
+}

@@ -1,0 +1,86 @@
+import EaselModel
+import EaselProtocol
+
+/// A connection as the host numbers it; unique for the host's lifetime.
+public struct ConnectionID: RawRepresentable, Hashable, Comparable, Sendable, CustomStringConvertible {
+    public var rawValue: UInt64
+
+    public init(rawValue: UInt64) {
+        self.rawValue = rawValue
+    }
+
+    public static func < (lhs: ConnectionID, rhs: ConnectionID) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    public var description: String { "c\(rawValue)" }
+}
+
+/// Names one storage request, so its completion finds its way back: the
+/// room that made it (every room the server ever held has its own number)
+/// and the request's place in that room's sequence.
+public struct StorageTicket: Hashable, Sendable, CustomStringConvertible {
+    public var room: UInt64
+    public var sequence: UInt64
+
+    public init(room: UInt64, sequence: UInt64) {
+        self.room = room
+        self.sequence = sequence
+    }
+
+    public var description: String { "t\(room).\(sequence)" }
+}
+
+/// What the sans-IO server asks its host to do, in order.
+public enum ServerOutput: Hashable, Sendable {
+    /// Send one message to each connection listed (the same bytes for all,
+    /// so a host encodes it once).
+    case send(Message, to: [ConnectionID])
+    /// Close a connection with a WebSocket close code, after the messages
+    /// sent to it before.
+    case close(ConnectionID, CloseCode)
+    /// Load a document's committed history; answer with `loaded`.
+    case load(DocumentName)
+    /// Make ops durable; answer with `stored` once they are (or failed).
+    case append([LoggedOp], to: DocumentName, ticket: StorageTicket)
+    /// A room emptied and everything it accepted is committed: the host may
+    /// snapshot the document and forget it.
+    case unloaded(DocumentName, head: UInt64)
+}
+
+/// How a server's rooms behave. The defaults are what Protocol/README.md
+/// promises clients.
+public struct ServerConfiguration: Hashable, Sendable {
+    /// How far beyond the document's highest counter a pushed op's counter
+    /// may reach (error 205). Wide enough for any offline session; narrow
+    /// enough that nobody wins every last-writer race from then on.
+    public var counterLead: UInt64 = 1 << 24
+    /// Committed ops a room keeps in memory to answer resumes with a tail
+    /// and to recognise resends; a client further behind gets a snapshot.
+    public var retainedOps: Int = 100_000
+    /// The shortest gap between two presence messages relayed for one
+    /// connection (20 a second); the latest one in between is kept.
+    public var presenceInterval: Int64 = 1000 / Int64(ProtocolLimits.presencePerSecond)
+    /// How long a connection may stay before its hello (close 4004).
+    public var helloTimeout: Int64 = 10_000
+    /// How long a joined connection may send nothing (close 4006): a client
+    /// that vanished without closing leaves no ghost behind.
+    public var silenceTimeout: Int64 = 60_000
+    /// Invalid messages a connection may send before it is closed (4001).
+    public var invalidMessageAllowance: Int = 16
+    /// Deliberate faults, for tests that prove they would notice them.
+    public var faults = SyncFaults()
+
+    public init() {}
+}
+
+/// Faults a test can switch on to check that its checks catch them. Never
+/// set outside tests.
+public struct SyncFaults: Hashable, Sendable {
+    /// Acknowledge and broadcast pushes as soon as they are accepted,
+    /// before storage says they are durable: acknowledged ops can then be
+    /// lost in a crash.
+    public var acknowledgeBeforeCommit = false
+
+    public init(acknowledgeBeforeCommit: Bool = false) {
+        self.acknowledgeBeforeCommit = acknowledgeBeforeCommit
+    }
+}
