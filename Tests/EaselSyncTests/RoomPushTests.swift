@@ -1,0 +1,179 @@
+import EaselModel
+import EaselProtocol
+import EaselSync
+import EaselTestSupport
+import Testing
+
+@Suite("Room: pushes")
+struct RoomPushTests {
+    typealias F = RoomFixtures
+
+    /// A room where alice's star and stroke are committed, alice and bob joined.
+    func room() throws -> (ServerHarness, alice: ConnectionID, bob: ConnectionID) {
+        let harness = try ServerHarness()
+        let (aliceConnection, _) = harness.join(alice, as: "alice")
+        let (bobConnection, _) = harness.join(bob, as: "bob")
+        harness.pushCommitted([F.createStar(), F.createStroke(), F.append(3, at: 0)], from: aliceConnection)
+        return (harness, aliceConnection, bobConnection)
+    }
+
+    /// Pushes ops that must be refused with `code`, and checks that nothing
+    /// was stored, acknowledged or broadcast and the connection stays.
+    func expectRefusal(_ code: ErrorCode, pushing ops: [Op], fromBob: Bool = false) throws {
+        let (harness, aliceConnection, bobConnection) = try room()
+        let (connection, other) = fromBob ? (bobConnection, aliceConnection) : (aliceConnection, bobConnection)
+        let transcript = harness.push(ops, batch: 9, from: connection)
+        let errors = transcript.errors(to: connection)
+        #expect(errors.map(\.code) == [code])
+        #expect(errors.map(\.batch) == [9])
+        #expect(errors.allSatisfy { !$0.fatal })
+        #expect(transcript.appended.isEmpty)
+        #expect(transcript.closes(of: connection).isEmpty)
+        #expect(harness.commit().messages(to: other).isEmpty)
+        #expect(harness.storage.history(of: harness.document.rawValue).head == 3)
+    }
+
+    @Test func anOpStampedWithAnotherReplicaThanTheConnectionsIsRefused() throws {
+        try expectRefusal(.wrongReplica, pushing: [F.moveStar(10, by: carol)], fromBob: true)
+    }
+
+    @Test func anOpIDAlreadyCommittedWithOtherContentIsAConflict() throws {
+        try expectRefusal(.opConflict, pushing: [op(1, alice, .create(.emoji, [.character("🌙")]))])
+    }
+
+    @Test func anOpIDStillBeingWrittenWithOtherContentIsAConflict() throws {
+        let (harness, connection, _) = try room()
+        harness.push([F.moveStar(10)], batch: 1, from: connection)
+        let transcript = harness.push([F.moveStar(10, to: 99)], batch: 2, from: connection)
+        #expect(transcript.errors(to: connection).map(\.code) == [.opConflict])
+        #expect(transcript.errors(to: connection).map(\.batch) == [2])
+    }
+
+    @Test func anOpRepeatedWithinOnePushWithOtherContentIsAConflict() throws {
+        try expectRefusal(.opConflict, pushing: [F.moveStar(10), F.moveStar(11), F.moveStar(10, to: 50)])
+    }
+
+    @Test func aCounterFarBeyondTheDocumentsHighestIsRefused() throws {
+        try expectRefusal(.counterTooFar, pushing: [F.moveStar(3 + (1 << 24) + 1)])
+    }
+
+    @Test func aCounterWithinTheLeadIsAccepted() throws {
+        let (harness, connection, _) = try room()
+        let transcript = harness.pushCommitted([F.moveStar(3 + (1 << 24))], from: connection)
+        #expect(transcript.messages(to: connection) == [.ack(Ack(batch: 1, first: 4, count: 1))])
+    }
+
+    @Test func anOpOnAnEntityTheDocumentNeverHadIsRefused() throws {
+        try expectRefusal(.unknownEntity, pushing: [op(10, bob, .set(EntityID(opID(99, carol)), .x(1)))], fromBob: true)
+    }
+
+    @Test func aFieldTheEntitysKindDoesNotHaveIsRefused() throws {
+        try expectRefusal(.fieldNotInKind, pushing: [op(10, alice, .set(F.star, .font("Georgia")))])
+    }
+
+    @Test func samplesAppendedToAnEntityThatIsNotAStrokeAreRefused() throws {
+        try expectRefusal(
+            .fieldNotInKind, pushing: [op(10, alice, .append(F.star, start: 0, samples: [sample(0, 0, 0)]))])
+    }
+
+    @Test func onlyAStrokesAuthorMayAppendToIt() throws {
+        try expectRefusal(.notStrokeAuthor, pushing: [F.append(10, by: bob, at: 1)], fromBob: true)
+    }
+
+    @Test func differentSamplesAtAnIndexAlreadyWrittenAreRefused() throws {
+        try expectRefusal(.appendConflict, pushing: [F.append(10, at: 0, x: 7)])
+    }
+
+    @Test func aRefusedPushLeavesNoTraceAndTheNextPushContinuesTheLog() throws {
+        let (harness, connection, other) = try room()
+        // The create would pass on its own; the set after it does not.
+        let refused = harness.push(
+            [op(10, alice, .create(.emoji, [.character("🌙")])), op(11, alice, .set(F.star, .font("x")))], batch: 1,
+            from: connection)
+        #expect(refused.errors(to: connection).map(\.code) == [.fieldNotInKind])
+        // The refused create is unknown: an op on it is refused too.
+        let dependent = harness.push(
+            [op(12, alice, .set(EntityID(opID(10, alice)), .x(1)))], batch: 2, from: connection)
+        #expect(dependent.errors(to: connection).map(\.code) == [.unknownEntity])
+
+        let accepted = harness.pushCommitted([F.moveStar(13)], batch: 3, from: connection)
+        #expect(accepted.messages(to: connection) == [.ack(Ack(batch: 3, first: 4, count: 1))])
+        #expect(accepted.messages(to: other) == [.ops([PositionedOp(position: 4, op: F.moveStar(13))])])
+    }
+
+    @Test func opsOnAnEntityCreatedEarlierInTheSamePushOrStillBeingWrittenAreAccepted() throws {
+        let (harness, connection, _) = try room()
+        let moon = EntityID(opID(10, alice))
+        harness.push(
+            [op(10, alice, .create(.text, [.text("hi")])), op(11, alice, .set(moon, .font("Georgia")))], batch: 1,
+            from: connection)
+        let second = harness.push([op(12, alice, .set(moon, .size(30)))], batch: 2, from: connection)
+        #expect(second.errors(to: connection).isEmpty)
+        #expect(
+            harness.commit().messages(to: connection) == [
+                .ack(Ack(batch: 1, first: 4, count: 2)), .ack(Ack(batch: 2, first: 6, count: 1)),
+            ])
+    }
+
+    @Test func nothingIsAcknowledgedBroadcastOrWelcomedBeforeStorageCommitsIt() throws {
+        let (harness, connection, other) = try room()
+        let pushed = harness.push([F.moveStar(10)], from: connection)
+        #expect(pushed.appended.map(\.position) == [4])
+        #expect(pushed.messages(to: connection).isEmpty)
+        #expect(pushed.messages(to: other).isEmpty)
+
+        let (newcomer, joined) = harness.join(carol, as: "carol")
+        #expect(try #require(joined.welcome(to: newcomer)).position == 3)
+
+        let committed = harness.commit()
+        #expect(committed.messages(to: connection) == [.ack(Ack(batch: 1, first: 4, count: 1))])
+        #expect(committed.messages(to: other) == [.ops([PositionedOp(position: 4, op: F.moveStar(10))])])
+        #expect(committed.messages(to: newcomer) == [.ops([PositionedOp(position: 4, op: F.moveStar(10))])])
+    }
+
+    @Test func storedOpsRecordTheirAuthorAndWhenTheServerReceivedThem() throws {
+        let (harness, connection, _) = try room()
+        harness.now = Timestamp(milliseconds: 1_800_000_000_123)
+        let logged = harness.push([F.moveStar(10)], from: connection).appended
+        #expect(logged == [LoggedOp(position: 4, op: F.moveStar(10), author: "alice", receivedAt: 1_800_000_000_123)])
+    }
+
+    @Test func aResendIsAcknowledgedWithoutANewPositionOrABroadcast() throws {
+        let (harness, connection, other) = try room()
+        harness.close(connection)
+        let (again, _) = harness.join(alice, as: "alice")
+        let resend = harness.push([F.createStroke(), F.append(3, at: 0), F.moveStar(10)], batch: 5, from: again)
+        #expect(resend.appended.map(\.op) == [F.moveStar(10)])
+        let committed = harness.commit()
+        #expect(committed.messages(to: again) == [.ack(Ack(batch: 5, first: 4, count: 1))])
+        #expect(committed.messages(to: other) == [.ops([PositionedOp(position: 4, op: F.moveStar(10))])])
+
+        let onlyResends = harness.push([F.moveStar(10)], batch: 6, from: again)
+        #expect(onlyResends.appended.isEmpty)
+        #expect(onlyResends.messages(to: again) == [.ack(Ack(batch: 6, first: 5, count: 0))])
+        #expect(onlyResends.messages(to: other).isEmpty)
+    }
+
+    @Test func aResendOfOpsStillBeingWrittenIsAcknowledgedOnlyOnceTheyAreDurable() throws {
+        let (harness, stale, _) = try room()
+        harness.push([F.moveStar(10)], batch: 1, from: stale)
+        harness.close(stale)
+        let (again, _) = harness.join(alice, as: "alice")
+        let resend = harness.push([F.moveStar(10)], batch: 1, from: again)
+        #expect(resend.appended.isEmpty)
+        #expect(resend.messages(to: again).isEmpty)
+        #expect(harness.commit().messages(to: again) == [.ack(Ack(batch: 1, first: 5, count: 0))])
+    }
+
+    @Test func aResendBelowACompactedHighWaterMarkIsADuplicate() throws {
+        var configuration = ServerConfiguration()
+        configuration.retainedOps = 1
+        let harness = try ServerHarness(configuration: configuration)
+        let (connection, _) = harness.join(alice, as: "alice")
+        harness.pushCommitted([F.createStar()] + (2...6).map { F.moveStar($0) }, from: connection)
+        // Op 2 is no longer retained; its counter is below alice's high-water mark.
+        let resend = harness.push([F.moveStar(2)], batch: 2, from: connection)
+        #expect(resend.appended.isEmpty)
+        #expect(resend.messages(to: connection) == [.ack(Ack(batch: 2, first: 7, count: 0))])
+    }
+}

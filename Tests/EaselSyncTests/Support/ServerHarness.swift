@@ -1,0 +1,149 @@
+import EaselModel
+import EaselProtocol
+import EaselSync
+import EaselTestSupport
+
+/// A sans-IO server with in-memory storage, driven one event at a time: each
+/// event returns the transcript of everything the server did in response,
+/// storage work included, so a test states exactly what it expects.
+final class ServerHarness {
+    let server: SyncServer
+    let storage: InMemoryRoomStorage
+    let document: DocumentName
+    var now = Timestamp(milliseconds: 1_700_000_000_000)
+    private let completions = StorageCompletions()
+    private var nextConnection: UInt64 = 1
+
+    init(configuration: ServerConfiguration = ServerConfiguration(), commitsImmediately: Bool = false) throws {
+        server = SyncServer(configuration: configuration)
+        storage = InMemoryRoomStorage(commitsImmediately: commitsImmediately)
+        document = try DocumentName("boards/one")
+    }
+
+    static func user(_ name: String) -> UserInfo {
+        UserInfo(name: name, initials: String(name.prefix(1)).uppercased(), color: Color(rawValue: 0x2266_AAFF))
+    }
+
+    func hello(_ replica: ReplicaID, as name: String, since: ResumePoint? = nil, protocol version: UInt32 = 1)
+        -> Message
+    {
+        .hello(
+            Hello(protocolVersion: version, document: document, replica: replica, since: since, user: Self.user(name)))
+    }
+
+    // MARK: Events
+
+    func connect() -> ConnectionID {
+        let connection = ConnectionID(rawValue: nextConnection)
+        nextConnection += 1
+        server.open(connection, at: now)
+        return connection
+    }
+
+    /// Opens a connection and says hello; the transcript holds the welcome.
+    func join(_ replica: ReplicaID, as name: String, since: ResumePoint? = nil) -> (ConnectionID, Transcript) {
+        let connection = connect()
+        return (connection, send(hello(replica, as: name, since: since), from: connection))
+    }
+
+    @discardableResult
+    func send(_ message: Message, from connection: ConnectionID) -> Transcript {
+        settle { $0.server.receive(message, from: connection, at: $0.now) }
+    }
+
+    @discardableResult
+    func push(_ ops: [Op], batch: UInt64 = 1, from connection: ConnectionID) -> Transcript {
+        send(.push(Push(batch: batch, ops: ops)), from: connection)
+    }
+
+    /// Storage commits everything pending.
+    @discardableResult
+    func commit() -> Transcript {
+        settle { $0.storage.commitPending() }
+    }
+
+    /// Pushes, commits, and returns the transcript of the commit.
+    @discardableResult
+    func pushCommitted(_ ops: [Op], batch: UInt64 = 1, from connection: ConnectionID) -> Transcript {
+        push(ops, batch: batch, from: connection)
+        return commit()
+    }
+
+    @discardableResult
+    func advance(by milliseconds: Int64) -> Transcript {
+        now = now + milliseconds
+        return settle { $0.server.tick(at: $0.now) }
+    }
+
+    @discardableResult
+    func close(_ connection: ConnectionID) -> Transcript {
+        settle { $0.server.close(connection, at: $0.now) }
+    }
+
+    @discardableResult
+    func refuse(_ error: DecodeError, from connection: ConnectionID) -> Transcript {
+        settle { $0.server.refuse(error, from: connection, at: $0.now) }
+    }
+
+    @discardableResult
+    func completeLoads() -> Transcript {
+        settle { $0.storage.completeLoads() }
+    }
+
+    /// Runs an event, then carries out outputs and storage answers until the
+    /// server has nothing more to say.
+    private func settle(_ event: (ServerHarness) -> Void) -> Transcript {
+        event(self)
+        var transcript = Transcript()
+        while true {
+            let outputs = server.takeOutputs()
+            transcript.outputs += outputs
+            for output in outputs { _ = completions.perform(output, on: storage) }
+            if completions.deliver(to: server, at: now) == 0, outputs.isEmpty { return transcript }
+        }
+    }
+}
+
+/// What the server did in response to one event.
+struct Transcript {
+    var outputs: [ServerOutput] = []
+
+    /// The messages sent to a connection, in order.
+    func messages(to connection: ConnectionID) -> [Message] {
+        outputs.compactMap {
+            guard case .send(let message, let connections) = $0, connections.contains(connection) else { return nil }
+            return message
+        }
+    }
+
+    func errors(to connection: ConnectionID) -> [ErrorMessage] {
+        messages(to: connection).compactMap { if case .error(let error) = $0 { error } else { nil } }
+    }
+
+    func welcome(to connection: ConnectionID) -> Welcome? {
+        messages(to: connection).lazy.compactMap { if case .welcome(let welcome) = $0 { welcome } else { nil } }.first
+    }
+
+    func closes(of connection: ConnectionID) -> [CloseCode] {
+        outputs.compactMap { output -> CloseCode? in
+            guard case .close(let closed, let code) = output, closed == connection else { return nil }
+            return code
+        }
+    }
+
+    /// The ops handed to storage.
+    var appended: [LoggedOp] {
+        outputs.flatMap { output -> [LoggedOp] in
+            guard case .append(let ops, _, _) = output else { return [] }
+            return ops
+        }
+    }
+
+    /// Every `send` output, as (message, recipients).
+    var sends: [(Message, [ConnectionID])] {
+        outputs.compactMap { output -> (Message, [ConnectionID])? in
+            guard case .send(let message, let recipients) = output else { return nil }
+            return (message, recipients)
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import EaselModel
+import EaselProtocol
+import EaselSync
+import EaselTestSupport
+import Testing
+
+@Suite("Client presence")
+struct SyncClientPresenceTests {
+    typealias F = RoomFixtures
+    let start = Timestamp(milliseconds: 0)
+
+    func connectedClient(snapshot: [Op] = [], peers: [Presence] = []) throws -> SyncClient {
+        var client = SyncClient(
+            document: try DocumentName("boards/one"), user: ServerHarness.user("bob"), replica: bob, at: start)
+        client.connectionOpened(at: start)
+        client.receive(
+            .welcome(Welcome(epoch: Epoch(rawValue: 1), position: 0, content: .snapshot(snapshot), peers: peers)),
+            at: start)
+        _ = client.takeOutputs()
+        return client
+    }
+
+    func sentPresence(_ client: inout SyncClient) -> [Presence] {
+        client.takeOutputs().compactMap { if case .send(.presence(let presence)) = $0 { presence } else { nil } }
+    }
+
+    @Test func presenceIsSentWhenItChangesAndAtMostTwentyTimesASecond() throws {
+        var client = try connectedClient()
+        client.pointerMoved(to: Point(x: 1, y: 1), at: start + 10)
+        client.pointerMoved(to: Point(x: 2, y: 2), at: start + 20)
+        #expect(sentPresence(&client).isEmpty)
+        client.tick(at: start + 50)
+        #expect(sentPresence(&client).map(\.cursor) == [Point(x: 2, y: 2)])
+        client.tick(at: start + 100)
+        #expect(sentPresence(&client).isEmpty, "nothing changed, nothing sent")
+    }
+
+    @Test func presenceSaysIdleAfterTenSecondsWithoutInteractionGoesQuietAndResumesOnTheNext() throws {
+        var client = try connectedClient()
+        client.tick(at: start + 9_999)
+        #expect(sentPresence(&client).isEmpty)
+        client.tick(at: start + 10_000)
+        #expect(sentPresence(&client).map(\.idle) == [true])
+        for second in 11...30 { client.tick(at: start + Int64(second) * 1_000) }
+        #expect(sentPresence(&client).isEmpty)
+        client.pointerMoved(to: Point(x: 5, y: 5), at: start + 30_500)
+        #expect(sentPresence(&client).map(\.idle) == [false])
+    }
+
+    @Test func peersAppearFromTheWelcomeAndTheirPresenceAndDisappearOnLeaveOrDisconnect() throws {
+        let aliceHere = Presence(replica: alice, user: ServerHarness.user("alice"))
+        var client = try connectedClient(peers: [aliceHere])
+        #expect(client.peers == [alice: aliceHere])
+        let carolHere = Presence(replica: carol, user: ServerHarness.user("carol"), cursor: Point(x: 1, y: 2))
+        client.receive(.presence(carolHere), at: start)
+        #expect(client.peers.count == 2)
+        client.receive(.leave(alice), at: start)
+        #expect(client.peers == [carol: carolHere])
+        client.connectionClosed(at: start)
+        #expect(client.peers.isEmpty, "a disconnected client shows no stale peers")
+    }
+
+    @Test func aGestureInFlightIsSharedAsAPreviewForPeers() throws {
+        var client = try connectedClient(snapshot: [F.createStar()])
+        try client.send(.tap(at: Point(x: 0, y: 0)), at: start + 100)
+        try client.send(.dragBegan(at: Point(x: 0, y: 0)), at: start + 200)
+        try client.send(.dragChanged(translation: Vector(dx: 30, dy: 40)), at: start + 300)
+        #expect(sentPresence(&client).last?.gesture == .moving([F.star], by: Vector(dx: 30, dy: 40)))
+        try client.send(.dragEnded(translation: Vector(dx: 30, dy: 40)), at: start + 400)
+        #expect(sentPresence(&client).last.map { $0.gesture == nil } == true)
+
+        try client.send(.drawBegan(DrawPoint(location: Point(x: 10, y: 10), time: 0)), at: start + 500)
+        try client.send(.drawMoved([DrawPoint(location: Point(x: 20, y: 15), time: 0.1)]), at: start + 600)
+        guard case .drawing(_, _, _, let points)? = sentPresence(&client).last?.gesture else {
+            Issue.record("expected a drawing preview")
+            return
+        }
+        #expect(points == [Point(x: 10, y: 10), Point(x: 20, y: 15)])
+    }
+}
