@@ -21,11 +21,10 @@ let package = Package(
         // Messages and their binary and JSON codecs (Protocol/README.md).
         // Standard library only, like the model: clients embed it.
         .target(name: "EaselProtocol", dependencies: ["EaselModel"]),
-        // libFuzzer target for the decoders (Docs/fuzzing.md); built normally,
-        // it replays a corpus through the same check.
-        // The sans-IO server Room and client sync engine. Standard library
-        // only: an iOS app embeds the client half.
+        // The sans-IO server rooms and client sync engine (Docs/sync.md).
+        // Standard library only: an iOS app embeds the client half.
         .target(name: "EaselSync", dependencies: ["EaselModel", "EaselProtocol"]),
+        // libFuzzer's entry point, weakly linked, for the fuzzer below.
         .target(name: "CFuzzerDriver"),
         // SQLite's C API, and a shim for what Swift cannot import of it.
         .systemLibrary(name: "CEaselSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
@@ -33,6 +32,8 @@ let package = Package(
         .target(name: "EaselStore", dependencies: ["EaselModel", "EaselProtocol", "CEaselSQLite"]),
         // A child process the crash-safety tests kill at random moments.
         .executableTarget(name: "StoreCrashProbe", dependencies: ["EaselStore", "EaselProtocol"]),
+        // libFuzzer target for the decoders (Docs/fuzzing.md); built normally,
+        // it replays a corpus through the same check.
         .executableTarget(name: "ProtocolFuzzer", dependencies: ["EaselProtocol", "CFuzzerDriver"]),
         .executableTarget(
             name: "easel",
