@@ -126,12 +126,29 @@ struct RoomDeliveryTests {
         #expect(transcript.closes(of: connection) == [.storageFailed])
     }
 
-    @Test func anEmptyRoomUnloadsOnceEverythingItAcceptedIsCommitted() throws {
+    @Test func anEmptyRoomUnloadsAWhileAfterItsLastConnectionLeftAndItsLastCommit() throws {
         let harness = try ServerHarness()
         let (connection, _) = harness.join(alice, as: "alice")
-        harness.push([F.createStar()], from: connection)
-        #expect(!harness.close(connection).outputs.contains { if case .unloaded = $0 { true } else { false } })
-        #expect(harness.commit().outputs.contains(.unloaded(harness.document, head: 1)))
+        harness.push([RoomFixtures.createStar()], from: connection)
+        harness.close(connection)
+        #expect(!harness.advance(by: 60_000).outputs.contains { if case .unloaded = $0 { true } else { false } })
+        harness.commit()
+        #expect(!harness.advance(by: 29_999).outputs.contains { if case .unloaded = $0 { true } else { false } })
+        #expect(harness.advance(by: 1).outputs == [.unloaded(harness.document, head: 1)])
         #expect(harness.server.openDocuments.isEmpty)
+    }
+
+    @Test func aClientReconnectingBeforeTheRoomUnloadsResumesWithATail() throws {
+        let harness = try ServerHarness()
+        let (connection, joined) = harness.join(alice, as: "alice")
+        let epoch = try #require(joined.welcome(to: connection)).epoch
+        harness.pushCommitted([RoomFixtures.createStar(), RoomFixtures.moveStar(2)], from: connection)
+        harness.close(connection)
+        harness.advance(by: 10_000)
+        harness.storage.snapshotAndCompact(harness.document.rawValue)
+        let (again, rejoined) = harness.join(alice, as: "alice", since: ResumePoint(position: 1, epoch: epoch))
+        #expect(
+            try #require(rejoined.welcome(to: again)).content
+                == .tail([PositionedOp(position: 2, op: RoomFixtures.moveStar(2))]))
     }
 }

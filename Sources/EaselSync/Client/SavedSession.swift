@@ -14,6 +14,12 @@ public struct SavedSession: Hashable, Sendable {
         self.unacknowledged = unacknowledged
     }
 
+    /// How far a restored client's counter skips ahead of the saved one, in
+    /// case it sent more ops after the session was saved: far more than a
+    /// session makes between two saves, far less than the 2^24 a server
+    /// allows beyond a document's highest counter.
+    public static let counterGapAfterRestore: UInt64 = 1 << 20
+
     private static let magic: [UInt8] = Array("EZS1".utf8)
 
     /// Bytes to write to disk: a 4-byte tag, the replica and the counter

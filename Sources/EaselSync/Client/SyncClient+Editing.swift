@@ -30,26 +30,63 @@ extension SyncClient {
         sharePresence(at: now)
     }
 
-    /// Cuts the unsent ops into pushes, each within the protocol's op and
-    /// byte limits in this connection's encoding, and sends them. Called as
-    /// outputs are taken, so the ops of one loop turn travel together.
+    /// Sends again, as they were, the pushes an earlier connection left
+    /// unacknowledged; then cuts the unsent ops into pushes within the
+    /// protocol's op and byte limits in this connection's encoding. Called
+    /// as outputs are taken, so the ops of one loop turn travel together.
     mutating func formPushes() {
-        guard isConnected, isWelcomed, !unsent.isEmpty else { return }
+        guard isConnected, isWelcomed else { return }
+        for ops in awaitingResend { send(Push(batch: nextBatch, ops: ops)) }
+        awaitingResend = []
         var start = 0
         while start < unsent.count {
             var end = min(start + ProtocolLimits.opsPerPush, unsent.count)
-            var push = Push(batch: nextBatch, ops: Array(unsent[start..<end]))
-            while end - start > 1,
-                Message.push(push).encoded(as: configuration.encoding).count > ProtocolLimits.messageBytes
-            {
+            while end - start > 1, !fitsInOneMessage(unsent[start..<end]) {
                 end = start + (end - start) / 2
-                push.ops = Array(unsent[start..<end])
             }
-            nextBatch += 1
-            inFlight.append(OutgoingPush(batch: push.batch, ops: push.ops, sentAt: latestTime))
-            outputs.append(.send(.push(push)))
+            send(Push(batch: nextBatch, ops: Array(unsent[start..<end])))
             start = end
         }
         unsent = []
+    }
+
+    private mutating func send(_ push: Push) {
+        nextBatch += 1
+        inFlight.append(OutgoingPush(batch: push.batch, ops: push.ops, sentAt: latestTime))
+        outputs.append(.send(.push(push)))
+    }
+
+    /// Whether a push of these ops stays within the message limit: by a
+    /// cheap bound on their size first, by encoding them only when the
+    /// bound says they might not.
+    private func fitsInOneMessage(_ ops: ArraySlice<Op>) -> Bool {
+        var bound = 64
+        for op in ops { bound += op.wireSizeBound }
+        if bound <= ProtocolLimits.messageBytes { return true }
+        let push = Message.push(Push(batch: nextBatch, ops: Array(ops)))
+        return push.encoded(as: configuration.encoding).count <= ProtocolLimits.messageBytes
+    }
+}
+
+extension Op {
+    /// More bytes than the op takes in either encoding: JSON keys and
+    /// numbers, and strings at six bytes a byte (every byte escaped).
+    var wireSizeBound: Int {
+        switch action {
+        case .create(_, let fields): 160 + fields.reduce(0) { $0 + $1.wireSizeBound }
+        case .set(_, let field): 160 + field.wireSizeBound
+        case .delete, .restore: 160
+        case .append(_, _, let samples): 160 + samples.count * 96
+        }
+    }
+}
+
+extension Field {
+    fileprivate var wireSizeBound: Int {
+        switch self {
+        case .character(let string), .text(let string), .font(let string): 48 + 6 * string.utf8.count
+        case .zKey(let key): 48 + 6 * key.string.utf8.count
+        default: 96
+        }
     }
 }

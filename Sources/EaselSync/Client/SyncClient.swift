@@ -25,10 +25,14 @@ public struct SyncClient: Sendable {
 
     // MARK: Outbox
 
-    /// Local ops not yet in a push on the current connection, in order.
-    var unsent: [Op] = []
     /// Pushes sent on the current connection and not yet acknowledged.
     var inFlight: [OutgoingPush] = []
+    /// Pushes of earlier connections that were never acknowledged, to send
+    /// again as they were: a push is atomic, so regrouping them would let
+    /// one refused op take unrelated edits down with it.
+    var awaitingResend: [[Op]] = []
+    /// Local ops not yet in any push, in order.
+    var unsent: [Op] = []
     var nextBatch: UInt64 = 1
 
     // MARK: Connection
@@ -81,7 +85,11 @@ public struct SyncClient: Sendable {
         configuration: SyncClientConfiguration = SyncClientConfiguration(), at now: Timestamp
     ) {
         self.init(document: document, user: user, replica: session.replica, configuration: configuration, at: now)
-        editor = Editor(clock: LamportClock(replica: session.replica, counter: session.counter), document: Document())
+        // The session may be older than the last ops this replica sent: skip
+        // far enough ahead that new ops never reuse one of their IDs.
+        let (skipped, overflow) = session.counter.addingReportingOverflow(SavedSession.counterGapAfterRestore)
+        editor = Editor(
+            clock: LamportClock(replica: session.replica, counter: overflow ? .max : skipped), document: Document())
         editor.receive(session.unacknowledged)
         unsent = session.unacknowledged
     }
@@ -95,7 +103,7 @@ public struct SyncClient: Sendable {
     }
 
     /// Local ops the server has not acknowledged, in the order they were made.
-    public var unacknowledged: [Op] { inFlight.flatMap(\.ops) + unsent }
+    public var unacknowledged: [Op] { inFlight.flatMap(\.ops) + awaitingResend.flatMap { $0 } + unsent }
 
     /// The session to save so unsent edits survive a restart.
     public var savedSession: SavedSession {
@@ -120,6 +128,8 @@ public struct SyncClient: Sendable {
     /// A connection opened: say hello, resuming from where this copy stands.
     public mutating func connectionOpened(at now: Timestamp) {
         latestTime = max(latestTime, now)
+        // A transport that reconnects without reporting the close first.
+        if isConnected { connectionClosed(at: now) }
         isConnected = true
         isWelcomed = false
         isWeak = false
@@ -140,10 +150,11 @@ public struct SyncClient: Sendable {
         isWelcomed = false
         isWeak = false
         welcomeChunks = []
-        unsent = inFlight.flatMap(\.ops) + unsent
+        awaitingResend = inFlight.map(\.ops) + awaitingResend
         inFlight = []
         peers = [:]
         outstandingPing = nil
+        roundTrip = nil
         lastPresenceSent = nil
         presenceSentAt = nil
         outputs = []
@@ -184,13 +195,16 @@ public struct SyncClient: Sendable {
     /// Presence throttling and idling, pings, and the weak-connection check.
     public mutating func tick(at now: Timestamp) {
         latestTime = max(latestTime, now)
-        guard isConnected, isWelcomed else { return }
+        // Pings go out while a large welcome arrives too, so the server
+        // hears from this client all along.
+        guard isConnected else { return }
         if outstandingPing == nil, now.milliseconds(since: lastPingAt ?? now) >= configuration.pingInterval {
             outstandingPing = (nextNonce, now)
             lastPingAt = now
             outputs.append(.send(.ping(nonce: nextNonce)))
             nextNonce += 1
         }
+        guard isWelcomed else { return }
         let pingLate = outstandingPing.map { now.milliseconds(since: $0.sentAt) > configuration.weakRoundTrip } ?? false
         let slowRoundTrip = (roundTrip ?? 0) > configuration.weakRoundTrip
         let ackLate = inFlight.first.map { now.milliseconds(since: $0.sentAt) > configuration.weakAckDelay } ?? false
@@ -228,7 +242,8 @@ public struct SyncClient: Sendable {
         guard let index = inFlight.firstIndex(where: { $0.batch == ack.batch }) else { return }
         let push = inFlight.remove(at: index)
         events.append(.acknowledged(push.ops.map(\.id)))
-        if ack.count > 0 { advance(to: ack.first + UInt64(ack.count) - 1) }
+        let (end, overflow) = ack.first.addingReportingOverflow(UInt64(ack.count))
+        if ack.count > 0, !overflow { advance(to: end - 1) }
     }
 
     private mutating func advance(to position: UInt64) {
@@ -238,7 +253,9 @@ public struct SyncClient: Sendable {
 
     private mutating func handle(_ error: ErrorMessage) {
         lastError = error
-        if let batch = error.batch, let index = inFlight.firstIndex(where: { $0.batch == batch }) {
+        if let batch = error.batch, Self.isFinalRefusal(error.code),
+            let index = inFlight.firstIndex(where: { $0.batch == batch })
+        {
             let push = inFlight.remove(at: index)
             events.append(.refused(error, push.ops))
             // The refused ops are applied here but nowhere else: start over
@@ -247,8 +264,19 @@ public struct SyncClient: Sendable {
             outputs.append(.disconnect(reason: "push refused (\(error.code)): \(error.message)"))
         } else {
             events.append(.serverError(error))
-            if error.fatal { outputs.append(.disconnect(reason: "\(error.code): \(error.message)")) }
+            // A push refused for now (rate, load, shutdown) stays in flight
+            // and is sent again on the next connection.
+            if error.fatal || error.batch != nil {
+                outputs.append(.disconnect(reason: "\(error.code): \(error.message)"))
+            }
         }
+    }
+
+    /// Whether a refusal is about the ops themselves, so sending them again
+    /// can never succeed: decoding (1xx), meaning (2xx) and permission (3xx).
+    /// Limits (4xx) and server trouble (5xx) pass.
+    static func isFinalRefusal(_ code: ErrorCode) -> Bool {
+        (100..<400).contains(code.rawValue)
     }
 }
 

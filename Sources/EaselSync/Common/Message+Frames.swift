@@ -4,11 +4,12 @@ import EaselProtocol
 extension Message {
     /// The message encoded for the wire, split into as many messages as the
     /// protocol's limits need: an `ops` message or a `welcome` with more ops
-    /// than one message may carry, or more bytes, goes out in pieces (a
-    /// welcome's pieces marked `more`, peers on the last).
+    /// (or peers) than one message may carry, or more bytes, goes out in
+    /// pieces. A welcome's pieces are marked `more`, and its peers ride on
+    /// the last pieces.
     ///
-    /// Splitting halves the ops until each piece fits, so it costs an
-    /// encoding per level only for the rare message that is too big.
+    /// An oversized message is encoded once to learn its size, then cut
+    /// into enough pieces at once; only a piece still too big is cut again.
     public func wireFrames(as encoding: WireEncoding) -> [[UInt8]] {
         var frames: [[UInt8]] = []
         appendFrames(as: encoding, to: &frames)
@@ -16,53 +17,72 @@ extension Message {
     }
 
     private func appendFrames(as encoding: WireEncoding, to frames: inout [[UInt8]]) {
-        if let (first, second) = halvedIfOverCount() {
-            first.appendFrames(as: encoding, to: &frames)
-            second.appendFrames(as: encoding, to: &frames)
+        let opLimit = ProtocolLimits.opsPerMessage
+        if opCount > opLimit, let pieces = split(into: (opCount + opLimit - 1) / opLimit) {
+            for piece in pieces { piece.appendFrames(as: encoding, to: &frames) }
             return
         }
         let bytes = encoded(as: encoding)
-        if bytes.count > ProtocolLimits.messageBytes, let (first, second) = halved() {
-            first.appendFrames(as: encoding, to: &frames)
-            second.appendFrames(as: encoding, to: &frames)
+        if bytes.count > ProtocolLimits.messageBytes,
+            let pieces = split(into: bytes.count / ProtocolLimits.messageBytes + 1)
+        {
+            for piece in pieces { piece.appendFrames(as: encoding, to: &frames) }
             return
         }
         frames.append(bytes)
     }
 
-    private func halvedIfOverCount() -> (Message, Message)? {
+    private var opCount: Int {
         switch self {
-        case .ops(let ops) where ops.count > ProtocolLimits.opsPerMessage: halved()
-        case .welcome(let welcome) where welcome.opCount > ProtocolLimits.opsPerMessage: halved()
-        default: nil
+        case .ops(let ops): ops.count
+        case .welcome(let welcome): welcome.opCount
+        default: 0
         }
     }
 
-    /// The message as two messages with half the ops each, when it has ops
-    /// to split.
-    private func halved() -> (Message, Message)? {
+    /// The message as `count` messages (fewer when it has fewer ops or
+    /// peers), or nil when there is nothing left to divide.
+    private func split(into count: Int) -> [Message]? {
         switch self {
         case .ops(let ops) where ops.count > 1:
-            let middle = ops.count / 2
-            return (.ops(Array(ops[..<middle])), .ops(Array(ops[middle...])))
+            return Self.pieces(of: ops, count: count).map { .ops($0) }
         case .welcome(let welcome) where welcome.opCount > 1:
-            var first = welcome
-            var second = welcome
-            first.more = true
-            first.peers = []
-            switch welcome.content {
-            case .snapshot(let ops):
-                let middle = ops.count / 2
-                first.content = .snapshot(Array(ops[..<middle]))
-                second.content = .snapshot(Array(ops[middle...]))
-            case .tail(let ops):
-                let middle = ops.count / 2
-                first.content = .tail(Array(ops[..<middle]))
-                second.content = .tail(Array(ops[middle...]))
+            let parts: [Welcome.Content] =
+                switch welcome.content {
+                case .snapshot(let ops): Self.pieces(of: ops, count: count).map { .snapshot($0) }
+                case .tail(let ops): Self.pieces(of: ops, count: count).map { .tail($0) }
+                }
+            return parts.enumerated().map { index, content in
+                var piece = welcome
+                piece.content = content
+                if index < parts.count - 1 {
+                    piece.more = true
+                    piece.peers = []
+                }
+                return .welcome(piece)
             }
-            return (.welcome(first), .welcome(second))
+        case .welcome(let welcome) where welcome.peers.count > 1:
+            // Peers alone are too many: earlier pieces carry peers only.
+            let groups = Self.pieces(of: welcome.peers, count: count)
+            return groups.enumerated().map { index, peers in
+                var piece = welcome
+                piece.peers = peers
+                if index < groups.count - 1 {
+                    piece.more = true
+                    piece.content = welcome.content.emptied
+                }
+                return .welcome(piece)
+            }
         default:
             return nil
+        }
+    }
+
+    private static func pieces<Element>(of elements: [Element], count: Int) -> [[Element]] {
+        let count = max(1, min(count, elements.count))
+        let size = (elements.count + count - 1) / count
+        return stride(from: 0, to: elements.count, by: size).map {
+            Array(elements[$0..<min($0 + size, elements.count)])
         }
     }
 }
@@ -72,6 +92,16 @@ extension Welcome {
         switch content {
         case .snapshot(let ops): ops.count
         case .tail(let ops): ops.count
+        }
+    }
+}
+
+extension Welcome.Content {
+    /// The same kind of content, without ops.
+    var emptied: Welcome.Content {
+        switch self {
+        case .snapshot: .snapshot([])
+        case .tail: .tail([])
         }
     }
 }

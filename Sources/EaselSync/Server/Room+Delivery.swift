@@ -18,16 +18,17 @@ extension Room {
         let firstPosition = undelivered.first?.position ?? .max
         var authors: Set<ReplicaID> = []
         for op in undelivered { authors.insert(op.op.id.replica) }
-        var acked: Set<ConnectionID> = []
-        for (connection, _) in undeliveredAcks { acked.insert(connection) }
+        var acks: [ConnectionID: [Ack]] = [:]
+        for (connection, ack) in undeliveredAcks { acks[connection, default: []].append(ack) }
 
         var sharing: [ConnectionID] = []
-        for connection in members.keys.sorted() {
+        for connection in memberOrder {
             guard let member = members[connection] else { continue }
-            if !acked.contains(connection), !authors.contains(member.replica), member.sentThrough < firstPosition {
+            let ownAcks = acks[connection] ?? []
+            if ownAcks.isEmpty, !authors.contains(member.replica), member.sentThrough < firstPosition {
                 sharing.append(connection)
             } else {
-                deliverIndividually(to: connection, member, into: &io)
+                deliverIndividually(to: connection, member, acks: ownAcks, into: &io)
             }
             members[connection]?.sentThrough = max(member.sentThrough, through)
         }
@@ -37,8 +38,10 @@ extension Room {
     }
 
     /// The ops a connection lacks and its acks, interleaved by position.
-    private func deliverIndividually(to connection: ConnectionID, _ member: Member, into io: inout RoomIO) {
-        var acks = undeliveredAcks.lazy.filter { $0.connection == connection }.map(\.ack).makeIterator()
+    private func deliverIndividually(
+        to connection: ConnectionID, _ member: Member, acks ownAcks: [Ack], into io: inout RoomIO
+    ) {
+        var acks = ownAcks.makeIterator()
         var nextAck = acks.next()
         var batch: [PositionedOp] = []
         for op in undelivered where op.position > member.sentThrough {

@@ -27,7 +27,7 @@ extension Room {
     /// connections that have been silent too long (their peers get a leave,
     /// so no ghost cursor stays behind).
     func tick(at now: Timestamp, into io: inout RoomIO) {
-        for connection in members.keys.sorted() {
+        for connection in memberOrder {
             guard let member = members[connection] else { continue }
             if now.milliseconds(since: member.lastHeard) >= configuration.silenceTimeout {
                 io.close(connection, .silent)
@@ -45,7 +45,7 @@ extension Room {
     }
 
     func broadcast(_ message: Message, except sender: ConnectionID, into io: inout RoomIO) {
-        let others = members.keys.filter { $0 != sender }.sorted()
+        let others = memberOrder.filter { $0 != sender }
         if !others.isEmpty { io.outputs.append(.send(message, to: others)) }
     }
 }

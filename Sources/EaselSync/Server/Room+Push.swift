@@ -10,6 +10,10 @@ extension Room {
 
     func push(_ push: Push, from connection: ConnectionID, at now: Timestamp, into io: inout RoomIO) {
         guard let member = members[connection] else { return }
+        guard member.role == .edit else {
+            return io.refuse(
+                connection, code: .readOnly, batch: push.batch, "this connection may view \(name), not edit it")
+        }
         let freshOps: [Op]
         do throws(Refusal) {
             freshOps = try vet(push.ops, from: member.replica)
@@ -22,7 +26,7 @@ extension Room {
         for (offset, op) in freshOps.enumerated() {
             let position = first + UInt64(offset)
             accept(op, at: position)
-            logged.append(LoggedOp(position: position, op: op, author: member.user.name, receivedAt: now.rawValue))
+            logged.append(LoggedOp(position: position, op: op, author: member.author, receivedAt: now.rawValue))
         }
         var ticket: StorageTicket?
         if !logged.isEmpty {
@@ -81,8 +85,16 @@ extension Room {
             try vetMeaning(op, kindsInPush: &kindsInPush, chunksInPush: &chunksInPush)
         }
         guard !resends.isEmpty else { return ops }
-        var fresh = ops
-        for index in resends.reversed() { fresh.remove(at: index) }
+        var fresh: [Op] = []
+        fresh.reserveCapacity(ops.count - resends.count)
+        var resendsPassed = 0
+        for (index, op) in ops.enumerated() {
+            if resendsPassed < resends.count, resends[resendsPassed] == index {
+                resendsPassed += 1
+            } else {
+                fresh.append(op)
+            }
+        }
         return fresh
     }
 
@@ -158,7 +170,7 @@ extension Room {
 
     /// Storage answered for one of this room's appends.
     func stored(_ ticket: StorageTicket, _ result: Result<Void, RoomStorageError>, into io: inout RoomIO) {
-        guard let index = pendingPushes.firstIndex(where: { $0.ticket == ticket }) else { return }
+        guard let index = pendingPushes.firstOffset(where: { $0.ticket == ticket }) else { return }
         switch result {
         case .failure(let error):
             fail(error.message, into: &io)
@@ -173,11 +185,12 @@ extension Room {
     private func commitStoredPushes() {
         var committedPushes = 0
         var committedOps = 0
-        for push in pendingPushes {
+        for push in pendingPushes.elements(from: 0) {
             guard push.isStored else { break }
             committedPushes += 1
             let first = head + 1
-            for op in pendingOps[committedOps..<committedOps + push.opCount] {
+            for offset in committedOps..<committedOps + push.opCount {
+                let op = pendingOps[offset]
                 commitHead(op)
                 if case .create = op.op.action { pendingKinds[op.op.entity] = nil }
                 if case .append(let entity, let start, _) = op.op.action {

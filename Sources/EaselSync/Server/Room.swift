@@ -18,7 +18,12 @@ final class Room {
 
     private(set) var isLoaded = false
     /// What arrived while the history loads, replayed in order once it has.
-    private var waiting: [(connection: ConnectionID, message: Message, time: Timestamp)] = []
+    private var waiting: [(connection: ConnectionID, arrival: Arrival, time: Timestamp)] = []
+
+    private enum Arrival {
+        case hello(Hello, ConnectionIdentity)
+        case message(Message)
+    }
 
     // MARK: Committed state
 
@@ -43,9 +48,9 @@ final class Room {
 
     // MARK: Pending
 
-    var pendingPushes: [PendingPush] = []
+    var pendingPushes = Queue<PendingPush>()
     /// Accepted ops waiting for storage, at positions `head + 1 ...`.
-    var pendingOps: [PositionedOp] = []
+    var pendingOps = Queue<PositionedOp>()
     var pendingKinds: [EntityID: EntityKind] = [:]
     var pendingChunks: [ChunkKey: OpID] = [:]
     var nextTicket: UInt64 = 1
@@ -53,7 +58,11 @@ final class Room {
     // MARK: Connections
 
     var members: [ConnectionID: Member] = [:]
+    /// The members in the order they joined: the order outputs list them in.
+    var memberOrder: [ConnectionID] = []
     var connectionOfReplica: [ReplicaID: ConnectionID] = [:]
+    /// Since when the room has had no connection and nothing pending.
+    private(set) var idleSince: Timestamp?
 
     // MARK: Delivery, once per loop turn
 
@@ -68,6 +77,15 @@ final class Room {
     }
 
     var isIdle: Bool { isLoaded && members.isEmpty && waiting.isEmpty && pendingPushes.isEmpty }
+
+    /// Starts or stops the unload clock after anything that changes idleness.
+    func noteIdleness(at now: Timestamp) {
+        if !isIdle {
+            idleSince = nil
+        } else if idleSince == nil {
+            idleSince = now
+        }
+    }
 
     /// The op at a retained or pending position.
     func op(at position: UInt64) -> Op? {
@@ -95,38 +113,41 @@ final class Room {
         isLoaded = true
         let replay = waiting
         waiting = []
-        for (connection, message, time) in replay {
-            receive(message, from: connection, at: time, into: &io)
+        for (connection, arrival, time) in replay {
+            switch arrival {
+            case .hello(let hello, let identity): join(connection, hello, as: identity, at: time, into: &io)
+            case .message(let message): receive(message, from: connection, at: time, into: &io)
+            }
         }
     }
 
     /// Closes every connection, as a room whose storage failed must: it
     /// cannot tell what it holds any more.
     func fail(_ reason: String, into io: inout RoomIO) {
-        let everyone = Set(members.keys).union(waiting.map(\.connection))
-        for connection in everyone.sorted() {
+        var everyone = memberOrder
+        for (connection, _, _) in waiting where !everyone.contains(connection) { everyone.append(connection) }
+        for connection in everyone {
             io.fail(connection, code: .storageFailed, close: .storageFailed, "\(name): storage failed: \(reason)")
         }
         members = [:]
+        memberOrder = []
         waiting = []
         io.roomFailed = true
     }
 
     // MARK: Messages
 
+    /// A message from a connection that said hello here.
     func receive(_ message: Message, from connection: ConnectionID, at now: Timestamp, into io: inout RoomIO) {
         guard isLoaded else {
-            waiting.append((connection, message, now))
+            waiting.append((connection, .message(message), now))
             return
-        }
-        if case .hello(let hello) = message {
-            return join(connection, hello, at: now, into: &io)
         }
         guard members[connection] != nil else { return }
         members[connection]?.lastHeard = now
         switch message {
         case .hello:
-            break
+            io.refuse(connection, code: .alreadyJoined, "this connection already joined \(name)")
         case .push(let push):
             self.push(push, from: connection, at: now, into: &io)
         case .presence(let presence):
@@ -140,32 +161,40 @@ final class Room {
         }
     }
 
-    private func join(_ connection: ConnectionID, _ hello: Hello, at now: Timestamp, into io: inout RoomIO) {
-        if members[connection] != nil {
-            return io.refuse(connection, code: .alreadyJoined, "this connection already joined \(name)")
+    /// A hello the server authenticated as `identity`.
+    func join(
+        _ connection: ConnectionID, _ hello: Hello, as identity: ConnectionIdentity, at now: Timestamp,
+        into io: inout RoomIO
+    ) {
+        guard isLoaded else {
+            waiting.append((connection, .hello(hello, identity), now))
+            return
         }
         guard hello.protocolVersion >= 1 else {
             return io.fail(
                 connection, code: .unsupportedProtocol, close: .fatalError,
                 "protocol \(hello.protocolVersion) is not spoken here; this server speaks 1 to \(WireProtocol.version)")
         }
+        let author = identity.user ?? hello.user.name
         if let holder = connectionOfReplica[hello.replica], let other = members[holder] {
-            guard other.user.name == hello.user.name else {
+            guard other.author == author else {
                 return io.fail(
                     connection, code: .replicaInUse, close: .refused,
                     "replica \(hello.replica) is in use by another user's live connection")
             }
             // The same user again (a reconnect that beat the old socket's close).
-            members[holder] = nil
+            removeMember(holder)
             io.close(holder, .replaced)
         }
         members[connection] = Member(
-            replica: hello.replica, user: hello.user, sentThrough: head, lastHeard: now)
+            replica: hello.replica, user: hello.user, author: author, role: identity.role, sentThrough: head,
+            lastHeard: now)
+        memberOrder.append(connection)
         connectionOfReplica[hello.replica] = connection
         let welcome = Welcome(
             protocolVersion: min(hello.protocolVersion, WireProtocol.version), epoch: epoch, position: head,
             content: welcomeContent(resuming: hello.since),
-            peers: members.compactMap { $0.key == connection ? nil : $0.value.presence }
+            peers: memberOrder.lazy.compactMap { $0 == connection ? nil : self.members[$0]?.presence }
                 .prefix(ProtocolLimits.peersInWelcome).map { $0 })
         io.send(.welcome(welcome), to: connection)
     }
@@ -185,11 +214,17 @@ final class Room {
     /// A connection ended; the others forget its presence.
     func leave(_ connection: ConnectionID, into io: inout RoomIO) {
         waiting.removeAll { $0.connection == connection }
-        guard let member = members.removeValue(forKey: connection) else { return }
+        guard let member = removeMember(connection) else { return }
         guard connectionOfReplica[member.replica] == connection else { return }
         connectionOfReplica[member.replica] = nil
-        let others = members.keys.sorted()
-        if !others.isEmpty { io.outputs.append(.send(.leave(member.replica), to: others)) }
+        if !memberOrder.isEmpty { io.outputs.append(.send(.leave(member.replica), to: memberOrder)) }
+    }
+
+    @discardableResult
+    private func removeMember(_ connection: ConnectionID) -> Member? {
+        guard let member = members.removeValue(forKey: connection) else { return nil }
+        memberOrder.removeAll { $0 == connection }
+        return member
     }
 
     /// Drops committed ops beyond what the room retains, in large steps so
@@ -218,6 +253,9 @@ final class Room {
 struct Member {
     var replica: ReplicaID
     var user: UserInfo
+    /// The authenticated user, or the hello's name without authentication.
+    var author: String
+    var role: ConnectionIdentity.Role
     /// The highest position this connection has been sent or told of.
     var sentThrough: UInt64
     var lastHeard: Timestamp

@@ -46,6 +46,45 @@ public enum ServerOutput: Hashable, Sendable {
     case unloaded(DocumentName, head: UInt64)
 }
 
+/// Who a connection is, once its hello checked out.
+public struct ConnectionIdentity: Hashable, Sendable {
+    public enum Role: Hashable, Sendable {
+        /// May push ops.
+        case edit
+        /// Receives everything and may share presence, but never pushes.
+        case view
+    }
+
+    /// The authenticated user: what a replica is bound to and what storage
+    /// records as each op's author. Nil when the server runs without
+    /// authentication; the hello's user name stands in, unverified.
+    public var user: String?
+    public var role: Role
+
+    public init(user: String?, role: Role) {
+        self.user = user
+        self.role = role
+    }
+
+    /// Everyone, when nobody authenticates.
+    public static let anonymousEditor = ConnectionIdentity(user: nil, role: .edit)
+}
+
+/// Decides who a hello comes from, or refuses it.
+public typealias Authenticator = @Sendable (Hello, Timestamp) -> Result<ConnectionIdentity, AuthenticationRefusal>
+
+/// Why a hello was refused: an error code (3xx) and a message for people;
+/// the server sends them, then closes the connection with 1008.
+public struct AuthenticationRefusal: Error, Hashable, Sendable {
+    public var code: ErrorCode
+    public var message: String
+
+    public init(code: ErrorCode, message: String) {
+        self.code = code
+        self.message = message
+    }
+}
+
 /// How a server's rooms behave. The defaults are what Protocol/README.md
 /// promises clients.
 public struct ServerConfiguration: Hashable, Sendable {
@@ -64,6 +103,9 @@ public struct ServerConfiguration: Hashable, Sendable {
     /// How long a joined connection may send nothing (close 4006): a client
     /// that vanished without closing leaves no ghost behind.
     public var silenceTimeout: Int64 = 60_000
+    /// How long a room stays in memory after its last connection left and
+    /// its last commit, so a reconnect within it resumes with a tail.
+    public var unloadDelay: Int64 = 30_000
     /// Invalid messages a connection may send before it is closed (4001).
     public var invalidMessageAllowance: Int = 16
     /// Deliberate faults, for tests that prove they would notice them.

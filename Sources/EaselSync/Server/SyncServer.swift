@@ -6,16 +6,18 @@ import EaselProtocol
 /// libwebsockets server, the network simulation) feeds it events from one
 /// thread and carries out `takeOutputs()` after each turn of its loop.
 ///
-/// Contract with the host:
+/// Contract with the host (Docs/sync.md):
 /// - `open` a connection before its first message; `close` it when its
 ///   socket is gone, including after the server asked for the close.
 /// - Answer every `.load` with `loaded` and every `.append` with `stored`,
 ///   in the order storage finished them.
-/// - Call `tick` every few tens of milliseconds (presence relays, timeouts).
+/// - Call `tick` every few tens of milliseconds (presence relays, timeouts,
+///   unloading).
 /// - Call `takeOutputs` at the end of every loop turn: commits are delivered
 ///   there, coalesced per connection.
 public final class SyncServer {
     public let configuration: ServerConfiguration
+    private let authenticate: Authenticator
 
     private enum ConnectionState {
         case awaitingHello(openedAt: Timestamp)
@@ -32,11 +34,19 @@ public final class SyncServer {
     private var connections: [ConnectionID: ConnectionRecord] = [:]
     private var rooms: [DocumentName: Room] = [:]
     private var roomsByGeneration: [UInt64: Room] = [:]
+    /// Rooms with commits to deliver at the end of the turn.
+    private var roomsToFlush: [Room] = []
     private var nextGeneration: UInt64 = 1
     private var io = RoomIO()
 
-    public init(configuration: ServerConfiguration = ServerConfiguration()) {
+    /// A server; without an authenticator every hello is an anonymous editor
+    /// (for loopback only: issue 8's tokens plug in here).
+    public init(
+        configuration: ServerConfiguration = ServerConfiguration(),
+        authenticate: @escaping Authenticator = { _, _ in .success(.anonymousEditor) }
+    ) {
         self.configuration = configuration
+        self.authenticate = authenticate
     }
 
     /// Documents with a room in memory.
@@ -58,15 +68,30 @@ public final class SyncServer {
         case .awaitingHello:
             guard case .hello(let hello) = message else {
                 io.fail(connection, code: .notJoined, close: .fatalError, "the first message must be a hello")
-                return settleClosures()
+                return settleClosures(at: now)
             }
-            let room = room(for: hello.document)
-            connections[connection]?.state = .inRoom(hello.document)
-            room.receive(message, from: connection, at: now, into: &io)
+            switch authenticate(hello, now) {
+            case .failure(let refusal):
+                io.fail(connection, code: refusal.code, close: .refused, refusal.message)
+            case .success(let identity):
+                let room = room(for: hello.document)
+                connections[connection]?.state = .inRoom(hello.document)
+                room.join(connection, hello, as: identity, at: now, into: &io)
+                settle(room, at: now)
+            }
         case .inRoom(let document):
-            rooms[document]?.receive(message, from: connection, at: now, into: &io)
+            guard let room = rooms[document] else { return }
+            room.receive(message, from: connection, at: now, into: &io)
+            settle(room, at: now)
         }
-        settleClosures()
+        settleClosures(at: now)
+    }
+
+    /// Activity below the message layer (a WebSocket ping or pong): the
+    /// connection is alive, though it sent no message.
+    public func heard(_ connection: ConnectionID, at now: Timestamp) {
+        guard case .inRoom(let document)? = connections[connection]?.state else { return }
+        rooms[document]?.members[connection]?.lastHeard = now
     }
 
     /// Bytes that did not decode: an error with the decoder's code, and a
@@ -77,18 +102,17 @@ public final class SyncServer {
         connections[connection]?.invalidMessages += 1
         if record.invalidMessages + 1 > configuration.invalidMessageAllowance {
             io.fail(connection, code: error.code, close: .tooManyInvalid, "too many invalid messages: \(error.detail)")
-            leaveRoom(connection)
         } else {
             io.refuse(connection, code: error.code, error.detail)
         }
-        settleClosures()
+        settleClosures(at: now)
     }
 
     /// The connection's socket is gone.
     public func close(_ connection: ConnectionID, at now: Timestamp) {
-        leaveRoom(connection)
+        leaveRoom(connection, at: now)
         connections[connection] = nil
-        settleClosures()
+        settleClosures(at: now)
     }
 
     public func loaded(
@@ -99,16 +123,18 @@ public final class SyncServer {
         case .success(let history): room.loaded(history, into: &io)
         case .failure(let error): room.fail(error.message, into: &io)
         }
-        settle(room)
+        settle(room, at: now)
+        settleClosures(at: now)
     }
 
     public func stored(_ ticket: StorageTicket, _ result: Result<Void, RoomStorageError>, at now: Timestamp) {
         guard let room = roomsByGeneration[ticket.room] else { return }
         room.stored(ticket, result, into: &io)
-        settle(room)
+        settle(room, at: now)
+        settleClosures(at: now)
     }
 
-    /// Hello timeouts, held presence, silent connections.
+    /// Hello timeouts, held presence, silent connections, idle rooms.
     public func tick(at now: Timestamp) {
         for (connection, record) in connections {
             if case .awaitingHello(let openedAt) = record.state,
@@ -117,24 +143,24 @@ public final class SyncServer {
                 io.close(connection, .noHello)
             }
         }
-        for room in rooms.values where room.isLoaded {
+        for room in Array(rooms.values) where room.isLoaded {
             room.tick(at: now, into: &io)
+            settle(room, at: now)
         }
-        settleClosures()
+        settleClosures(at: now)
+        for room in Array(rooms.values) {
+            guard let idleSince = room.idleSince, now.milliseconds(since: idleSince) >= configuration.unloadDelay
+            else { continue }
+            forget(room)
+            io.outputs.append(.unloaded(room.name, head: room.head))
+        }
     }
 
     /// Everything to do since the last call, in order; commits are
     /// delivered here, one coalesced message per connection and room.
     public func takeOutputs() -> [ServerOutput] {
-        for room in rooms.values where room.hasUndelivered {
-            room.flush(into: &io)
-        }
-        for (name, room) in rooms where room.isIdle {
-            rooms[name] = nil
-            roomsByGeneration[room.generation] = nil
-            io.outputs.append(.unloaded(name, head: room.head))
-        }
-        settleClosures()
+        for room in roomsToFlush { room.flush(into: &io) }
+        roomsToFlush.removeAll(keepingCapacity: true)
         defer { io.outputs.removeAll(keepingCapacity: true) }
         return io.outputs
     }
@@ -151,26 +177,36 @@ public final class SyncServer {
         return room
     }
 
-    private func leaveRoom(_ connection: ConnectionID) {
-        guard case .inRoom(let document)? = connections[connection]?.state else { return }
-        rooms[document]?.leave(connection, into: &io)
+    private func leaveRoom(_ connection: ConnectionID, at now: Timestamp) {
+        guard case .inRoom(let document)? = connections[connection]?.state, let room = rooms[document] else { return }
+        room.leave(connection, into: &io)
+        settle(room, at: now)
     }
 
-    /// Forgets a failed room; notes the connections closed meanwhile.
-    private func settle(_ room: Room) {
+    /// After a call into a room: forget it if it failed; otherwise note
+    /// whether it has commits to deliver and whether it went idle.
+    private func settle(_ room: Room, at now: Timestamp) {
         if io.roomFailed {
             io.roomFailed = false
-            if rooms[room.name] === room { rooms[room.name] = nil }
-            roomsByGeneration[room.generation] = nil
+            forget(room)
+            return
         }
-        settleClosures()
+        if room.hasUndelivered, !roomsToFlush.contains(where: { $0 === room }) { roomsToFlush.append(room) }
+        room.noteIdleness(at: now)
     }
 
-    private func settleClosures() {
-        for connection in io.closed {
-            if case .inRoom? = connections[connection]?.state { leaveRoom(connection) }
+    private func forget(_ room: Room) {
+        if rooms[room.name] === room { rooms[room.name] = nil }
+        roomsByGeneration[room.generation] = nil
+        roomsToFlush.removeAll { $0 === room }
+    }
+
+    /// Notes the connections closed meanwhile: they leave their room, and
+    /// what they still send is ignored.
+    private func settleClosures(at now: Timestamp) {
+        while let connection = io.closed.popLast() {
+            if case .inRoom? = connections[connection]?.state { leaveRoom(connection, at: now) }
             connections[connection]?.state = .closing
         }
-        io.closed.removeAll(keepingCapacity: true)
     }
 }

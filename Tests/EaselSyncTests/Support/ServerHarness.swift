@@ -14,8 +14,11 @@ final class ServerHarness {
     private let completions = StorageCompletions()
     private var nextConnection: UInt64 = 1
 
-    init(configuration: ServerConfiguration = ServerConfiguration(), commitsImmediately: Bool = false) throws {
-        server = SyncServer(configuration: configuration)
+    init(
+        configuration: ServerConfiguration = ServerConfiguration(), commitsImmediately: Bool = false,
+        authenticate: @escaping Authenticator = { _, _ in .success(.anonymousEditor) }
+    ) throws {
+        server = SyncServer(configuration: configuration, authenticate: authenticate)
         storage = InMemoryRoomStorage(commitsImmediately: commitsImmediately)
         document = try DocumentName("boards/one")
     }
