@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "EaselProtocol", targets: ["EaselProtocol"]),
         .library(name: "EaselStore", targets: ["EaselStore"]),
         .library(name: "EaselSync", targets: ["EaselSync"]),
+        .library(name: "EaselServer", targets: ["EaselServer"]),
         .executable(name: "easel", targets: ["easel"]),
     ],
     dependencies: [
@@ -30,6 +31,16 @@ let package = Package(
         .systemLibrary(name: "CEaselSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // The op log and snapshots in SQLite; the only target that touches it.
         .target(name: "EaselStore", dependencies: ["EaselModel", "EaselProtocol", "CEaselSQLite"]),
+        // libwebsockets' C API, and a shim for what Swift cannot import of it.
+        .systemLibrary(
+            name: "CLibWebSockets", pkgConfig: "libwebsockets", providers: [.apt(["libwebsockets-dev"])]),
+        // The collaboration server: libwebsockets hosting EaselSync's rooms over
+        // EaselStore (Docs/sync.md, Docs/server.md).
+        .target(
+            name: "EaselServer",
+            dependencies: ["EaselModel", "EaselProtocol", "EaselSync", "EaselStore", "CLibWebSockets"],
+            path: "Server"
+        ),
         // A child process the crash-safety tests kill at random moments.
         .executableTarget(name: "StoreCrashProbe", dependencies: ["EaselStore", "EaselProtocol"]),
         // libFuzzer target for the decoders (Docs/fuzzing.md); built normally,
@@ -41,6 +52,7 @@ let package = Package(
                 "EaselModel",
                 "EaselProtocol",
                 "EaselStore",
+                "EaselServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -72,6 +84,10 @@ let package = Package(
         .testTarget(
             name: "EaselStoreTests",
             dependencies: ["EaselStore", "EaselTestSupport", "StoreCrashProbe"]
+        ),
+        .testTarget(
+            name: "EaselServerTests",
+            dependencies: ["EaselStore", "EaselProtocol", "EaselTestSupport", "easel"]
         ),
         .testTarget(
             name: "EaselSyncTests",

@@ -1,0 +1,102 @@
+import CLibWebSockets
+import EaselProtocol
+import EaselStore
+import EaselSync
+import Foundation
+
+/// Where and how to serve.
+public struct ServeOptions: Sendable {
+    public var host = "127.0.0.1"
+    /// 0 lets the system choose a free port (`EaselServer.port` tells which).
+    public var port = 8080
+    public var databasePath = "./easel.db"
+    public var durability: Durability = .full
+
+    public init() {}
+}
+
+/// The collaboration server: libwebsockets on one service thread hosting
+/// EaselSync's rooms, EaselStore on the storage thread.
+///
+/// Until authentication arrives it listens on loopback only.
+public final class EaselServer: Sendable {
+    private let host: ServiceHost
+    private let worker: StorageWorker
+    private let ticker: Ticker
+    public let options: ServeOptions
+
+    public init(options: ServeOptions) throws(ServeError) {
+        guard Self.isLoopback(options.host) else {
+            throw ServeError(
+                "refusing to listen on \(options.host): without authentication (coming with tokens) Easel serves loopback only; use 127.0.0.1 or localhost"
+            )
+        }
+        do {
+            worker = try StorageWorker(path: options.databasePath, durability: options.durability)
+        } catch {
+            throw ServeError("cannot open the database \(options.databasePath): \(error)")
+        }
+        self.options = options
+        host = try ServiceHost(
+            host: options.host == "localhost" ? "127.0.0.1" : options.host, port: options.port,
+            storage: StoreRoomStorage(worker: worker), configuration: ServerConfiguration())
+        ticker = Ticker(host: host)
+    }
+
+    public var port: Int { host.port }
+
+    public var url: String { "ws://\(options.host):\(port)" }
+
+    /// Serves until `stop()`, on the calling thread; then flushes storage.
+    public func run() {
+        ticker.start()
+        host.run()
+        ticker.stop()
+        worker.shutdown()
+    }
+
+    /// Asks the server to stop: every connection is closed with 1001 and
+    /// storage is flushed before `run()` returns. Safe from any thread.
+    public func stop() {
+        host.inbox.requestStop()
+        host.wake()
+    }
+
+    static func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || host == "::1" || host.hasPrefix("127.")
+    }
+}
+
+/// Wakes the service thread every 50 ms so timers run: an lws timer that
+/// short burns a core (../shared/notes/libwebsockets.md).
+private final class Ticker: @unchecked Sendable {
+    private let host: ServiceHost
+    private let lock = NSLock()
+    private var running = false
+    private var thread: Thread?
+    private let done = DispatchSemaphore(value: 0)
+
+    init(host: ServiceHost) {
+        self.host = host
+    }
+
+    func start() {
+        lock.withLock { running = true }
+        let thread = Thread { [self] in
+            while lock.withLock({ running }) {
+                Thread.sleep(forTimeInterval: 0.05)
+                host.wake()
+            }
+            done.signal()
+        }
+        thread.name = "easel-ticker"
+        self.thread = thread
+        thread.start()
+    }
+
+    /// Stops the thread and waits for it, so nothing wakes a destroyed context.
+    func stop() {
+        lock.withLock { running = false }
+        if thread != nil { done.wait() }
+    }
+}

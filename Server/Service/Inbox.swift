@@ -1,0 +1,33 @@
+import EaselModel
+import EaselProtocol
+import EaselSync
+import Foundation
+
+/// What other threads hand the service thread: storage answers and a stop
+/// request. Whoever adds to it wakes the loop with `lws_cancel_service`.
+final class Inbox: @unchecked Sendable {
+    enum Item {
+        case loaded(DocumentName, Result<CommittedHistory, RoomStorageError>)
+        case stored(StorageTicket, Result<Void, RoomStorageError>)
+    }
+
+    private let lock = NSLock()
+    private var items: [Item] = []
+    private var stopRequested = false
+
+    func add(_ item: Item) {
+        lock.withLock { items.append(item) }
+    }
+
+    func requestStop() {
+        lock.withLock { stopRequested = true }
+    }
+
+    /// Everything queued, and whether a stop was asked for.
+    func drain() -> (items: [Item], stop: Bool) {
+        lock.withLock {
+            defer { items.removeAll(keepingCapacity: true) }
+            return (items, stopRequested)
+        }
+    }
+}

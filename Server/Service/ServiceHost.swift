@@ -1,0 +1,276 @@
+import CLibWebSockets
+import EaselModel
+import EaselProtocol
+import EaselStore
+import EaselSync
+import Foundation
+
+/// The libwebsockets service thread's world: the context, the connections,
+/// and the sans-IO server it feeds. Everything here is touched only on the
+/// service thread, except `inbox` and `wake()`, which other threads use.
+final class ServiceHost: @unchecked Sendable {
+    let inbox = Inbox()
+    private let server: SyncServer
+    private let storage: StoreRoomStorage
+    private var context: OpaquePointer?
+    private var connections: [ConnectionID: LiveConnection] = [:]
+    private var nextConnection: UInt64 = 1
+    private var lastTick = Timestamp(milliseconds: 0)
+    private var stopping: Timestamp?
+    private var finished = false
+    /// C memory lws keeps pointers into for the context's lifetime.
+    private var cStrings: [UnsafeMutablePointer<CChar>] = []
+    private var protocols: UnsafeMutablePointer<lws_protocols>?
+    private var vhostOptions: UnsafeMutablePointer<lws_protocol_vhost_options>?
+
+    /// The port the server listens on (the one asked for, or the one the
+    /// system chose for port 0).
+    private(set) var port = 0
+
+    init(host: String, port: Int, storage: StoreRoomStorage, configuration: ServerConfiguration) throws(ServeError) {
+        self.storage = storage
+        server = SyncServer(configuration: configuration)
+        easel_lws_quiet_logs()
+        try createContext(host: host, port: port)
+    }
+
+    deinit {
+        if let context { lws_context_destroy(context) }
+        protocols?.deallocate()
+        vhostOptions?.deallocate()
+        for string in cStrings { free(string) }
+    }
+
+    private func cString(_ string: String) -> UnsafeMutablePointer<CChar>? {
+        let copy = strdup(string)
+        if let copy { cStrings.append(copy) }
+        return copy
+    }
+
+    private func createContext(host: String, port: Int) throws(ServeError) {
+        // protocols[0] takes plain HTTP; the collaboration protocol is the
+        // vhost default, so a client naming no subprotocol still gets it.
+        let protocols = UnsafeMutablePointer<lws_protocols>.allocate(capacity: 4)
+        protocols.initialize(repeating: lws_protocols(), count: 4)
+        let session = MemoryLayout<UInt64>.size
+        protocols[0].name = UnsafePointer(cString("http"))
+        protocols[0].callback = easelServiceCallback
+        protocols[1].name = UnsafePointer(cString(WireProtocol.binarySubprotocol))
+        protocols[1].callback = easelServiceCallback
+        protocols[1].per_session_data_size = session
+        protocols[1].rx_buffer_size = 4096
+        protocols[2].name = UnsafePointer(cString(WireProtocol.jsonSubprotocol))
+        protocols[2].callback = easelServiceCallback
+        protocols[2].per_session_data_size = session
+        protocols[2].rx_buffer_size = 4096
+        self.protocols = protocols
+
+        let options = UnsafeMutablePointer<lws_protocol_vhost_options>.allocate(capacity: 2)
+        options.initialize(repeating: lws_protocol_vhost_options(), count: 2)
+        options[1].name = UnsafePointer(cString("default"))
+        options[1].value = UnsafePointer(cString("1"))
+        options[0].name = UnsafePointer(cString(WireProtocol.binarySubprotocol))
+        options[0].value = UnsafePointer(cString(""))
+        options[0].options = UnsafePointer(options + 1)
+        vhostOptions = options
+
+        var info = lws_context_creation_info()
+        info.port = Int32(port)
+        info.iface = UnsafePointer(cString(host))
+        info.protocols = UnsafePointer(protocols)
+        info.pvo = UnsafePointer(options)
+        info.vhost_name = UnsafePointer(cString("easel"))
+        info.options = easel_lws_server_options
+        info.user = Unmanaged.passUnretained(self).toOpaque()
+        guard let context = lws_create_context(&info) else {
+            throw ServeError("cannot listen on \(host):\(port) (is the port in use?)")
+        }
+        self.context = context
+        if let vhost = lws_get_vhost_by_name(context, "easel") {
+            self.port = Int(lws_get_vhost_listen_port(vhost))
+        }
+    }
+
+    // MARK: The loop
+
+    /// Services connections until a stop has been asked for and finished.
+    func run() {
+        guard let context else { return }
+        while !finished {
+            _ = lws_service(context, 0)
+        }
+    }
+
+    /// Wakes the service thread; safe from any thread.
+    func wake() {
+        if let context { lws_cancel_service(context) }
+    }
+
+    // MARK: Events
+
+    func handle(
+        _ wsi: OpaquePointer, _ reason: lws_callback_reasons, session: UnsafeMutableRawPointer?,
+        input: UnsafeMutableRawPointer?, length: Int
+    ) -> Int32 {
+        switch reason {
+        case LWS_CALLBACK_ESTABLISHED:
+            guard let session else { return -1 }
+            if stopping != nil { return -1 }
+            let id = ConnectionID(rawValue: nextConnection)
+            nextConnection += 1
+            session.storeBytes(of: id.rawValue, as: UInt64.self)
+            let name = lws_get_protocol(wsi).flatMap { $0.pointee.name.map { String(cString: $0) } }
+            let encoding = name.flatMap(WireEncoding.init(subprotocol:)) ?? .binary
+            connections[id] = LiveConnection(id: id, wsi: wsi, encoding: encoding)
+            server.open(id, at: .now)
+        case LWS_CALLBACK_RECEIVE:
+            guard let connection = connection(of: session) else { return -1 }
+            receive(input, length, on: connection)
+        case LWS_CALLBACK_SERVER_WRITEABLE:
+            guard let connection = connection(of: session) else { return -1 }
+            return write(connection)
+        case LWS_CALLBACK_CLOSED:
+            guard let connection = connection(of: session) else { return 0 }
+            connections[connection.id] = nil
+            server.close(connection.id, at: .now)
+        case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
+            serviceInbox()
+        default:
+            return lws_callback_http_dummy(wsi, reason, session, input, length)
+        }
+        carryOutOutputs()
+        return 0
+    }
+
+    private func connection(of session: UnsafeMutableRawPointer?) -> LiveConnection? {
+        guard let session else { return nil }
+        return connections[ConnectionID(rawValue: session.load(as: UInt64.self))]
+    }
+
+    private func receive(_ input: UnsafeMutableRawPointer?, _ length: Int, on connection: LiveConnection) {
+        guard connection.closeCode == nil else { return }
+        let isBinary = easel_lws_is_binary(connection.wsi) != 0
+        guard isBinary == (connection.encoding == .binary) else {
+            return close(connection, .wrongFrameKind)
+        }
+        guard connection.incoming.count + length <= ProtocolLimits.messageBytes else {
+            connection.incoming = []
+            return close(connection, .messageTooBig)
+        }
+        if let input, length > 0 {
+            connection.incoming.append(contentsOf: UnsafeRawBufferPointer(start: input, count: length))
+        }
+        guard easel_lws_message_is_complete(connection.wsi) != 0 else { return }
+        let bytes = connection.incoming
+        connection.incoming.removeAll(keepingCapacity: true)
+        do {
+            server.receive(try Message(decoding: bytes, as: connection.encoding), from: connection.id, at: .now)
+        } catch {
+            server.refuse(error, from: connection.id, at: .now)
+        }
+    }
+
+    private func write(_ connection: LiveConnection) -> Int32 {
+        if var frame = connection.dequeue() {
+            let pre = easel_lws_pre
+            let written = frame.withUnsafeMutableBytes { buffer -> Int32 in
+                guard let base = buffer.baseAddress else { return -1 }
+                return easel_lws_write_message(
+                    connection.wsi, base.assumingMemoryBound(to: UInt8.self) + pre, buffer.count - pre,
+                    connection.encoding == .json ? 1 : 0)
+            }
+            if written < 0 { return -1 }
+            if connection.hasOutgoing || connection.closeCode != nil { lws_callback_on_writable(connection.wsi) }
+            return 0
+        }
+        if let code = connection.closeCode {
+            easel_lws_close_reason(connection.wsi, code.rawValue)
+            return -1
+        }
+        return 0
+    }
+
+    private func close(_ connection: LiveConnection, _ code: CloseCode) {
+        connection.closeCode = connection.closeCode ?? code
+        lws_callback_on_writable(connection.wsi)
+    }
+
+    // MARK: Outputs
+
+    private func carryOutOutputs() {
+        for output in server.takeOutputs() {
+            switch output {
+            case .send(let message, let recipients):
+                send(message, to: recipients)
+            case .close(let id, let code):
+                if let connection = connections[id] { close(connection, code) }
+            case .load(let document):
+                storage.load(document.rawValue) { [inbox, weak self] result in
+                    inbox.add(.loaded(document, result))
+                    self?.wake()
+                }
+            case .append(let ops, let document, let ticket):
+                storage.append(ops, to: document.rawValue) { [inbox, weak self] result in
+                    inbox.add(.stored(ticket, result))
+                    self?.wake()
+                }
+            case .unloaded(let document, _):
+                storage.unloaded(document.rawValue)
+            }
+        }
+    }
+
+    /// Encodes a message once per encoding and queues it for each recipient.
+    private func send(_ message: Message, to recipients: [ConnectionID]) {
+        var frames: [WireEncoding: [[UInt8]]] = [:]
+        for id in recipients {
+            guard let connection = connections[id], connection.closeCode == nil else { continue }
+            let encoded =
+                frames[connection.encoding]
+                ?? message.wireFrames(as: connection.encoding).map { [UInt8](repeating: 0, count: easel_lws_pre) + $0 }
+            frames[connection.encoding] = encoded
+            for frame in encoded { connection.enqueue(frame) }
+            lws_callback_on_writable(connection.wsi)
+        }
+    }
+
+    // MARK: Other threads
+
+    /// Storage answers, the tick, and the stop sequence: close everyone with
+    /// 1001, give the close frames a moment, then end the loop.
+    private func serviceInbox() {
+        let (items, stop) = inbox.drain()
+        let now = Timestamp.now
+        for item in items {
+            switch item {
+            case .loaded(let document, let result): server.loaded(document, result, at: now)
+            case .stored(let ticket, let result): server.stored(ticket, result, at: now)
+            }
+        }
+        if now.milliseconds(since: lastTick) >= 50 {
+            lastTick = now
+            server.tick(at: now)
+        }
+        if stop, stopping == nil {
+            stopping = now
+            for connection in connections.values {
+                send(
+                    .error(ErrorMessage(code: .shuttingDown, fatal: true, message: "the server is shutting down")),
+                    to: [connection.id])
+                close(connection, .goingAway)
+            }
+        }
+        if let stopping, connections.isEmpty || now.milliseconds(since: stopping) > 2_000 {
+            finished = true
+        }
+    }
+}
+
+/// Why the server could not start or keep serving.
+public struct ServeError: Error, CustomStringConvertible, Sendable {
+    public var description: String
+
+    init(_ description: String) {
+        self.description = description
+    }
+}

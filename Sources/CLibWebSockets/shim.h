@@ -1,0 +1,34 @@
+// What Swift cannot import of libwebsockets: macros for padding and option
+// masks, and calls whose enum arguments are easier to pass from C.
+#ifndef EASEL_LWS_SHIM_H
+#define EASEL_LWS_SHIM_H
+
+#include <libwebsockets.h>
+
+// Bytes lws writes the frame header into, before every payload it sends.
+static const size_t easel_lws_pre = LWS_PRE;
+
+static const unsigned long long easel_lws_server_options =
+    LWS_SERVER_OPTION_VALIDATE_UTF8 | LWS_SERVER_OPTION_DISABLE_IPV6;
+
+static inline int easel_lws_write_message(struct lws *wsi, unsigned char *payload, size_t length, int text) {
+    return lws_write(wsi, payload, length, text ? LWS_WRITE_TEXT : LWS_WRITE_BINARY);
+}
+
+static inline void easel_lws_close_reason(struct lws *wsi, unsigned short code) {
+    lws_close_reason(wsi, (enum lws_close_status)code, NULL, 0);
+}
+
+static inline int easel_lws_message_is_complete(struct lws *wsi) {
+    return lws_is_final_fragment(wsi) && lws_remaining_packet_payload(wsi) == 0;
+}
+
+static inline int easel_lws_is_binary(struct lws *wsi) {
+    return lws_frame_is_binary(wsi);
+}
+
+static inline void easel_lws_quiet_logs(void) {
+    lws_set_log_level(LLL_ERR, NULL);
+}
+
+#endif

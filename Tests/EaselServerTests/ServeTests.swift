@@ -1,0 +1,84 @@
+import EaselModel
+import EaselProtocol
+import EaselStore
+import Foundation
+import Testing
+
+/// `easel serve` as a real process on 127.0.0.1, spoken to by a client
+/// somebody else wrote (Python's websockets). Every test stops its server.
+@Suite("easel serve", .serialized)
+struct ServeTests {
+    @Test func anOutsideJSONClientJoinsPushesIsAcknowledgedAndReceivesTheOtherClientsOps() throws {
+        let server = try ServerProcess(database: temporaryDatabase())
+        defer { server.kill() }
+        let seen = try OutsideClient.run(["\(server.port)", "converse", "outside/json"])
+        #expect(seen["subprotocol"] as? String == "easel.v1.json")
+        let ack = try #require(seen["ack"] as? [String: Any])
+        #expect(ack["first"] as? String == "1")
+        #expect(ack["count"] as? Int == 1)
+        let seenByBob = try #require((seen["seen_by_b"] as? [String: Any])?["ops"] as? [[String: Any]])
+        #expect(seenByBob.map { $0["id"] as? String } == ["1@00000000000000a1"])
+        #expect(seenByBob.map { $0["position"] as? String } == ["1"])
+        let seenByAlice = try #require((seen["seen_by_a"] as? [String: Any])?["ops"] as? [[String: Any]])
+        #expect(seenByAlice.map { $0["id"] as? String } == ["2@00000000000000b2"])
+    }
+
+    @Test func aClientNamingNoSubprotocolSpeaksTheBinaryEncoding() throws {
+        let server = try ServerProcess(database: temporaryDatabase())
+        defer { server.kill() }
+        let hello = ServerProcess.packageRoot.appendingPathComponent("Protocol/vectors/valid/hello-minimal.hex").path
+        let answer = try OutsideClient.run(["\(server.port)", "binary-hello", hello])
+        #expect(answer["binary"] as? Bool == true)
+        #expect(answer["tag"] as? Int == Int(MessageType.welcome.rawValue))
+    }
+
+    @Test func sigtermClosesEveryConnectionWith1001AndExitsWithNothingAcknowledgedLost() throws {
+        let database = temporaryDatabase()
+        let server = try ServerProcess(database: database)
+        defer { server.kill() }
+        let holder = try OutsideClient(["\(server.port)", "hold", "shutdown/doc"])
+        #expect(try holder.nextLine()["joined"] as? Bool == true)
+        let pushed = try OutsideClient.run(["\(server.port)", "push", "shutdown/doc", "20"])
+        #expect((pushed["acked"] as? [Int])?.count == 20)
+
+        let (status, seconds) = server.terminate()
+        #expect(status == 0)
+        #expect(seconds < 5)
+        let closed = try holder.finish()
+        #expect(closed["close"] as? Int == 1001)
+        #expect(closed["errors"] as? [Int] == [Int(ErrorCode.shuttingDown.rawValue)])
+        #expect(server.printed.contains("easel: stopped"))
+        #expect(try OpStore(path: database).head(of: "shutdown/doc") == 20)
+    }
+
+    @Test func afterSIGKILLAndARestartOnTheSameDatabaseEveryAcknowledgedOpIsThere() throws {
+        let database = temporaryDatabase()
+        let first = try ServerProcess(database: database)
+        defer { first.kill() }
+        let pushed = try OutsideClient.run(["\(first.port)", "push", "crash/doc", "50"])
+        let acked = try #require(pushed["acked"] as? [Int])
+        #expect(acked == Array(1...50))
+        first.kill()
+
+        let second = try ServerProcess(database: database)
+        defer { second.kill() }
+        let state = try OutsideClient.run(["\(second.port)", "state", "crash/doc"])
+        #expect(state["position"] as? Int == 50)
+        #expect((state["ids"] as? [String])?.count == 50)
+    }
+
+    @Test func servingBeyondLoopbackWithoutAuthenticationIsRefusedWithTheReason() throws {
+        let process = Process()
+        process.executableURL = try ServerProcess.executable()
+        process.arguments = ["serve", "--host", "0.0.0.0", "--port", "0", "--db", temporaryDatabase()]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = Pipe()
+        try process.run()
+        process.waitUntilExit()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus != 0)
+        #expect(message.contains("0.0.0.0"))
+        #expect(message.contains("loopback"))
+    }
+}

@@ -1,0 +1,159 @@
+import Foundation
+
+/// `easel serve` as a child process on 127.0.0.1 and a port the system
+/// chose, on its own database. Whoever starts one stops it: `terminate()`,
+/// `kill()`, or the deinit, which SIGKILLs a server still running.
+final class ServerProcess {
+    let process = Process()
+    let port: Int
+    let databasePath: String
+    private let output = Pipe()
+    private let errors = Pipe()
+
+    init(database: String, arguments: [String] = []) throws {
+        databasePath = database
+        process.executableURL = try Self.executable()
+        process.arguments = ["serve", "--port", "0", "--db", database] + arguments
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        // The start line names the port; wait for it, for at most 30 s.
+        var text = ""
+        let deadline = Date().addingTimeInterval(30)
+        var port: Int?
+        while port == nil, Date() < deadline, process.isRunning {
+            let data = output.fileHandleForReading.availableData
+            if data.isEmpty { Thread.sleep(forTimeInterval: 0.02) }
+            text += String(decoding: data, as: UTF8.self)
+            if let range = text.range(of: #"ws://127\.0\.0\.1:(\d+)"#, options: .regularExpression) {
+                port = Int(text[range].split(separator: ":").last ?? "")
+            }
+        }
+        guard let port else {
+            if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+            let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            throw ServerProcessError("easel serve did not start: \(text) \(stderr)")
+        }
+        self.port = port
+    }
+
+    deinit {
+        if process.isRunning { kill() }
+    }
+
+    /// SIGTERM, then waits; returns the exit status and how long it took.
+    func terminate() -> (status: Int32, seconds: Double) {
+        let start = Date()
+        Foundation.kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        return (process.terminationStatus, Date().timeIntervalSince(start))
+    }
+
+    /// SIGKILL, then waits; nothing when the server has already exited (its
+    /// process ID may belong to someone else by now).
+    func kill() {
+        guard process.isRunning else { return }
+        Foundation.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    /// What the server printed on standard output, once it has exited.
+    var printed: String {
+        String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    }
+
+    static func executable() throws -> URL {
+        let here = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let root = packageRoot
+        let candidates = [here, here.deletingLastPathComponent(), root.appendingPathComponent(".build/debug")]
+        for folder in candidates {
+            let url = folder.appendingPathComponent("easel")
+            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+        }
+        throw ServerProcessError("the easel executable is not built; looked in \(candidates.map(\.path))")
+    }
+
+    static var packageRoot: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+    }
+}
+
+struct ServerProcessError: Error, CustomStringConvertible {
+    var description: String
+
+    init(_ description: String) {
+        self.description = description
+    }
+}
+
+/// The Python client of Tests/OutsideClients, run to completion or in the
+/// background; it prints one JSON line per result.
+final class OutsideClient {
+    let process = Process()
+    private let output = Pipe()
+    private let errors = Pipe()
+
+    init(_ arguments: [String]) throws {
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        let script = ServerProcess.packageRoot.appendingPathComponent("Tests/OutsideClients/easel_ws_client.py").path
+        process.arguments = ["python3", script] + arguments
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+    }
+
+    deinit {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+
+    /// Runs a client to the end and decodes its last line.
+    static func run(_ arguments: [String]) throws -> [String: Any] {
+        let client = try OutsideClient(arguments)
+        return try client.finish()
+    }
+
+    /// Waits for the next line the client prints, for at most 20 s.
+    func nextLine() throws -> [String: Any] {
+        var text = ""
+        let deadline = Date().addingTimeInterval(20)
+        while !text.contains("\n"), Date() < deadline {
+            let data = output.fileHandleForReading.availableData
+            if data.isEmpty {
+                guard process.isRunning else { break }
+                Thread.sleep(forTimeInterval: 0.02)
+            }
+            text += String(decoding: data, as: UTF8.self)
+        }
+        return try decode(text)
+    }
+
+    func finish() throws -> [String: Any] {
+        process.waitUntilExit()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        return try decode(text)
+    }
+
+    private func decode(_ text: String) throws -> [String: Any] {
+        guard let line = text.split(separator: "\n").last,
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+        else {
+            let stderr =
+                process.isRunning
+                ? "" : String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            throw ServerProcessError("the outside client printed \(text.debugDescription); stderr: \(stderr)")
+        }
+        return object
+    }
+}
+
+/// A fresh database path in a temporary folder.
+func temporaryDatabase() -> String {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("easel-serve-\(UUID().uuidString)")
+    try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    return folder.appendingPathComponent("easel.db").path
+}
