@@ -14,6 +14,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // The document, its CRDT ops and the z-order keys. Standard library only:
@@ -38,7 +39,10 @@ let package = Package(
         // EaselStore (Docs/sync.md, Docs/server.md).
         .target(
             name: "EaselServer",
-            dependencies: ["EaselModel", "EaselProtocol", "EaselSync", "EaselStore", "CLibWebSockets"],
+            dependencies: [
+                "EaselModel", "EaselProtocol", "EaselSync", "EaselStore", "CLibWebSockets",
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ],
             path: "Server"
         ),
         // A child process the crash-safety tests kill at random moments.

@@ -39,7 +39,7 @@ public final class EaselServer: Sendable {
         self.options = options
         host = try ServiceHost(
             host: options.host == "localhost" ? "127.0.0.1" : options.host, port: options.port,
-            storage: StoreRoomStorage(worker: worker), configuration: ServerConfiguration())
+            storage: StoreRoomStorage(worker: worker), metrics: ServerMetrics(), configuration: ServerConfiguration())
         ticker = Ticker(host: host)
     }
 

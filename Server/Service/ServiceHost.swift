@@ -12,6 +12,9 @@ final class ServiceHost: @unchecked Sendable {
     let inbox = Inbox()
     private let server: SyncServer
     private let storage: StoreRoomStorage
+    private let metrics: ServerMetrics
+    /// HTTP responses waiting for their connection to be writable.
+    private var httpBodies: [OpaquePointer: [UInt8]] = [:]
     private var context: OpaquePointer?
     private var connections: [ConnectionID: LiveConnection] = [:]
     private var nextConnection: UInt64 = 1
@@ -27,8 +30,11 @@ final class ServiceHost: @unchecked Sendable {
     /// system chose for port 0).
     private(set) var port = 0
 
-    init(host: String, port: Int, storage: StoreRoomStorage, configuration: ServerConfiguration) throws(ServeError) {
+    init(
+        host: String, port: Int, storage: StoreRoomStorage, metrics: ServerMetrics, configuration: ServerConfiguration
+    ) throws(ServeError) {
         self.storage = storage
+        self.metrics = metrics
         server = SyncServer(configuration: configuration)
         easel_lws_quiet_logs()
         try createContext(host: host, port: port)
@@ -135,6 +141,18 @@ final class ServiceHost: @unchecked Sendable {
             server.close(connection.id, at: .now)
         case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
             serviceInbox()
+        case LWS_CALLBACK_HTTP:
+            return respondToHTTP(wsi, path: input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? "")
+        case LWS_CALLBACK_HTTP_WRITEABLE:
+            guard var body = httpBodies.removeValue(forKey: wsi) else { return -1 }
+            let pre = easel_lws_pre
+            return body.withUnsafeMutableBytes { buffer in
+                guard let base = buffer.baseAddress else { return -1 }
+                return easel_lws_http_body(wsi, base.assumingMemoryBound(to: UInt8.self) + pre, buffer.count - pre)
+            }
+        case LWS_CALLBACK_CLOSED_HTTP:
+            httpBodies[wsi] = nil
+            return 0
         default:
             return lws_callback_http_dummy(wsi, reason, session, input, length)
         }
@@ -164,7 +182,9 @@ final class ServiceHost: @unchecked Sendable {
         let bytes = connection.incoming
         connection.incoming.removeAll(keepingCapacity: true)
         do {
-            server.receive(try Message(decoding: bytes, as: connection.encoding), from: connection.id, at: .now)
+            let message = try Message(decoding: bytes, as: connection.encoding)
+            if case .push = message { metrics.pushes.increment() }
+            server.receive(message, from: connection.id, at: .now)
         } catch {
             server.refuse(error, from: connection.id, at: .now)
         }
@@ -210,7 +230,12 @@ final class ServiceHost: @unchecked Sendable {
                     self?.wake()
                 }
             case .append(let ops, let document, let ticket):
-                storage.append(ops, to: document.rawValue) { [inbox, weak self] result in
+                let started = ContinuousClock.now
+                storage.append(ops, to: document.rawValue) { [inbox, metrics, weak self] result in
+                    if case .success = result {
+                        metrics.commitLatency.record(ContinuousClock.now - started)
+                        metrics.opsCommitted.increment(by: Int64(ops.count))
+                    }
                     inbox.add(.stored(ticket, result))
                     self?.wake()
                 }
@@ -222,6 +247,9 @@ final class ServiceHost: @unchecked Sendable {
 
     /// Encodes a message once per encoding and queues it for each recipient.
     private func send(_ message: Message, to recipients: [ConnectionID]) {
+        if case .error(let error) = message {
+            for _ in recipients { metrics.countError(error.code) }
+        }
         var frames: [WireEncoding: [[UInt8]]] = [:]
         for id in recipients {
             guard let connection = connections[id], connection.closeCode == nil else { continue }
@@ -232,6 +260,34 @@ final class ServiceHost: @unchecked Sendable {
             for frame in encoded { connection.enqueue(frame) }
             lws_callback_on_writable(connection.wsi)
         }
+    }
+
+    // MARK: HTTP on the same port
+
+    /// `/healthz` (200 while serving, 503 while stopping) and `/metrics`.
+    private func respondToHTTP(_ wsi: OpaquePointer, path: String) -> Int32 {
+        let status: UInt32
+        let type: String
+        let body: [UInt8]
+        switch path {
+        case "/healthz":
+            status = stopping == nil ? 200 : 503
+            type = "text/plain"
+            body = Array((stopping == nil ? "serving\n" : "stopping\n").utf8)
+        case "/metrics":
+            status = 200
+            type = "text/plain; version=0.0.4"
+            body = metrics.exposition(
+                connections: connections.count, rooms: server.openDocuments.count, storage: storage.worker.metrics)
+        default:
+            status = 404
+            type = "text/plain"
+            body = Array("no such page: Easel serves WebSockets, /healthz and /metrics\n".utf8)
+        }
+        guard easel_lws_http_headers(wsi, status, type, body.count) == 0 else { return -1 }
+        httpBodies[wsi] = [UInt8](repeating: 0, count: easel_lws_pre) + body
+        lws_callback_on_writable(wsi)
+        return 0
     }
 
     // MARK: Other threads

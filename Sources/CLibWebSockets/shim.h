@@ -31,4 +31,20 @@ static inline void easel_lws_quiet_logs(void) {
     lws_set_log_level(LLL_ERR, NULL);
 }
 
+// Writes an HTTP response's status line and headers for a body of `length`
+// bytes; the body follows in the writable callback.
+static inline int easel_lws_http_headers(struct lws *wsi, unsigned int status, const char *content_type, size_t length) {
+    unsigned char buffer[LWS_PRE + 512];
+    unsigned char *start = &buffer[LWS_PRE], *position = start, *end = &buffer[sizeof(buffer) - 1];
+    if (lws_add_http_common_headers(wsi, status, content_type, (lws_filepos_t)length, &position, end)) return 1;
+    return lws_finalize_write_http_header(wsi, start, &position, end);
+}
+
+// Writes the whole body (after LWS_PRE bytes of room) and ends the
+// transaction; -1 means close the connection.
+static inline int easel_lws_http_body(struct lws *wsi, unsigned char *payload, size_t length) {
+    if (lws_write(wsi, payload, length, LWS_WRITE_HTTP_FINAL) != (int)length) return -1;
+    return lws_http_transaction_completed(wsi) ? -1 : 0;
+}
+
 #endif

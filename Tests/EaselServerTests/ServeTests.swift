@@ -81,4 +81,30 @@ struct ServeTests {
         #expect(message.contains("0.0.0.0"))
         #expect(message.contains("loopback"))
     }
+
+    @Test func healthzAnswersWhileServingAndMetricsCountPushesCommitsAndErrors() throws {
+        let server = try ServerProcess(database: temporaryDatabase())
+        defer { server.kill() }
+        let health = try OutsideClient.run(["\(server.port)", "http", "/healthz"])
+        #expect(health["status"] as? Int == 200)
+        _ = try OutsideClient.run(["\(server.port)", "push", "metrics/doc", "3"])
+        let hello = ServerProcess.packageRoot.appendingPathComponent("Protocol/vectors/valid/hello-minimal.hex").path
+        _ = try OutsideClient.run(["\(server.port)", "binary-hello", hello])
+        let refused = try OutsideClient.run(["\(server.port)", "garbage", "{nope"])
+        #expect((refused["error"] as? [String: Any])?["code"] as? Int == Int(ErrorCode.invalidJSON.rawValue))
+
+        let scrape = try OutsideClient.run(["\(server.port)", "http", "/metrics"])
+        #expect(scrape["status"] as? Int == 200)
+        let lines = Set(((scrape["body"] as? String) ?? "").split(separator: "\n").map(String.init))
+        #expect(lines.contains("easel_pushes_total 3"))
+        #expect(lines.contains("easel_ops_committed_total 3"))
+        #expect(lines.contains("easel_commit_latency_seconds_count 3"))
+        #expect(lines.contains("easel_rooms 2.0"))
+        #expect(lines.contains { $0.hasPrefix("easel_connections ") })
+        #expect(lines.contains { $0.hasPrefix("easel_ops_per_transaction ") })
+        #expect(lines.contains(#"easel_errors_total{code="110"} 1"#))
+
+        let missing = try OutsideClient.run(["\(server.port)", "http", "/nothing-here"])
+        #expect(missing["status"] as? Int == 404)
+    }
 }

@@ -8,6 +8,8 @@ The Swift tests run it; each mode prints one JSON line of what it saw.
     easel_ws_client.py PORT hold DOCUMENT
     easel_ws_client.py PORT state DOCUMENT
     easel_ws_client.py PORT binary-hello HEXFILE
+    easel_ws_client.py PORT http PATH
+    easel_ws_client.py PORT garbage TEXT
 """
 import asyncio
 import json
@@ -107,6 +109,28 @@ async def binary_hello(uri, hex_file):
         print(json.dumps({"subprotocol": ws.subprotocol, "binary": isinstance(answer, bytes), "tag": answer[1] if isinstance(answer, bytes) else None}))
 
 
+async def garbage(uri, text):
+    async with websockets.connect(uri, subprotocols=JSON) as ws:
+        await ws.send(text)
+        error = await receive_any(ws)
+        print(json.dumps({"error": error}))
+
+
+async def receive_any(ws):
+    return json.loads(await asyncio.wait_for(ws.recv(), 10))
+
+
+def http_get(port, path):
+    import urllib.error
+    import urllib.request
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=10) as response:
+            status, body = response.status, response.read().decode()
+    except urllib.error.HTTPError as error:
+        status, body = error.code, error.read().decode()
+    print(json.dumps({"status": status, "body": body}))
+
+
 def main():
     port, mode, argument = sys.argv[1], sys.argv[2], sys.argv[3]
     uri = f"ws://127.0.0.1:{port}"
@@ -118,6 +142,10 @@ def main():
         asyncio.run(hold(uri, argument))
     elif mode == "state":
         asyncio.run(state(uri, argument))
+    elif mode == "garbage":
+        asyncio.run(garbage(uri, argument))
+    elif mode == "http":
+        http_get(port, argument)
     elif mode == "binary-hello":
         asyncio.run(binary_hello(uri, argument))
     else:

@@ -1,0 +1,58 @@
+import EaselProtocol
+import EaselStore
+import Prometheus
+
+/// What `/metrics` reports, in the Prometheus text format. Counters and
+/// histograms are updated where things happen (the service thread, storage
+/// completions); gauges are read when scraped.
+final class ServerMetrics: Sendable {
+    let registry = PrometheusCollectorRegistry()
+    let pushes: Counter
+    let opsCommitted: Counter
+    let commitLatency: DurationHistogram
+    private let connections: Gauge
+    private let rooms: Gauge
+    private let opsPerTransaction: Gauge
+    private let transactions: Gauge
+
+    private static func name(_ metric: String, unit: String = "", help: String) -> MetricNameDescriptor {
+        MetricNameDescriptor(namespace: "easel", metricName: metric, unitName: unit, helpText: help)
+    }
+
+    init() {
+        pushes = registry.makeCounter(descriptor: Self.name("pushes", unit: "total", help: "Pushes received."))
+        opsCommitted = registry.makeCounter(
+            descriptor: Self.name("ops_committed", unit: "total", help: "Ops made durable."))
+        commitLatency = registry.makeDurationHistogram(
+            descriptor: Self.name(
+                "commit_latency", unit: "seconds", help: "From handing ops to storage to their commit."),
+            buckets: [
+                .microseconds(250), .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10),
+                .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250), .seconds(1),
+            ])
+        connections = registry.makeGauge(descriptor: Self.name("connections", help: "Open WebSocket connections."))
+        rooms = registry.makeGauge(descriptor: Self.name("rooms", help: "Documents with a room in memory."))
+        opsPerTransaction = registry.makeGauge(
+            descriptor: Self.name(
+                "ops_per_transaction", help: "Ops per storage transaction, on average (group commit)."))
+        transactions = registry.makeGauge(
+            descriptor: Self.name("storage_transactions", help: "Storage transactions so far."))
+    }
+
+    /// Counts an error message sent, by its code.
+    func countError(_ code: ErrorCode) {
+        registry.makeCounter(
+            descriptor: Self.name("errors", unit: "total", help: "Error messages sent, by code."),
+            labels: [("code", String(code.rawValue))]
+        ).increment()
+    }
+
+    /// The text for a scrape, gauges read now.
+    func exposition(connections: Int, rooms: Int, storage: StorageMetrics) -> [UInt8] {
+        self.connections.set(to: Double(connections))
+        self.rooms.set(to: Double(rooms))
+        opsPerTransaction.set(to: storage.opsPerTransaction)
+        transactions.set(to: Double(storage.transactions))
+        return registry.emitToBuffer()
+    }
+}
