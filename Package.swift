@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "EaselStore", targets: ["EaselStore"]),
         .library(name: "EaselSync", targets: ["EaselSync"]),
         .library(name: "EaselServer", targets: ["EaselServer"]),
+        .library(name: "EaselClient", targets: ["EaselClient"]),
         .executable(name: "easel", targets: ["easel"]),
     ],
     dependencies: [
@@ -44,6 +45,12 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             path: "Server"
+        ),
+        // The client engine on a WebSocket transport: libwebsockets, or whatever
+        // an app plugs in behind WebSocketTransport.
+        .target(
+            name: "EaselClient",
+            dependencies: ["EaselModel", "EaselProtocol", "EaselSync", "CLibWebSockets"]
         ),
         // A child process the crash-safety tests kill at random moments.
         .executableTarget(name: "StoreCrashProbe", dependencies: ["EaselStore", "EaselProtocol"]),
@@ -91,7 +98,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EaselServerTests",
-            dependencies: ["EaselStore", "EaselProtocol", "EaselTestSupport", "easel"]
+            dependencies: ["EaselClient", "EaselSync", "EaselStore", "EaselProtocol", "EaselTestSupport", "easel"]
         ),
         .testTarget(
             name: "EaselSyncTests",

@@ -47,4 +47,27 @@ static inline int easel_lws_http_body(struct lws *wsi, unsigned char *payload, s
     return lws_http_transaction_completed(wsi) ? -1 : 0;
 }
 
+// A context for client connections only.
+static const int easel_lws_no_listen = CONTEXT_PORT_NO_LISTEN;
+
+// Starts a WebSocket client connection; callbacks go to the context's
+// "easel-client" protocol, `opaque` comes back via lws_get_opaque_user_data.
+// lws copies the strings it keeps.
+static inline struct lws *easel_lws_connect(struct lws_context *context, const char *address, int port,
+                                            const char *path, const char *subprotocol, void *opaque) {
+    struct lws_client_connect_info info;
+    memset(&info, 0, sizeof info);
+    info.context = context;
+    info.address = address;
+    info.port = port;
+    info.path = path;
+    info.host = address;
+    info.origin = address;
+    info.protocol = subprotocol;
+    info.local_protocol_name = "easel-client";
+    info.opaque_user_data = opaque;
+    info.ietf_version_or_minus_one = -1;
+    return lws_client_connect_via_info(&info);
+}
+
 #endif

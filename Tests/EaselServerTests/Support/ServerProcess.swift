@@ -10,10 +10,10 @@ final class ServerProcess {
     private let output = Pipe()
     private let errors = Pipe()
 
-    init(database: String, arguments: [String] = []) throws {
+    init(database: String, port: Int = 0, arguments: [String] = []) throws {
         databasePath = database
         process.executableURL = try Self.executable()
-        process.arguments = ["serve", "--port", "0", "--db", database] + arguments
+        process.arguments = ["serve", "--port", String(port), "--db", database] + arguments
         process.standardOutput = output
         process.standardError = errors
         try process.run()

@@ -1,0 +1,194 @@
+import CLibWebSockets
+import Foundation
+
+/// One libwebsockets client context and its service thread, shared by any
+/// number of connections (many bots in one process share one loop).
+///
+/// Only the service thread calls into lws, except `lws_cancel_service`;
+/// transports queue their requests here and wake the loop.
+public final class ClientLoop: @unchecked Sendable {
+    private var context: OpaquePointer?
+    private var protocols: UnsafeMutablePointer<lws_protocols>?
+    private var protocolName: UnsafeMutablePointer<CChar>?
+    private let lock = NSLock()
+    // Under `lock`:
+    private var connectRequests: [LWSTransport] = []
+    private var writableRequests: Set<UInt64> = []
+    private var stopRequested = false
+    // Service thread only:
+    private var transports: [UInt64: LWSTransport] = [:]
+    private var nextID: UInt64 = 1
+    private let stopped = DispatchSemaphore(value: 0)
+
+    public init() throws {
+        easel_lws_quiet_logs()
+        let protocols = UnsafeMutablePointer<lws_protocols>.allocate(capacity: 2)
+        protocols.initialize(repeating: lws_protocols(), count: 2)
+        protocolName = strdup("easel-client")
+        protocols[0].name = UnsafePointer(protocolName)
+        protocols[0].callback = easelClientCallback
+        protocols[0].rx_buffer_size = 4096
+        self.protocols = protocols
+        var info = lws_context_creation_info()
+        info.port = easel_lws_no_listen
+        info.protocols = UnsafePointer(protocols)
+        info.user = Unmanaged.passUnretained(self).toOpaque()
+        guard let context = lws_create_context(&info) else {
+            protocols.deallocate()
+            free(protocolName)
+            throw TransportError("cannot create a libwebsockets client context")
+        }
+        self.context = context
+        let thread = Thread { [self] in self.service() }
+        thread.name = "easel-client-loop"
+        thread.start()
+    }
+
+    private func service() {
+        guard let context else { return }
+        var stopDeadline: ContinuousClock.Instant?
+        while true {
+            if lock.withLock({ stopRequested }) {
+                // Connections get a moment to close cleanly, not forever.
+                let deadline = stopDeadline ?? ContinuousClock.now + .seconds(2)
+                stopDeadline = deadline
+                if transports.isEmpty || ContinuousClock.now > deadline { break }
+            }
+            _ = lws_service(context, 0)
+        }
+        stopped.signal()
+    }
+
+    /// Closes every connection, stops the thread and frees the context.
+    public func shutdown() {
+        let first = lock.withLock {
+            defer { stopRequested = true }
+            return !stopRequested
+        }
+        guard first, let context else { return }
+        lws_cancel_service(context)
+        stopped.wait()
+        lws_context_destroy(context)
+        self.context = nil
+        protocols?.deallocate()
+        free(protocolName)
+    }
+
+    deinit {
+        shutdown()
+    }
+
+    /// A new connection to `address`, asking for `subprotocol`.
+    public func transport(to address: WebSocketAddress, subprotocol: String) -> any WebSocketTransport {
+        LWSTransport(loop: self, address: address, subprotocol: subprotocol)
+    }
+
+    // MARK: Requests from any thread
+
+    func requestConnect(_ transport: LWSTransport) {
+        lock.withLock { connectRequests.append(transport) }
+        wake()
+    }
+
+    func requestWritable(_ id: UInt64) {
+        lock.withLock { _ = writableRequests.insert(id) }
+        wake()
+    }
+
+    private func wake() {
+        if let context { lws_cancel_service(context) }
+    }
+
+    // MARK: The service thread
+
+    func handle(
+        _ wsi: OpaquePointer, _ reason: lws_callback_reasons, input: UnsafeMutableRawPointer?, length: Int
+    ) -> Int32 {
+        switch reason {
+        case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
+            serviceRequests()
+            return 0
+        case LWS_CALLBACK_CLIENT_ESTABLISHED:
+            guard let transport = transport(of: wsi) else { return -1 }
+            transport.opened(wsi)
+            return 0
+        case LWS_CALLBACK_CLIENT_RECEIVE:
+            guard let transport = transport(of: wsi) else { return -1 }
+            transport.received(input, length, complete: easel_lws_message_is_complete(wsi) != 0)
+            return 0
+        case LWS_CALLBACK_CLIENT_WRITEABLE:
+            guard let transport = transport(of: wsi) else { return -1 }
+            return transport.writable()
+        case LWS_CALLBACK_CLIENT_CONNECTION_ERROR, LWS_CALLBACK_CLIENT_CLOSED:
+            guard let id = id(of: wsi), let transport = transports.removeValue(forKey: id) else { return 0 }
+            transport.closed()
+            return 0
+        default:
+            return lws_callback_http_dummy(wsi, reason, nil, input, length)
+        }
+    }
+
+    private func id(of wsi: OpaquePointer) -> UInt64? {
+        lws_get_opaque_user_data(wsi).map { UInt64(UInt(bitPattern: $0)) }
+    }
+
+    private func transport(of wsi: OpaquePointer) -> LWSTransport? {
+        id(of: wsi).flatMap { transports[$0] }
+    }
+
+    private func serviceRequests() {
+        let (connects, writables, stopping) = lock.withLock {
+            defer {
+                connectRequests.removeAll()
+                writableRequests.removeAll()
+            }
+            return (connectRequests, writableRequests, stopRequested)
+        }
+        for transport in connects {
+            if stopping {
+                transport.closed()
+                continue
+            }
+            let id = nextID
+            nextID += 1
+            transports[id] = transport
+            transport.id = id
+            let wsi = transport.address.host.withCString { host in
+                transport.address.path.withCString { path in
+                    transport.subprotocol.withCString { subprotocol in
+                        easel_lws_connect(
+                            context, host, Int32(transport.address.port), path, subprotocol,
+                            UnsafeMutableRawPointer(bitPattern: UInt(id)))
+                    }
+                }
+            }
+            if wsi == nil, transports.removeValue(forKey: id) != nil { transport.closed() }
+        }
+        for id in writables {
+            if let wsi = transports[id]?.wsi { lws_callback_on_writable(wsi) }
+        }
+        if stopping {
+            for transport in transports.values { transport.close() }
+            for transport in transports.values { if let wsi = transport.wsi { lws_callback_on_writable(wsi) } }
+        }
+    }
+}
+
+/// The callback lws calls for client connections; it finds the loop through
+/// the context's user pointer.
+func easelClientCallback(
+    _ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
+    _ input: UnsafeMutableRawPointer?, _ length: Int
+) -> Int32 {
+    guard let wsi, let context = lws_get_context(wsi), let loop = lws_context_user(context) else { return 0 }
+    return Unmanaged<ClientLoop>.fromOpaque(loop).takeUnretainedValue().handle(
+        wsi, reason, input: input, length: length)
+}
+
+public struct TransportError: Error, CustomStringConvertible, Sendable {
+    public var description: String
+
+    init(_ description: String) {
+        self.description = description
+    }
+}
