@@ -97,6 +97,10 @@ let package = Package(
             dependencies: ["EaselStore", "EaselTestSupport", "StoreCrashProbe"]
         ),
         .testTarget(
+            name: "EaselClientTests",
+            dependencies: ["EaselClient", "EaselSync", "EaselTestSupport"]
+        ),
+        .testTarget(
             name: "EaselServerTests",
             dependencies: ["EaselClient", "EaselSync", "EaselStore", "EaselProtocol", "EaselTestSupport", "easel"]
         ),
