@@ -15,8 +15,13 @@ final class Inbox: @unchecked Sendable {
     private var items: [Item] = []
     private var stopRequested = false
 
-    func add(_ item: Item) {
-        lock.withLock { items.append(item) }
+    /// Queues an item; true when the inbox was empty, so only the first of
+    /// a burst (a group commit's many completions) wakes the loop.
+    func add(_ item: Item) -> Bool {
+        lock.withLock {
+            items.append(item)
+            return items.count == 1
+        }
     }
 
     func requestStop() {
@@ -26,8 +31,9 @@ final class Inbox: @unchecked Sendable {
     /// Everything queued, and whether a stop was asked for.
     func drain() -> (items: [Item], stop: Bool) {
         lock.withLock {
-            defer { items.removeAll(keepingCapacity: true) }
-            return (items, stopRequested)
+            var taken: [Item] = []
+            swap(&taken, &items)
+            return (taken, stopRequested)
         }
     }
 }

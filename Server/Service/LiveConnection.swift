@@ -9,9 +9,11 @@ final class LiveConnection {
     let encoding: WireEncoding
     /// The message arriving, across fragments and receive-buffer reads.
     var incoming: [UInt8] = []
-    /// Encoded messages, each behind the padding lws writes its header into.
-    private var outgoing: [[UInt8]] = []
+    private var outgoing: [OutFrame?] = []
     private var outgoingHead = 0
+    /// Bytes queued and not yet written: bounded, so a client that stops
+    /// reading cannot make the server hold its room's traffic forever.
+    private(set) var queuedBytes = 0
     /// Set once the connection is to close, after what is queued.
     var closeCode: CloseCode?
 
@@ -23,18 +25,35 @@ final class LiveConnection {
 
     var hasOutgoing: Bool { outgoingHead < outgoing.count }
 
-    func enqueue(_ frame: [UInt8]) {
+    /// Queues a frame; true when the queue was empty (the caller asks lws
+    /// for a writable callback only then).
+    func enqueue(_ frame: OutFrame) -> Bool {
+        let wasEmpty = !hasOutgoing
         outgoing.append(frame)
+        queuedBytes += frame.count
+        return wasEmpty
     }
 
-    func dequeue() -> [UInt8]? {
+    func dequeue() -> OutFrame? {
         guard hasOutgoing else { return nil }
         let frame = outgoing[outgoingHead]
+        outgoing[outgoingHead] = nil
         outgoingHead += 1
         if outgoingHead == outgoing.count {
             outgoing.removeAll(keepingCapacity: true)
             outgoingHead = 0
+        } else if outgoingHead > 1024, outgoingHead > outgoing.count / 2 {
+            outgoing.removeFirst(outgoingHead)
+            outgoingHead = 0
         }
+        queuedBytes -= frame?.count ?? 0
         return frame
+    }
+
+    /// Forgets what is queued (a connection closed for reading too slowly).
+    func dropOutgoing() {
+        outgoing = []
+        outgoingHead = 0
+        queuedBytes = 0
     }
 }

@@ -21,6 +21,7 @@ final class ServiceHost: @unchecked Sendable {
     private var lastTick = Timestamp(milliseconds: 0)
     private var stopping: Timestamp?
     private var finished = false
+    private var tearingDown = false
     /// C memory lws keeps pointers into for the context's lifetime.
     private var cStrings: [UnsafeMutablePointer<CChar>] = []
     private var protocols: UnsafeMutablePointer<lws_protocols>?
@@ -41,6 +42,7 @@ final class ServiceHost: @unchecked Sendable {
     }
 
     deinit {
+        tearingDown = true
         if let context { lws_context_destroy(context) }
         protocols?.deallocate()
         vhostOptions?.deallocate()
@@ -118,6 +120,8 @@ final class ServiceHost: @unchecked Sendable {
         _ wsi: OpaquePointer, _ reason: lws_callback_reasons, session: UnsafeMutableRawPointer?,
         input: UnsafeMutableRawPointer?, length: Int
     ) -> Int32 {
+        // Destroying the context closes what is left: nothing to tell anyone.
+        if tearingDown { return 0 }
         switch reason {
         case LWS_CALLBACK_ESTABLISHED:
             guard let session else { return -1 }
@@ -173,14 +177,27 @@ final class ServiceHost: @unchecked Sendable {
         }
         guard connection.incoming.count + length <= ProtocolLimits.messageBytes else {
             connection.incoming = []
+            send(
+                .error(
+                    ErrorMessage(
+                        code: .tooLarge, fatal: true,
+                        message: "a message has at most \(ProtocolLimits.messageBytes) bytes")), to: [connection.id])
             return close(connection, .messageTooBig)
         }
-        if let input, length > 0 {
-            connection.incoming.append(contentsOf: UnsafeRawBufferPointer(start: input, count: length))
+        let chunk = UnsafeRawBufferPointer(start: input, count: input == nil ? 0 : length)
+        let complete = easel_lws_message_is_complete(connection.wsi) != 0
+        let bytes: [UInt8]
+        if connection.incoming.isEmpty, complete {
+            // The common case: a whole message in one read, copied once.
+            bytes = Array(chunk)
+        } else {
+            connection.incoming.append(contentsOf: chunk)
+            guard complete else { return }
+            // Taken, not copied; fragmented messages are rare, so the next
+            // one may allocate again (and a big one's buffer is not kept).
+            bytes = connection.incoming
+            connection.incoming = []
         }
-        guard easel_lws_message_is_complete(connection.wsi) != 0 else { return }
-        let bytes = connection.incoming
-        connection.incoming.removeAll(keepingCapacity: true)
         do {
             let message = try Message(decoding: bytes, as: connection.encoding)
             if case .push = message { metrics.pushes.increment() }
@@ -190,18 +207,16 @@ final class ServiceHost: @unchecked Sendable {
         }
     }
 
+    /// Writes queued messages while the socket takes them, then the close.
     private func write(_ connection: LiveConnection) -> Int32 {
-        if var frame = connection.dequeue() {
-            let pre = easel_lws_pre
-            let written = frame.withUnsafeMutableBytes { buffer -> Int32 in
-                guard let base = buffer.baseAddress else { return -1 }
-                return easel_lws_write_message(
-                    connection.wsi, base.assumingMemoryBound(to: UInt8.self) + pre, buffer.count - pre,
-                    connection.encoding == .json ? 1 : 0)
+        let text: Int32 = connection.encoding == .json ? 1 : 0
+        while connection.hasOutgoing {
+            guard lws_send_pipe_choked(connection.wsi) == 0 else {
+                lws_callback_on_writable(connection.wsi)
+                return 0
             }
-            if written < 0 { return -1 }
-            if connection.hasOutgoing || connection.closeCode != nil { lws_callback_on_writable(connection.wsi) }
-            return 0
+            guard let frame = connection.dequeue() else { break }
+            if easel_lws_write_message(connection.wsi, frame.payload, frame.count, text) < 0 { return -1 }
         }
         if let code = connection.closeCode {
             easel_lws_close_reason(connection.wsi, code.rawValue)
@@ -211,7 +226,10 @@ final class ServiceHost: @unchecked Sendable {
     }
 
     private func close(_ connection: LiveConnection, _ code: CloseCode) {
-        connection.closeCode = connection.closeCode ?? code
+        guard connection.closeCode == nil else { return }
+        connection.closeCode = code
+        // A peer that stopped reading never lets the close out: cut it off.
+        easel_lws_close_within(connection.wsi, 5)
         lws_callback_on_writable(connection.wsi)
     }
 
@@ -226,8 +244,7 @@ final class ServiceHost: @unchecked Sendable {
                 if let connection = connections[id] { close(connection, code) }
             case .load(let document):
                 storage.load(document.rawValue) { [inbox, weak self] result in
-                    inbox.add(.loaded(document, result))
-                    self?.wake()
+                    if inbox.add(.loaded(document, result)) { self?.wake() }
                 }
             case .append(let ops, let document, let ticket):
                 let started = ContinuousClock.now
@@ -236,8 +253,7 @@ final class ServiceHost: @unchecked Sendable {
                         metrics.commitLatency.record(ContinuousClock.now - started)
                         metrics.opsCommitted.increment(by: Int64(ops.count))
                     }
-                    inbox.add(.stored(ticket, result))
-                    self?.wake()
+                    if inbox.add(.stored(ticket, result)) { self?.wake() }
                 }
             case .unloaded(let document, _):
                 storage.unloaded(document.rawValue)
@@ -245,22 +261,39 @@ final class ServiceHost: @unchecked Sendable {
         }
     }
 
-    /// Encodes a message once per encoding and queues it for each recipient.
+    /// Encodes a message once per encoding and queues the same frames for
+    /// every recipient; a recipient whose queue passes the bound is closed
+    /// for reading too slowly.
     private func send(_ message: Message, to recipients: [ConnectionID]) {
         if case .error(let error) = message {
             for _ in recipients { metrics.countError(error.code) }
         }
-        var frames: [WireEncoding: [[UInt8]]] = [:]
+        var binary: [OutFrame]?
+        var json: [OutFrame]?
         for id in recipients {
             guard let connection = connections[id], connection.closeCode == nil else { continue }
-            let encoded =
-                frames[connection.encoding]
-                ?? message.wireFrames(as: connection.encoding).map { [UInt8](repeating: 0, count: easel_lws_pre) + $0 }
-            frames[connection.encoding] = encoded
-            for frame in encoded { connection.enqueue(frame) }
-            lws_callback_on_writable(connection.wsi)
+            let frames: [OutFrame]
+            switch connection.encoding {
+            case .binary:
+                frames = binary ?? message.wireFrames(as: .binary).map(OutFrame.init)
+                binary = frames
+            case .json:
+                frames = json ?? message.wireFrames(as: .json).map(OutFrame.init)
+                json = frames
+            }
+            var wake = false
+            for frame in frames where connection.enqueue(frame) { wake = true }
+            if connection.queuedBytes > Self.outgoingLimit {
+                connection.dropOutgoing()
+                close(connection, .tooSlow)
+            } else if wake {
+                lws_callback_on_writable(connection.wsi)
+            }
         }
     }
+
+    /// Bytes a connection may have waiting before it is closed with 4002.
+    static let outgoingLimit = 16 << 20
 
     // MARK: HTTP on the same port
 
@@ -303,7 +336,7 @@ final class ServiceHost: @unchecked Sendable {
             case .stored(let ticket, let result): server.stored(ticket, result, at: now)
             }
         }
-        if now.milliseconds(since: lastTick) >= 50 {
+        if now.milliseconds(since: lastTick) >= 50 || now < lastTick {
             lastTick = now
             server.tick(at: now)
         }

@@ -19,6 +19,12 @@ static inline void easel_lws_close_reason(struct lws *wsi, unsigned short code) 
     lws_close_reason(wsi, (enum lws_close_status)code, NULL, 0);
 }
 
+// Hard-closes a connection that has not finished closing within `seconds`
+// (a peer that stopped reading never lets the close frame out).
+static inline void easel_lws_close_within(struct lws *wsi, int seconds) {
+    lws_set_timeout(wsi, PENDING_TIMEOUT_CLOSE_SEND, seconds);
+}
+
 static inline int easel_lws_message_is_complete(struct lws *wsi) {
     return lws_is_final_fragment(wsi) && lws_remaining_packet_payload(wsi) == 0;
 }

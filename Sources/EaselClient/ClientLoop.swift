@@ -6,6 +6,9 @@ import Foundation
 ///
 /// Only the service thread calls into lws, except `lws_cancel_service`;
 /// transports queue their requests here and wake the loop.
+///
+/// Call `shutdown()` when done: the thread holds the loop until then. Never
+/// call it from a transport's delegate (it waits for the loop's thread).
 public final class ClientLoop: @unchecked Sendable {
     private var context: OpaquePointer?
     private var protocols: UnsafeMutablePointer<lws_protocols>?
@@ -15,7 +18,10 @@ public final class ClientLoop: @unchecked Sendable {
     private var connectRequests: [LWSTransport] = []
     private var writableRequests: Set<UInt64> = []
     private var stopRequested = false
+    /// Set before the context is destroyed: nobody may wake it after.
+    private var destroyed = false
     // Service thread only:
+    private var closingAll = false
     private var transports: [UInt64: LWSTransport] = [:]
     private var nextID: UInt64 = 1
     private let stopped = DispatchSemaphore(value: 0)
@@ -66,10 +72,10 @@ public final class ClientLoop: @unchecked Sendable {
             return !stopRequested
         }
         guard first, let context else { return }
-        lws_cancel_service(context)
+        lock.withLock { wakeLocked() }
         stopped.wait()
+        lock.withLock { destroyed = true }
         lws_context_destroy(context)
-        self.context = nil
         protocols?.deallocate()
         free(protocolName)
     }
@@ -86,17 +92,27 @@ public final class ClientLoop: @unchecked Sendable {
     // MARK: Requests from any thread
 
     func requestConnect(_ transport: LWSTransport) {
-        lock.withLock { connectRequests.append(transport) }
-        wake()
+        let accepted = lock.withLock { () -> Bool in
+            guard !stopRequested else { return false }
+            connectRequests.append(transport)
+            wakeLocked()
+            return true
+        }
+        // A loop that is shutting down connects nobody: say so at once.
+        if !accepted { transport.closed() }
     }
 
     func requestWritable(_ id: UInt64) {
-        lock.withLock { _ = writableRequests.insert(id) }
-        wake()
+        lock.withLock {
+            writableRequests.insert(id)
+            wakeLocked()
+        }
     }
 
-    private func wake() {
-        if let context { lws_cancel_service(context) }
+    /// Wakes the service thread; with the lock held, so the context cannot
+    /// be destroyed meanwhile.
+    private func wakeLocked() {
+        if !destroyed, let context { lws_cancel_service(context) }
     }
 
     // MARK: The service thread
@@ -114,8 +130,7 @@ public final class ClientLoop: @unchecked Sendable {
             return 0
         case LWS_CALLBACK_CLIENT_RECEIVE:
             guard let transport = transport(of: wsi) else { return -1 }
-            transport.received(input, length, complete: easel_lws_message_is_complete(wsi) != 0)
-            return 0
+            return transport.received(input, length, complete: easel_lws_message_is_complete(wsi) != 0) ? 0 : -1
         case LWS_CALLBACK_CLIENT_WRITEABLE:
             guard let transport = transport(of: wsi) else { return -1 }
             return transport.writable()
@@ -167,9 +182,9 @@ public final class ClientLoop: @unchecked Sendable {
         for id in writables {
             if let wsi = transports[id]?.wsi { lws_callback_on_writable(wsi) }
         }
-        if stopping {
-            for transport in transports.values { transport.close() }
-            for transport in transports.values { if let wsi = transport.wsi { lws_callback_on_writable(wsi) } }
+        if stopping, !closingAll {
+            closingAll = true
+            for transport in transports.values { transport.closeFromLoop() }
         }
     }
 }

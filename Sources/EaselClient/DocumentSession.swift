@@ -9,28 +9,37 @@ import Foundation
 ///
 /// The engine is only touched under the session's lock: the app edits it
 /// through `edit`, transport events arrive on the transport's thread, and a
-/// timer ticks it every 50 ms.
-public final class DocumentSession: TransportDelegate, @unchecked Sendable {
+/// timer ticks it every 50 ms. Outputs are handed to the transport before
+/// the lock is released, so messages leave in the order the engine made
+/// them, whichever thread made them.
+public final class DocumentSession: @unchecked Sendable {
     public typealias TransportFactory = @Sendable (WireEncoding) -> any WebSocketTransport
 
     private let lock = NSLock()
     private var engine: SyncClient
     private let makeTransport: TransportFactory
     private var transport: (any WebSocketTransport)?
+    /// Which connection is current: events of an older one are ignored.
+    private var generation = 0
     private var running = false
     private var failedAttempts = 0
     private var timer: DispatchSourceTimer?
     private let queue = DispatchQueue(label: "easel.session")
     private let started = ContinuousClock.now
+    private let backoffBase: Duration
+    private let backoffCap: Duration
 
-    /// Reconnection waits `backoffBase × 2^attempt`, at most `backoffCap`, times
-    /// a random factor in 0.5…1 so many clients do not return in step.
-    public var backoffBase: Duration = .milliseconds(100)
-    public var backoffCap: Duration = .seconds(10)
-
-    public init(engine: SyncClient, transport makeTransport: @escaping TransportFactory) {
+    /// A session whose transports `makeTransport` makes. Reconnection waits
+    /// `backoffBase × 2^attempt`, at most `backoffCap`, times a random factor
+    /// in 0.5…1 so many clients do not come back in step.
+    public init(
+        engine: SyncClient, backoffBase: Duration = .milliseconds(100), backoffCap: Duration = .seconds(10),
+        transport makeTransport: @escaping TransportFactory
+    ) {
         self.engine = engine
         self.makeTransport = makeTransport
+        self.backoffBase = backoffBase
+        self.backoffCap = backoffCap
     }
 
     /// A session on a libwebsockets loop, to `ws://host:port`.
@@ -40,24 +49,21 @@ public final class DocumentSession: TransportDelegate, @unchecked Sendable {
     }
 
     private var now: Timestamp {
-        let elapsed = ContinuousClock.now - started
-        return Timestamp(
-            milliseconds: elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
+        Timestamp(milliseconds: (ContinuousClock.now - started).wholeMilliseconds)
     }
 
     // MARK: Running
 
     public func start() {
-        let shouldConnect = lock.withLock {
-            defer { running = true }
-            return !running
-        }
-        guard shouldConnect else { return }
+        lock.lock()
+        guard !running else { return lock.unlock() }
+        running = true
         let timer = DispatchSource.makeTimerSource(queue: queue)
         timer.schedule(deadline: .now() + .milliseconds(50), repeating: .milliseconds(50))
         timer.setEventHandler { [weak self] in self?.tick() }
+        self.timer = timer
+        lock.unlock()
         timer.resume()
-        lock.withLock { self.timer = timer }
         connect()
     }
 
@@ -65,10 +71,12 @@ public final class DocumentSession: TransportDelegate, @unchecked Sendable {
     public func stop() {
         let (transport, timer) = lock.withLock {
             running = false
+            generation += 1
             defer {
                 self.transport = nil
                 self.timer = nil
             }
+            engine.connectionClosed(at: now)
             return (self.transport, self.timer)
         }
         timer?.cancel()
@@ -80,20 +88,11 @@ public final class DocumentSession: TransportDelegate, @unchecked Sendable {
     @discardableResult
     public func edit<T>(_ body: (inout SyncClient) throws -> T) rethrows -> T {
         lock.lock()
-        let result: T
-        do {
-            result = try body(&engine)
-        } catch {
-            let outputs = engine.takeOutputs()
+        defer {
+            carryOutOutputs()
             lock.unlock()
-            carryOut(outputs)
-            throw error
         }
-        let outputs = engine.takeOutputs()
-        let transport = self.transport
-        lock.unlock()
-        carryOut(outputs, on: transport)
-        return result
+        return try body(&engine)
     }
 
     /// The engine's current state, read under the lock.
@@ -112,26 +111,29 @@ public final class DocumentSession: TransportDelegate, @unchecked Sendable {
     }
 
     private func connect() {
-        let transport = lock.withLock { () -> (any WebSocketTransport)? in
-            guard running else { return nil }
+        let (transport, link) = lock.withLock { () -> ((any WebSocketTransport)?, SessionLink?) in
+            guard running, self.transport == nil else { return (nil, nil) }
+            generation += 1
             let transport = makeTransport(engine.configuration.encoding)
             self.transport = transport
-            return transport
+            return (transport, SessionLink(session: self, generation: generation))
         }
-        transport?.open(self)
+        if let transport, let link { transport.open(link) }
     }
 
     private func tick() {
         edit { $0.tick(at: now) }
     }
 
-    private func carryOut(_ outputs: [ClientOutput], on transport: (any WebSocketTransport)? = nil) {
-        guard !outputs.isEmpty, let transport = transport ?? lock.withLock({ self.transport }) else { return }
-        let encoding = read { $0.configuration.encoding }
+    /// Hands the engine's outputs to the current transport; called with the
+    /// lock held.
+    private func carryOutOutputs() {
+        let outputs = engine.takeOutputs()
+        guard !outputs.isEmpty, let transport else { return }
         for output in outputs {
             switch output {
             case .send(let message):
-                for frame in message.wireFrames(as: encoding) { transport.send(frame) }
+                for frame in message.wireFrames(as: engine.configuration.encoding) { transport.send(frame) }
             case .disconnect:
                 transport.close()
             }
@@ -140,31 +142,59 @@ public final class DocumentSession: TransportDelegate, @unchecked Sendable {
 
     // MARK: Transport events
 
-    public func transportOpened() {
-        edit { $0.connectionOpened(at: now) }
+    fileprivate func opened(_ generation: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard generation == self.generation else { return }
+        engine.connectionOpened(at: now)
+        carryOutOutputs()
     }
 
-    public func transportReceived(_ bytes: [UInt8]) {
-        let encoding = read { $0.configuration.encoding }
-        guard let message = try? Message(decoding: bytes, as: encoding) else { return }
-        edit { engine in
-            engine.receive(message, at: now)
-            if engine.connectionState == .connected || engine.connectionState == .weak { failedAttempts = 0 }
-        }
+    fileprivate func received(_ bytes: [UInt8], _ generation: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard generation == self.generation,
+            let message = try? Message(decoding: bytes, as: engine.configuration.encoding)
+        else { return }
+        engine.receive(message, at: now)
+        if engine.connectionState == .connected || engine.connectionState == .weak { failedAttempts = 0 }
+        carryOutOutputs()
     }
 
-    public func transportClosed() {
+    fileprivate func closed(_ generation: Int) {
         let delay = lock.withLock { () -> Duration? in
+            guard generation == self.generation else { return nil }
             engine.connectionClosed(at: now)
             transport = nil
             guard running else { return nil }
             let exponent = min(failedAttempts, 16)
             failedAttempts += 1
-            let backoff = min(backoffCap, backoffBase * (1 << exponent))
-            return backoff * Double.random(in: 0.5...1)
+            return min(backoffCap, backoffBase * (1 << exponent)) * Double.random(in: 0.5...1)
         }
         guard let delay else { return }
-        let milliseconds = Int(delay.components.seconds * 1000 + delay.components.attoseconds / 1_000_000_000_000_000)
-        queue.asyncAfter(deadline: .now() + .milliseconds(milliseconds)) { [weak self] in self?.connect() }
+        queue.asyncAfter(deadline: .now() + .milliseconds(Int(delay.wholeMilliseconds))) { [weak self] in
+            self?.connect()
+        }
+    }
+}
+
+/// One connection's events, labelled with the connection they belong to.
+private final class SessionLink: TransportDelegate {
+    let session: DocumentSession
+    let generation: Int
+
+    init(session: DocumentSession, generation: Int) {
+        self.session = session
+        self.generation = generation
+    }
+
+    func transportOpened() { session.opened(generation) }
+    func transportReceived(_ message: [UInt8]) { session.received(message, generation) }
+    func transportClosed() { session.closed(generation) }
+}
+
+extension Duration {
+    var wholeMilliseconds: Int64 {
+        components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000
     }
 }

@@ -45,6 +45,12 @@ final class LWSTransport: WebSocketTransport, @unchecked Sendable {
         loop.requestWritable(id)
     }
 
+    /// Closes from the loop's own thread (the loop is shutting down).
+    func closeFromLoop() {
+        lock.withLock { closing = true }
+        if let wsi { lws_callback_on_writable(wsi) }
+    }
+
     /// The loop's number for this connection (0 until it connects).
     var id: UInt64 {
         get { lock.withLock { connectionID } }
@@ -59,12 +65,22 @@ final class LWSTransport: WebSocketTransport, @unchecked Sendable {
         lws_callback_on_writable(wsi)
     }
 
-    func received(_ input: UnsafeMutableRawPointer?, _ length: Int, complete: Bool) {
-        if let input, length > 0 { incoming.append(contentsOf: UnsafeRawBufferPointer(start: input, count: length)) }
-        guard complete else { return }
-        let message = incoming
-        incoming.removeAll(keepingCapacity: true)
+    /// Joins a message's pieces; false (close the connection) when it grows
+    /// beyond the protocol's limit.
+    func received(_ input: UnsafeMutableRawPointer?, _ length: Int, complete: Bool) -> Bool {
+        guard incoming.count + length <= ProtocolLimits.messageBytes else { return false }
+        let chunk = UnsafeRawBufferPointer(start: input, count: input == nil ? 0 : length)
+        let message: [UInt8]
+        if incoming.isEmpty, complete {
+            message = Array(chunk)
+        } else {
+            incoming.append(contentsOf: chunk)
+            guard complete else { return true }
+            message = incoming
+            incoming = []
+        }
         lock.withLock { delegate }?.transportReceived(message)
+        return true
     }
 
     func writable() -> Int32 {

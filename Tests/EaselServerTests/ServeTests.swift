@@ -107,4 +107,14 @@ struct ServeTests {
         let missing = try OutsideClient.run(["\(server.port)", "http", "/nothing-here"])
         #expect(missing["status"] as? Int == 404)
     }
+
+    @Test func aMessageOverOneMebibyteGetsError109AndClose1009() throws {
+        let server = try ServerProcess(database: temporaryDatabase())
+        defer { server.kill() }
+        let answer = try OutsideClient.run(["\(server.port)", "oversize", String(ProtocolLimits.messageBytes + 1)])
+        #expect(answer["errors"] as? [Int] == [Int(ErrorCode.tooLarge.rawValue)])
+        #expect(answer["close"] as? Int == Int(CloseCode.messageTooBig.rawValue))
+        let health = try OutsideClient.run(["\(server.port)", "http", "/healthz"])
+        #expect(health["status"] as? Int == 200, "the server stays up")
+    }
 }

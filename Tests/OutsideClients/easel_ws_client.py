@@ -10,6 +10,7 @@ The Swift tests run it; each mode prints one JSON line of what it saw.
     easel_ws_client.py PORT binary-hello HEXFILE
     easel_ws_client.py PORT http PATH
     easel_ws_client.py PORT garbage TEXT
+    easel_ws_client.py PORT oversize BYTES
 """
 import asyncio
 import json
@@ -120,6 +121,19 @@ async def receive_any(ws):
     return json.loads(await asyncio.wait_for(ws.recv(), 10))
 
 
+async def oversize(uri, size):
+    async with websockets.connect(uri, subprotocols=JSON, max_size=None) as ws:
+        errors = []
+        try:
+            await ws.send("x" * size)
+            while True:
+                message = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                if message["type"] == "error":
+                    errors.append(message["code"])
+        except websockets.ConnectionClosed as closed:
+            print(json.dumps({"close": closed.rcvd.code if closed.rcvd else None, "errors": errors}))
+
+
 def http_get(port, path):
     import urllib.error
     import urllib.request
@@ -144,6 +158,8 @@ def main():
         asyncio.run(state(uri, argument))
     elif mode == "garbage":
         asyncio.run(garbage(uri, argument))
+    elif mode == "oversize":
+        asyncio.run(oversize(uri, int(argument)))
     elif mode == "http":
         http_get(port, argument)
     elif mode == "binary-hello":

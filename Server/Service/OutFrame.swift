@@ -1,0 +1,31 @@
+import CLibWebSockets
+
+/// One encoded message, behind the `LWS_PRE` bytes lws writes its frame
+/// header into. Shared by every recipient of a broadcast: lws writes whole
+/// messages at once and only ever touches the header room, so one buffer
+/// serves them all (../shared/notes/libwebsockets.md).
+final class OutFrame {
+    private let buffer: UnsafeMutableRawBufferPointer
+    let count: Int
+
+    init(_ message: [UInt8]) {
+        count = message.count
+        buffer = .allocate(byteCount: easel_lws_pre + message.count, alignment: 16)
+        buffer.initializeMemory(as: UInt8.self, repeating: 0)
+        message.withUnsafeBytes { bytes in
+            guard let source = bytes.baseAddress, let base = buffer.baseAddress else { return }
+            (base + easel_lws_pre).copyMemory(from: source, byteCount: bytes.count)
+        }
+    }
+
+    deinit {
+        buffer.deallocate()
+    }
+
+    /// Where the message starts, with the header room before it.
+    var payload: UnsafeMutablePointer<UInt8> {
+        // The buffer is never empty: it holds at least the header room.
+        (buffer.baseAddress ?? UnsafeMutableRawPointer(bitPattern: 16).unsafelyUnwrapped)
+            .advanced(by: easel_lws_pre).assumingMemoryBound(to: UInt8.self)
+    }
+}
