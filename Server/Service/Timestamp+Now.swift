@@ -12,9 +12,3 @@ extension Timestamp {
         return Timestamp(milliseconds: processStart.wall + elapsed.wholeMilliseconds)
     }
 }
-
-extension Duration {
-    var wholeMilliseconds: Int64 {
-        components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000
-    }
-}

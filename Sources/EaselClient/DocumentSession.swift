@@ -192,9 +192,3 @@ private final class SessionLink: TransportDelegate {
     func transportReceived(_ message: [UInt8]) { session.received(message, generation) }
     func transportClosed() { session.closed(generation) }
 }
-
-extension Duration {
-    var wholeMilliseconds: Int64 {
-        components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000
-    }
-}

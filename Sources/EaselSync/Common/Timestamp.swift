@@ -26,3 +26,10 @@ public struct Timestamp: RawRepresentable, Hashable, Comparable, Sendable, Custo
 
     public var description: String { "\(rawValue) ms" }
 }
+
+extension Duration {
+    /// The duration in whole milliseconds, rounded toward zero.
+    public var wholeMilliseconds: Int64 {
+        components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000
+    }
+}

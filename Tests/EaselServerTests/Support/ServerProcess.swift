@@ -1,3 +1,4 @@
+import EaselTestSupport
 import Foundation
 
 /// `easel serve` as a child process on 127.0.0.1 and a port the system
@@ -64,20 +65,10 @@ final class ServerProcess {
     }
 
     static func executable() throws -> URL {
-        let here = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        let root = packageRoot
-        let candidates = [here, here.deletingLastPathComponent(), root.appendingPathComponent(".build/debug")]
-        for folder in candidates {
-            let url = folder.appendingPathComponent("easel")
-            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
-        }
-        throw ServerProcessError("the easel executable is not built; looked in \(candidates.map(\.path))")
+        try builtExecutable("easel")
     }
 
-    static var packageRoot: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-    }
+    static var packageRoot: URL { EaselTestSupport.packageRoot }
 }
 
 struct ServerProcessError: Error, CustomStringConvertible {

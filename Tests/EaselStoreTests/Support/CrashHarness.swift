@@ -88,14 +88,6 @@ struct CrashHarness {
     }
 
     static func probe() throws -> URL {
-        let here = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-        let candidates = [here, here.deletingLastPathComponent(), root.appendingPathComponent(".build/debug")]
-        for folder in candidates {
-            let url = folder.appendingPathComponent("StoreCrashProbe")
-            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
-        }
-        throw StoreError(.closed, "StoreCrashProbe is not built; looked in \(candidates.map(\.path))")
+        try builtExecutable("StoreCrashProbe")
     }
 }
