@@ -55,6 +55,29 @@ struct RoomJoinTests {
         }
     }
 
+    @Test func afterTheHistoryIsRestoredUnderANewEpochAReturningClientGetsTheRestoredSnapshot() throws {
+        let harness = try ServerHarness()
+        let (author, joined) = harness.join(alice, as: "alice")
+        let epoch = try #require(joined.welcome(to: author)).epoch
+        harness.pushCommitted([F.createStar()], from: author)
+        let backup = harness.storage.history(of: harness.document.rawValue)
+        harness.pushCommitted([F.moveStar(2)], batch: 2, from: author)
+        harness.close(author)
+        harness.advance(by: 30_000)
+        #expect(harness.server.openDocuments.isEmpty)
+        harness.storage.restore(harness.document.rawValue, to: backup)
+
+        let (returning, transcript) = harness.join(alice, as: "alice", since: ResumePoint(position: 2, epoch: epoch))
+        let welcome = try #require(transcript.welcome(to: returning))
+        #expect(welcome.epoch != epoch)
+        #expect(welcome.position == 1)
+        guard case .snapshot(let ops) = welcome.content else {
+            Issue.record("a position of the replaced history must get a snapshot")
+            return
+        }
+        #expect(Document(applying: ops).stateHash == Document(applying: [F.createStar()]).stateHash)
+    }
+
     @Test func aClientFurtherBehindThanTheRoomRetainsGetsASnapshot() throws {
         var configuration = ServerConfiguration()
         configuration.retainedOps = 2

@@ -52,8 +52,6 @@ public final class SyncServer {
     /// Documents with a room in memory.
     public var openDocuments: [DocumentName] { rooms.keys.sorted { $0.rawValue < $1.rawValue } }
 
-    public var connectionCount: Int { connections.count }
-
     // MARK: Events
 
     public func open(_ connection: ConnectionID, at now: Timestamp) {
