@@ -34,6 +34,10 @@ final class LiveConnection {
         return wasEmpty
     }
 
+    /// The frame `dequeue()` would return, left in the queue.
+    var nextFrame: OutFrame? { hasOutgoing ? outgoing[outgoingHead] : nil }
+
+    @discardableResult
     func dequeue() -> OutFrame? {
         guard hasOutgoing else { return nil }
         let frame = outgoing[outgoingHead]

@@ -22,6 +22,11 @@ final class OutFrame {
         buffer.deallocate()
     }
 
+    /// The message, for framing into a batch.
+    var bytes: UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: payload, count: count)
+    }
+
     /// Where the message starts, with the header room before it.
     var payload: UnsafeMutablePointer<UInt8> {
         // The buffer is never empty: it holds at least the header room.

@@ -13,6 +13,11 @@ final class ServiceHost: @unchecked Sendable {
     private let server: SyncServer
     private let storage: StoreRoomStorage
     private let metrics: ServerMetrics
+    /// Where queued messages are framed for one write; lws is told it may
+    /// send that much at once (`tx_packet_size`), or it would cut every
+    /// write to its receive-buffer size and copy the rest.
+    private let batch = FrameBatch(capacity: ServiceHost.writeBytes)
+    static let writeBytes = 256 << 10
     /// HTTP responses waiting for their connection to be writable.
     private var httpBodies: [OpaquePointer: [UInt8]] = [:]
     private var context: OpaquePointer?
@@ -67,10 +72,12 @@ final class ServiceHost: @unchecked Sendable {
         protocols[1].callback = easelServiceCallback
         protocols[1].per_session_data_size = session
         protocols[1].rx_buffer_size = 4096
+        protocols[1].tx_packet_size = Self.writeBytes
         protocols[2].name = UnsafePointer(cString(WireProtocol.jsonSubprotocol))
         protocols[2].callback = easelServiceCallback
         protocols[2].per_session_data_size = session
         protocols[2].rx_buffer_size = 4096
+        protocols[2].tx_packet_size = Self.writeBytes
         self.protocols = protocols
 
         let options = UnsafeMutablePointer<lws_protocol_vhost_options>.allocate(capacity: 2)
@@ -207,16 +214,30 @@ final class ServiceHost: @unchecked Sendable {
         }
     }
 
-    /// Writes queued messages while the socket takes them, then the close.
+    /// Writes queued messages while the socket takes them, framed into
+    /// batches so each write carries many, then the close.
     private func write(_ connection: LiveConnection) -> Int32 {
-        let text: Int32 = connection.encoding == .json ? 1 : 0
-        while connection.hasOutgoing {
+        let text = connection.encoding == .json
+        while let next = connection.nextFrame {
             guard lws_send_pipe_choked(connection.wsi) == 0 else {
                 lws_callback_on_writable(connection.wsi)
                 return 0
             }
-            guard let frame = connection.dequeue() else { break }
-            if easel_lws_write_message(connection.wsi, frame.payload, frame.count, text) < 0 { return -1 }
+            if FrameBatch.frameCount(payload: next.count) > batch.capacity {
+                // Too big to batch: lws frames it in the room before it.
+                connection.dequeue()
+                if easel_lws_write_message(connection.wsi, next.payload, next.count, text ? 1 : 0) < 0 { return -1 }
+                continue
+            }
+            batch.removeAll()
+            while let frame = connection.nextFrame, batch.append(frame.bytes, text: text) {
+                connection.dequeue()
+            }
+            let frames = batch.frames
+            guard let base = frames.baseAddress else { break }
+            if easel_lws_write_raw(connection.wsi, base.assumingMemoryBound(to: UInt8.self), frames.count) < 0 {
+                return -1
+            }
         }
         if let code = connection.closeCode {
             easel_lws_close_reason(connection.wsi, code.rawValue)

@@ -15,6 +15,14 @@ static inline int easel_lws_write_message(struct lws *wsi, unsigned char *payloa
     return lws_write(wsi, payload, length, text ? LWS_WRITE_TEXT : LWS_WRITE_BINARY);
 }
 
+// Writes bytes that are already WebSocket frames (a batch framed by the
+// caller) as they are: lws sends what the socket takes and keeps the rest
+// for the next writable callback, so a batch is never split for others'
+// writes. Returns -1 when the connection is to be closed.
+static inline int easel_lws_write_raw(struct lws *wsi, unsigned char *frames, size_t length) {
+    return lws_write(wsi, frames, length, LWS_WRITE_RAW) < 0 ? -1 : 0;
+}
+
 static inline void easel_lws_close_reason(struct lws *wsi, unsigned short code) {
     lws_close_reason(wsi, (enum lws_close_status)code, NULL, 0);
 }

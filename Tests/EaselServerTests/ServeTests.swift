@@ -117,4 +117,14 @@ struct ServeTests {
         let health = try OutsideClient.run(["\(server.port)", "http", "/healthz"])
         #expect(health["status"] as? Int == 200, "the server stays up")
     }
+
+    @Test func queuedMessagesOfEveryLengthClassLeaveFramedIntactForAStrictOutsideClient() throws {
+        let server = try ServerProcess(database: temporaryDatabase())
+        defer { server.kill() }
+        let seen = try OutsideClient.run(["\(server.port)", "burst", "frames/burst", "120"])
+        #expect(seen["acks"] as? Int == 120, "acks are frames under 126 bytes")
+        #expect(seen["in_order"] as? Bool == true)
+        #expect((seen["largest"] as? Int ?? 0) > 65_535, "64-bit lengths were framed")
+        #expect((seen["frames"] as? Int ?? 0) > 1)
+    }
 }

@@ -6,6 +6,7 @@ The Swift tests run it; each mode prints one JSON line of what it saw.
     easel_ws_client.py PORT converse DOCUMENT
     easel_ws_client.py PORT push DOCUMENT COUNT
     easel_ws_client.py PORT hold DOCUMENT
+    easel_ws_client.py PORT burst DOCUMENT PUSHES
     easel_ws_client.py PORT state DOCUMENT
     easel_ws_client.py PORT binary-hello HEXFILE
     easel_ws_client.py PORT http PATH
@@ -73,6 +74,40 @@ async def push(uri, document, count):
             ack = await receive(ws, "ack")
             acked.append(int(ack["first"]))
         print(json.dumps({"acked": acked}), flush=True)
+
+
+async def burst(uri, document, pushes):
+    """Pushes of 1 to 401 ops sent back to back without waiting for acks,
+    so the watcher's ops arrive as many frames of every length class
+    (under 126 bytes, 16-bit and 64-bit lengths), several to a write."""
+    writer_replica = "00000000000000f6"
+    async with websockets.connect(uri, subprotocols=JSON, max_size=None) as writer, \
+            websockets.connect(uri, subprotocols=JSON, max_size=None) as watcher:
+        await writer.send(hello(document, writer_replica, "frank"))
+        await receive(writer, "welcome")
+        await watcher.send(hello(document, "00000000000000f7", "gina"))
+        await receive(watcher, "welcome")
+        counter, sent = 0, []
+        for index in range(pushes):
+            ops = []
+            for _ in range(1 + (index * 37) % 401):
+                counter += 1
+                ops.append(create_emoji(counter, writer_replica))
+                sent.append(f"{counter}@{writer_replica}")
+            await writer.send(json.dumps({"type": "push", "batch": str(index + 1), "ops": ops}))
+        acks = 0
+        while acks < pushes:
+            await receive(writer, "ack")
+            acks += 1
+        seen, lengths = [], []
+        while len(seen) < len(sent):
+            raw = await asyncio.wait_for(watcher.recv(), 10)
+            message = json.loads(raw)
+            if message["type"] == "ops":
+                lengths.append(len(raw.encode()))
+                seen += [op["id"] for op in message["ops"]]
+        print(json.dumps({"acks": acks, "in_order": seen == sent, "seen": len(seen),
+                          "frames": len(lengths), "smallest": min(lengths), "largest": max(lengths)}))
 
 
 async def hold(uri, document):
@@ -152,6 +187,8 @@ def main():
         asyncio.run(converse(uri, argument))
     elif mode == "push":
         asyncio.run(push(uri, argument, int(sys.argv[4])))
+    elif mode == "burst":
+        asyncio.run(burst(uri, argument, int(sys.argv[4])))
     elif mode == "hold":
         asyncio.run(hold(uri, argument))
     elif mode == "state":

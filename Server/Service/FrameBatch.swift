@@ -1,0 +1,71 @@
+/// Server-to-client WebSocket frames written back to back into one buffer,
+/// so a connection's queued messages leave in one send instead of one
+/// system call each (../shared/notes/libwebsockets.md: about 200 k
+/// deliveries a second a core one by one, millions batched).
+///
+/// Frames follow RFC 6455 section 5.2 as a server sends them: FIN set, no
+/// mask, the shortest length form. One buffer serves the service thread,
+/// reused for every write, so batching allocates nothing.
+final class FrameBatch {
+    private let buffer: UnsafeMutableRawBufferPointer
+    private(set) var count = 0
+
+    /// Bytes the batch holds: what one write hands lws at most.
+    var capacity: Int { buffer.count }
+
+    init(capacity: Int) {
+        buffer = .allocate(byteCount: max(capacity, Self.longestHeader), alignment: 16)
+    }
+
+    deinit {
+        buffer.deallocate()
+    }
+
+    static let longestHeader = 10
+
+    /// Bytes of the frame header for a payload of `length` bytes.
+    static func headerCount(payload length: Int) -> Int {
+        length < 126 ? 2 : length <= 0xFFFF ? 4 : 10
+    }
+
+    /// Bytes a frame of `length` payload bytes takes in the batch.
+    static func frameCount(payload length: Int) -> Int {
+        headerCount(payload: length) + length
+    }
+
+    /// Appends one whole message as a frame; false (and nothing appended)
+    /// when it does not fit in what is left.
+    func append(_ payload: UnsafeRawBufferPointer, text: Bool) -> Bool {
+        let length = payload.count
+        guard count + Self.frameCount(payload: length) <= buffer.count else { return false }
+        buffer[count] = 0x80 | (text ? 0x1 : 0x2)
+        switch Self.headerCount(payload: length) {
+        case 2:
+            buffer[count + 1] = UInt8(length)
+        case 4:
+            buffer[count + 1] = 126
+            buffer[count + 2] = UInt8(length >> 8)
+            buffer[count + 3] = UInt8(length & 0xFF)
+        default:
+            buffer[count + 1] = 127
+            for byte in 0..<8 {
+                buffer[count + 2 + byte] = UInt8(truncatingIfNeeded: UInt64(length) >> (56 - 8 * UInt64(byte)))
+            }
+        }
+        count += Self.headerCount(payload: length)
+        if let source = payload.baseAddress, let base = buffer.baseAddress {
+            (base + count).copyMemory(from: source, byteCount: length)
+        }
+        count += length
+        return true
+    }
+
+    func removeAll() {
+        count = 0
+    }
+
+    /// The frames appended so far.
+    var frames: UnsafeMutableRawBufferPointer {
+        UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count])
+    }
+}
