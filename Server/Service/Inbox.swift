@@ -3,12 +3,13 @@ import EaselProtocol
 import EaselSync
 import Foundation
 
-/// What other threads hand the service thread: storage answers and a stop
-/// request. Whoever adds to it wakes the loop with `lws_cancel_service`.
+/// What other threads hand the service thread: storage answers, encoded
+/// welcomes and a stop request. Whoever adds to it wakes the loop with `lws_cancel_service`.
 final class Inbox: @unchecked Sendable {
     enum Item {
         case loaded(DocumentName, Result<CommittedHistory, RoomStorageError>)
         case stored(StorageTicket, Result<Void, RoomStorageError>)
+        case encoded(EncodingJob, [WireEncoding: [OutFrame]])
     }
 
     private let lock = NSLock()

@@ -1,3 +1,4 @@
+import CLibWebSockets
 import EaselProtocol
 import EaselSync
 
@@ -9,13 +10,21 @@ final class LiveConnection {
     let encoding: WireEncoding
     /// The message arriving, across fragments and receive-buffer reads.
     var incoming: [UInt8] = []
-    private var outgoing: [OutFrame?] = []
+    private var outgoing: [Outgoing?] = []
     private var outgoingHead = 0
+    /// The frames of a finished encoding job, sent before the rest.
+    private var front: ArraySlice<OutFrame> = []
     /// Bytes queued and not yet written: bounded, so a client that stops
     /// reading cannot make the server hold its room's traffic forever.
+    /// (A job still encoding counts once it is done.)
     private(set) var queuedBytes = 0
     /// Set once the connection is to close, after what is queued.
     var closeCode: CloseCode?
+
+    private enum Outgoing {
+        case frame(OutFrame)
+        case encoding(EncodingJob)
+    }
 
     init(id: ConnectionID, wsi: OpaquePointer, encoding: WireEncoding) {
         self.id = id
@@ -23,24 +32,56 @@ final class LiveConnection {
         self.encoding = encoding
     }
 
-    var hasOutgoing: Bool { outgoingHead < outgoing.count }
+    var hasOutgoing: Bool { !front.isEmpty || outgoingHead < outgoing.count }
 
     /// Queues a frame; true when the queue was empty (the caller asks lws
     /// for a writable callback only then).
     func enqueue(_ frame: OutFrame) -> Bool {
         let wasEmpty = !hasOutgoing
-        outgoing.append(frame)
+        append(.frame(frame))
         queuedBytes += frame.count
         return wasEmpty
     }
 
-    /// The frame `dequeue()` would return, left in the queue.
-    var nextFrame: OutFrame? { hasOutgoing ? outgoing[outgoingHead] : nil }
+    /// Holds a place for a message still being encoded.
+    func enqueue(_ job: EncodingJob) {
+        append(.encoding(job))
+    }
+
+    private func append(_ item: Outgoing) {
+        outgoing.append(item)
+    }
+
+    /// A job this connection waits for is done: its frames count now.
+    func encodingFinished(_ job: EncodingJob) {
+        queuedBytes += job.frames?[encoding]?.reduce(0) { $0 + $1.count } ?? 0
+    }
+
+    /// The frame `dequeue()` would return, left in the queue; nil when the
+    /// queue is empty or waits for an encoding job.
+    func nextFrame() -> OutFrame? {
+        if let frame = front.first { return frame }
+        guard outgoingHead < outgoing.count, let item = outgoing[outgoingHead] else { return nil }
+        switch item {
+        case .frame(let frame):
+            return frame
+        case .encoding(let job):
+            guard let frames = job.frames else { return nil }
+            advance()
+            front = ArraySlice(frames[encoding] ?? [])
+            return nextFrame()
+        }
+    }
 
     @discardableResult
     func dequeue() -> OutFrame? {
-        guard hasOutgoing else { return nil }
-        let frame = outgoing[outgoingHead]
+        guard let frame = nextFrame() else { return nil }
+        if front.isEmpty { advance() } else { front.removeFirst() }
+        queuedBytes -= frame.count
+        return frame
+    }
+
+    private func advance() {
         outgoing[outgoingHead] = nil
         outgoingHead += 1
         if outgoingHead == outgoing.count {
@@ -50,14 +91,49 @@ final class LiveConnection {
             outgoing.removeFirst(outgoingHead)
             outgoingHead = 0
         }
-        queuedBytes -= frame?.count ?? 0
-        return frame
     }
 
     /// Forgets what is queued (a connection closed for reading too slowly).
     func dropOutgoing() {
         outgoing = []
+        front = []
         outgoingHead = 0
         queuedBytes = 0
+    }
+}
+
+extension LiveConnection {
+    /// Writes queued messages while the socket takes them, framed into
+    /// batches so each write carries many, then the close; the writable
+    /// callback returns what this returns (-1: close the connection).
+    func flush(through batch: FrameBatch) -> Int32 {
+        let text = encoding == .json
+        while let next = nextFrame() {
+            guard lws_send_pipe_choked(wsi) == 0 else {
+                lws_callback_on_writable(wsi)
+                return 0
+            }
+            if FrameBatch.frameCount(payload: next.count) > batch.capacity {
+                // Too big to batch: lws frames it in the room before it.
+                dequeue()
+                if easel_lws_write_message(wsi, next.payload, next.count, text ? 1 : 0) < 0 { return -1 }
+                continue
+            }
+            batch.removeAll()
+            while let frame = nextFrame(), batch.append(frame.bytes, text: text) {
+                dequeue()
+            }
+            let frames = batch.frames
+            guard let base = frames.baseAddress else { break }
+            if easel_lws_write_raw(wsi, base.assumingMemoryBound(to: UInt8.self), frames.count) < 0 { return -1 }
+        }
+        // Waiting for a welcome still being encoded: its completion asks
+        // for the next writable callback.
+        if hasOutgoing { return 0 }
+        if let closeCode {
+            easel_lws_close_reason(wsi, closeCode.rawValue)
+            return -1
+        }
+        return 0
     }
 }

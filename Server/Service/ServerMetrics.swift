@@ -10,6 +10,7 @@ final class ServerMetrics: Sendable {
     let pushes: Counter
     let opsCommitted: Counter
     let commitLatency: DurationHistogram
+    let welcomesEncodedOffThread: Counter
     private let connections: Gauge
     private let rooms: Gauge
     private let opsPerTransaction: Gauge
@@ -30,6 +31,10 @@ final class ServerMetrics: Sendable {
                 .microseconds(250), .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10),
                 .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250), .seconds(1),
             ])
+        welcomesEncodedOffThread = registry.makeCounter(
+            descriptor: Self.name(
+                "welcomes_encoded_off_thread", unit: "total",
+                help: "Big welcomes (snapshots, long tails) encoded on the encoder thread."))
         connections = registry.makeGauge(descriptor: Self.name("connections", help: "Open WebSocket connections."))
         rooms = registry.makeGauge(descriptor: Self.name("rooms", help: "Documents with a room in memory."))
         opsPerTransaction = registry.makeGauge(

@@ -13,6 +13,9 @@ final class ServiceHost: @unchecked Sendable {
     private let server: SyncServer
     private let storage: StoreRoomStorage
     private let metrics: ServerMetrics
+    /// Encodes big welcomes, so a snapshot of a large document does not
+    /// stall every other connection's traffic.
+    private let encoder = DispatchQueue(label: "easel-encoder", qos: .userInitiated)
     /// Where queued messages are framed for one write; lws is told it may
     /// send that much at once (`tx_packet_size`), or it would cut every
     /// write to its receive-buffer size and copy the rest.
@@ -214,36 +217,8 @@ final class ServiceHost: @unchecked Sendable {
         }
     }
 
-    /// Writes queued messages while the socket takes them, framed into
-    /// batches so each write carries many, then the close.
     private func write(_ connection: LiveConnection) -> Int32 {
-        let text = connection.encoding == .json
-        while let next = connection.nextFrame {
-            guard lws_send_pipe_choked(connection.wsi) == 0 else {
-                lws_callback_on_writable(connection.wsi)
-                return 0
-            }
-            if FrameBatch.frameCount(payload: next.count) > batch.capacity {
-                // Too big to batch: lws frames it in the room before it.
-                connection.dequeue()
-                if easel_lws_write_message(connection.wsi, next.payload, next.count, text ? 1 : 0) < 0 { return -1 }
-                continue
-            }
-            batch.removeAll()
-            while let frame = connection.nextFrame, batch.append(frame.bytes, text: text) {
-                connection.dequeue()
-            }
-            let frames = batch.frames
-            guard let base = frames.baseAddress else { break }
-            if easel_lws_write_raw(connection.wsi, base.assumingMemoryBound(to: UInt8.self), frames.count) < 0 {
-                return -1
-            }
-        }
-        if let code = connection.closeCode {
-            easel_lws_close_reason(connection.wsi, code.rawValue)
-            return -1
-        }
-        return 0
+        connection.flush(through: batch)
     }
 
     private func close(_ connection: LiveConnection, _ code: CloseCode) {
@@ -289,6 +264,7 @@ final class ServiceHost: @unchecked Sendable {
         if case .error(let error) = message {
             for _ in recipients { metrics.countError(error.code) }
         }
+        if EncodingJob.isBig(message) { return encodeOffThread(message, to: recipients) }
         var binary: [OutFrame]?
         var json: [OutFrame]?
         for id in recipients {
@@ -308,6 +284,35 @@ final class ServiceHost: @unchecked Sendable {
                 connection.dropOutgoing()
                 close(connection, .tooSlow)
             } else if wake {
+                lws_callback_on_writable(connection.wsi)
+            }
+        }
+    }
+
+    /// Queues a place for the message with each recipient and has the
+    /// encoder thread encode it; `encodingFinished` fills the place in.
+    private func encodeOffThread(_ message: Message, to recipients: [ConnectionID]) {
+        let waiting = recipients.compactMap { connections[$0] }.filter { $0.closeCode == nil }
+        guard !waiting.isEmpty else { return }
+        let job = EncodingJob(message: message, recipients: waiting.map(\.id))
+        for connection in waiting { connection.enqueue(job) }
+        let encodings = Set(waiting.map(\.encoding))
+        metrics.welcomesEncodedOffThread.increment()
+        encoder.async { [inbox, weak self] in
+            let frames = EncodingJob.encode(message, as: encodings)
+            if inbox.add(.encoded(job, frames)) { self?.wake() }
+        }
+    }
+
+    private func encodingFinished(_ job: EncodingJob, _ frames: [WireEncoding: [OutFrame]]) {
+        job.finish(frames)
+        for id in job.recipients {
+            guard let connection = connections[id], connection.closeCode == nil else { continue }
+            connection.encodingFinished(job)
+            if connection.queuedBytes > Self.outgoingLimit {
+                connection.dropOutgoing()
+                close(connection, .tooSlow)
+            } else {
                 lws_callback_on_writable(connection.wsi)
             }
         }
@@ -355,6 +360,7 @@ final class ServiceHost: @unchecked Sendable {
             switch item {
             case .loaded(let document, let result): server.loaded(document, result, at: now)
             case .stored(let ticket, let result): server.stored(ticket, result, at: now)
+            case .encoded(let job, let frames): encodingFinished(job, frames)
             }
         }
         if now.milliseconds(since: lastTick) >= 50 || now < lastTick {

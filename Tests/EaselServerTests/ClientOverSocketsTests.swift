@@ -73,6 +73,42 @@ struct ClientOverSocketsTests {
         #expect(converged([alice, bob, late], entities: 10))
     }
 
+    @Test func aLateJoinerOfABigDocumentGetsAWelcomeEncodedOffTheServiceThreadAndThenWhatFollowsIt() throws {
+        let server = try ServerProcess(database: temporaryDatabase())
+        defer { server.kill() }
+        let loop = try ClientLoop()
+        defer { loop.shutdown() }
+        let alice = try session(
+            "alice", replica: ReplicaID(rawValue: 0xA1), document: "sockets/big", server: server, loop: loop)
+        defer { alice.stop() }
+        #expect(settled(alice))
+        try alice.edit { engine in
+            for index in 0..<600 {
+                try engine.perform(.place(.emoji("🌲", size: 20), at: Point(x: Float(index), y: 0)), at: Self.origin)
+            }
+        }
+        #expect(settled(alice))
+
+        let binary = try session(
+            "bob", replica: ReplicaID(rawValue: 0xB2), document: "sockets/big", server: server, loop: loop)
+        let json = try session(
+            "carol", replica: ReplicaID(rawValue: 0xC3), document: "sockets/big", server: server, loop: loop,
+            encoding: .json)
+        defer {
+            binary.stop()
+            json.stop()
+        }
+        // Committed while the welcomes may still be encoding: it must
+        // reach the joiners after them, never before.
+        try place(alice, "🍒", at: 999)
+        #expect(converged([alice, binary, json], entities: 601))
+
+        let scrape = try OutsideClient.run(["\(server.port)", "http", "/metrics"])
+        let line = ((scrape["body"] as? String) ?? "").split(separator: "\n")
+            .first { $0.hasPrefix("easel_welcomes_encoded_off_thread_total ") }
+        #expect((line?.split(separator: " ").last).flatMap { Double($0) } ?? 0 >= 2)
+    }
+
     @Test func aClientThatReconnectsWithSinceReceivesExactlyTheOpsItMissed() throws {
         let server = try ServerProcess(database: temporaryDatabase())
         defer { server.kill() }

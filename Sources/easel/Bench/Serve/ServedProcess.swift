@@ -1,0 +1,63 @@
+import Foundation
+
+/// A server the benchmark runs as a child process of this executable (so
+/// its CPU time and memory are its own), stopped with SIGKILL when done.
+final class ServedProcess {
+    private let process = Process()
+    private let output = Pipe()
+    let port: Int
+
+    /// Runs `easel ARGUMENTS` and waits for the port in its start line.
+    init(_ arguments: [String]) throws {
+        guard let executable = Bundle.main.executableURL else { throw BenchError("cannot find the easel executable") }
+        process.executableURL = executable
+        process.arguments = arguments
+        process.standardOutput = output
+        try process.run()
+        var text = ""
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline, process.isRunning {
+            let data = output.fileHandleForReading.availableData
+            if data.isEmpty { Thread.sleep(forTimeInterval: 0.01) }
+            text += String(decoding: data, as: UTF8.self)
+            if let range = text.range(of: #"127\.0\.0\.1:(\d+)"#, options: .regularExpression),
+                let port = Int(text[range].split(separator: ":").last ?? "")
+            {
+                self.port = port
+                return
+            }
+        }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        throw BenchError("easel \(arguments.joined(separator: " ")) did not start: \(text)")
+    }
+
+    deinit {
+        stop()
+    }
+
+    func stop() {
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    /// Seconds of CPU (user and system) the process has used.
+    var cpuSeconds: Double {
+        guard let stat = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8),
+            let afterName = stat.range(of: ") ")
+        else { return 0 }
+        // Fields after the name start at field 3; utime and stime are 14 and 15.
+        let fields = stat[afterName.upperBound...].split(separator: " ")
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
+    /// Resident memory now, in bytes.
+    var residentBytes: Int {
+        guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+            let kilobytes = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
+        else { return 0 }
+        return kilobytes * 1024
+    }
+}
