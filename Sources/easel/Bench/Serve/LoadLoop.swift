@@ -47,25 +47,9 @@ enum LoadProtocol {
     /// read the op count. 0 for any other message.
     static func opCount(of message: UnsafeRawBufferPointer) -> Int {
         guard tag(of: message) == MessageType.ops.rawValue else { return 0 }
-        var offset = 2
-        func varint() -> Int {
-            var value = 0
-            var shift = 0
-            while offset < message.count {
-                let byte = message[offset]
-                offset += 1
-                value |= Int(byte & 0x7F) << shift
-                if byte < 0x80 { break }
-                shift += 7
-            }
-            return value
-        }
-        offset += 8 * varint()
-        for _ in 0..<varint() {
-            _ = varint()
-            _ = varint()
-        }
-        return varint()
+        var reader = BatchReader(message)
+        reader.skipTables()
+        return Int(reader.varint())
     }
 
     /// Sends every socket's hello and waits until each has its welcome.
@@ -95,52 +79,80 @@ extension LoadProtocol {
     /// anything else ends the reading early.
     static func setOfXIDs(in message: UnsafeRawBufferPointer, _ found: (_ replica: UInt64, _ counter: UInt64) -> Void) {
         guard tag(of: message) == MessageType.ops.rawValue else { return }
-        var offset = 2
-        func varint() -> UInt64 {
-            var value: UInt64 = 0
-            var shift: UInt64 = 0
-            while offset < message.count {
-                let byte = message[offset]
-                offset += 1
-                value |= UInt64(byte & 0x7F) << shift
-                if byte < 0x80 { break }
-                shift += 7
-            }
-            return value
-        }
-        var replicas: [UInt64] = []
-        for _ in 0..<varint() {
-            guard offset + 8 <= message.count else { return }
-            replicas.append((0..<8).reduce(0) { $0 | UInt64(message[offset + $1]) << (8 * UInt64($1)) })
-            offset += 8
-        }
-        for _ in 0..<varint() {
-            _ = varint()
-            _ = varint()
-        }
+        var reader = BatchReader(message)
+        let replicas = reader.replicaTable()
+        reader.skipEntityTable()
         var replica = 0
         var counter: UInt64 = 0
-        for _ in 0..<varint() {
-            _ = varint()  // the position's difference
-            guard offset < message.count else { return }
-            let header = message[offset]
-            offset += 1
+        for _ in 0..<reader.varint() {
+            _ = reader.varint()  // the position's difference
+            guard reader.offset < message.count else { return }
+            let header = message[reader.offset]
+            reader.offset += 1
             guard header & 0x07 == 2 else { return }  // a set
-            if header & 0x08 != 0 { replica = Int(varint()) }
+            if header & 0x08 != 0 { replica = Int(reader.varint()) }
             if header & 0x10 != 0 {
-                let zigzag = varint()
+                let zigzag = reader.varint()
                 counter = counter &+ (zigzag >> 1 ^ (0 &- (zigzag & 1)))
             } else {
                 counter &+= 1
             }
             if (header >> 5) & 0x03 == 2 {
-                _ = varint()
-                _ = varint()
+                _ = reader.varint()
+                _ = reader.varint()
             }
-            _ = varint()  // the entity
-            guard offset + 5 <= message.count, message[offset] == 1, replica < replicas.count else { return }
-            offset += 5  // the x field: tag 1, a float
+            _ = reader.varint()  // the entity
+            guard reader.offset + 5 <= message.count, message[reader.offset] == 1, replica < replicas.count else {
+                return
+            }
+            reader.offset += 5  // the x field: tag 1, a float
             found(replicas[replica], counter)
         }
+    }
+}
+
+/// Reads the start of an op batch (Protocol/README.md 4.3), after the
+/// message's two header bytes; past the end it reads zeros.
+private struct BatchReader {
+    let message: UnsafeRawBufferPointer
+    var offset = 2
+
+    init(_ message: UnsafeRawBufferPointer) {
+        self.message = message
+    }
+
+    mutating func varint() -> UInt64 {
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        while offset < message.count, shift < 64 {
+            let byte = message[offset]
+            offset += 1
+            value |= UInt64(byte & 0x7F) << shift
+            if byte < 0x80 { break }
+            shift += 7
+        }
+        return value
+    }
+
+    mutating func replicaTable() -> [UInt64] {
+        var replicas: [UInt64] = []
+        for _ in 0..<varint() {
+            guard offset + 8 <= message.count else { break }
+            replicas.append((0..<8).reduce(0) { $0 | UInt64(message[offset + $1]) << (8 * UInt64($1)) })
+            offset += 8
+        }
+        return replicas
+    }
+
+    mutating func skipEntityTable() {
+        for _ in 0..<varint() where offset < message.count {
+            _ = varint()
+            _ = varint()
+        }
+    }
+
+    mutating func skipTables() {
+        offset += 8 * Int(min(varint(), UInt64(message.count)))
+        skipEntityTable()
     }
 }
