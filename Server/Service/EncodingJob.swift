@@ -7,13 +7,11 @@ import Foundation
 /// each recipient's queue, so what the room sends after it still leaves
 /// after it; the service thread fills it in when the encoder is done.
 final class EncodingJob: @unchecked Sendable {
-    let message: Message
     let recipients: [ConnectionID]
     /// Written once on the service thread, read only there.
     private(set) var frames: [WireEncoding: [OutFrame]]?
 
-    init(message: Message, recipients: [ConnectionID]) {
-        self.message = message
+    init(recipients: [ConnectionID]) {
         self.recipients = recipients
     }
 

@@ -4,7 +4,8 @@ import EaselSync
 import Foundation
 
 /// What other threads hand the service thread: storage answers, encoded
-/// welcomes and a stop request. Whoever adds to it wakes the loop with `lws_cancel_service`.
+/// welcomes and a stop request. Whoever adds to it wakes the loop with
+/// `lws_cancel_service`.
 final class Inbox: @unchecked Sendable {
     enum Item {
         case loaded(DocumentName, Result<CommittedHistory, RoomStorageError>)

@@ -38,18 +38,14 @@ final class LiveConnection {
     /// for a writable callback only then).
     func enqueue(_ frame: OutFrame) -> Bool {
         let wasEmpty = !hasOutgoing
-        append(.frame(frame))
+        outgoing.append(.frame(frame))
         queuedBytes += frame.count
         return wasEmpty
     }
 
     /// Holds a place for a message still being encoded.
     func enqueue(_ job: EncodingJob) {
-        append(.encoding(job))
-    }
-
-    private func append(_ item: Outgoing) {
-        outgoing.append(item)
+        outgoing.append(.encoding(job))
     }
 
     /// A job this connection waits for is done: its frames count now.

@@ -280,10 +280,7 @@ final class ServiceHost: @unchecked Sendable {
             }
             var wake = false
             for frame in frames where connection.enqueue(frame) { wake = true }
-            if connection.queuedBytes > Self.outgoingLimit {
-                connection.dropOutgoing()
-                close(connection, .tooSlow)
-            } else if wake {
+            if !closedForReadingTooSlowly(connection), wake {
                 lws_callback_on_writable(connection.wsi)
             }
         }
@@ -294,7 +291,7 @@ final class ServiceHost: @unchecked Sendable {
     private func encodeOffThread(_ message: Message, to recipients: [ConnectionID]) {
         let waiting = recipients.compactMap { connections[$0] }.filter { $0.closeCode == nil }
         guard !waiting.isEmpty else { return }
-        let job = EncodingJob(message: message, recipients: waiting.map(\.id))
+        let job = EncodingJob(recipients: waiting.map(\.id))
         for connection in waiting { connection.enqueue(job) }
         let encodings = Set(waiting.map(\.encoding))
         metrics.welcomesEncodedOffThread.increment()
@@ -309,13 +306,17 @@ final class ServiceHost: @unchecked Sendable {
         for id in job.recipients {
             guard let connection = connections[id], connection.closeCode == nil else { continue }
             connection.encodingFinished(job)
-            if connection.queuedBytes > Self.outgoingLimit {
-                connection.dropOutgoing()
-                close(connection, .tooSlow)
-            } else {
-                lws_callback_on_writable(connection.wsi)
-            }
+            if !closedForReadingTooSlowly(connection) { lws_callback_on_writable(connection.wsi) }
         }
+    }
+
+    /// Closes a connection with 4002 when it has more than the bound
+    /// queued, dropping what it had; true when it did.
+    private func closedForReadingTooSlowly(_ connection: LiveConnection) -> Bool {
+        guard connection.queuedBytes > Self.outgoingLimit else { return false }
+        connection.dropOutgoing()
+        close(connection, .tooSlow)
+        return true
     }
 
     /// Bytes a connection may have waiting before it is closed with 4002.

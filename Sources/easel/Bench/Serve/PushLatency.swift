@@ -46,7 +46,7 @@ struct PushLatency {
         let measuredFrom = start + UInt64(warmup * 1e9)
         let end = start + UInt64(seconds * 1e9)
         var due = (0..<writers).map { start + period * UInt64($0) / UInt64(writers) }
-        let cpuBefore = (server: server.cpuSeconds, load: Self.ownCPUSeconds)
+        let cpuBefore = (server: server.cpuSeconds, load: benchCPUSeconds())
         var random = SplitMix64(seed: 11)
 
         while true {
@@ -95,14 +95,7 @@ struct PushLatency {
         return Sample(
             receiptMilliseconds: receipts, ackMilliseconds: acks, deliveriesPerSecond: Double(delivered) / measured,
             serverCPU: (server.cpuSeconds - cpuBefore.server) / seconds, serverResidentBytes: server.residentBytes,
-            loadCPU: (Self.ownCPUSeconds - cpuBefore.load) / seconds)
-    }
-
-    static var ownCPUSeconds: Double {
-        var usage = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        let user = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
-        return user + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+            loadCPU: (benchCPUSeconds() - cpuBefore.load) / seconds)
     }
 }
 
