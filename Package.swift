@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "EaselProtocol", targets: ["EaselProtocol"]),
         .library(name: "EaselStore", targets: ["EaselStore"]),
         .library(name: "EaselSync", targets: ["EaselSync"]),
+        .library(name: "EaselAuth", targets: ["EaselAuth"]),
         .library(name: "EaselServer", targets: ["EaselServer"]),
         .library(name: "EaselClient", targets: ["EaselClient"]),
         .executable(name: "easel", targets: ["easel"]),
@@ -16,6 +17,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     ],
     targets: [
         // The document, its CRDT ops and the z-order keys. Standard library only:
@@ -33,6 +35,12 @@ let package = Package(
         .systemLibrary(name: "CEaselSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // The op log and snapshots in SQLite; the only target that touches it.
         .target(name: "EaselStore", dependencies: ["EaselModel", "EaselProtocol", "CEaselSQLite"]),
+        // Signed access tokens: who a connection is, on which documents, in
+        // what role (Docs/SECURITY.md).
+        .target(
+            name: "EaselAuth",
+            dependencies: ["EaselProtocol", "EaselSync", .product(name: "Crypto", package: "swift-crypto")]
+        ),
         // libwebsockets' C API, and a shim for what Swift cannot import of it.
         .systemLibrary(
             name: "CLibWebSockets", pkgConfig: "libwebsockets", providers: [.apt(["libwebsockets-dev"])]),
@@ -41,7 +49,7 @@ let package = Package(
         .target(
             name: "EaselServer",
             dependencies: [
-                "EaselModel", "EaselProtocol", "EaselSync", "EaselStore", "CLibWebSockets",
+                "EaselModel", "EaselProtocol", "EaselSync", "EaselStore", "EaselAuth", "CLibWebSockets",
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             path: "Server"
@@ -63,6 +71,7 @@ let package = Package(
                 "EaselModel",
                 "EaselProtocol",
                 "EaselStore",
+                "EaselAuth",
                 "EaselServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -103,6 +112,10 @@ let package = Package(
         .testTarget(
             name: "EaselServerTests",
             dependencies: ["EaselClient", "EaselSync", "EaselStore", "EaselProtocol", "EaselTestSupport", "easel"]
+        ),
+        .testTarget(
+            name: "EaselAuthTests",
+            dependencies: ["EaselAuth", "EaselProtocol", "EaselSync", "EaselTestSupport"]
         ),
         .testTarget(
             name: "EaselSyncTests",

@@ -1,4 +1,5 @@
 import CLibWebSockets
+import EaselAuth
 import EaselProtocol
 import EaselStore
 import EaselSync
@@ -11,6 +12,10 @@ public struct ServeOptions: Sendable {
     public var port = 8080
     public var databasePath = "./easel.db"
     public var durability: Durability = .full
+    /// Turns authentication on: every hello must carry a token signed with
+    /// it. Only then may the server listen beyond loopback.
+    public var secret: String?
+    public var limits = ServerLimits()
 
     public init() {}
 }
@@ -18,7 +23,8 @@ public struct ServeOptions: Sendable {
 /// The collaboration server: libwebsockets on one service thread hosting
 /// EaselSync's rooms, EaselStore on the storage thread.
 ///
-/// Until authentication arrives it listens on loopback only.
+/// Without a secret every client is an anonymous editor, so it then listens
+/// on loopback only.
 public final class EaselServer: Sendable {
     private let host: ServiceHost
     private let worker: StorageWorker
@@ -26,9 +32,17 @@ public final class EaselServer: Sendable {
     public let options: ServeOptions
 
     public init(options: ServeOptions) throws(ServeError) {
-        guard Self.isLoopback(options.host) else {
+        if let problem = options.limits.problems.first { throw ServeError("limit out of range: \(problem)") }
+        var authenticate: Authenticator = { _, _ in .success(.anonymousEditor) }
+        if let secret = options.secret {
+            do {
+                authenticate = try TokenAuthority(secret: secret).authenticator
+            } catch {
+                throw ServeError("cannot use the secret: \(error)")
+            }
+        } else if !Self.isLoopback(options.host) {
             throw ServeError(
-                "refusing to listen on \(options.host): without authentication (coming with tokens) Easel serves loopback only; use 127.0.0.1 or localhost"
+                "refusing to listen on \(options.host) without a secret: anyone who can reach it could edit every document. Set --secret or EASEL_SECRET to require access tokens (easel token), or listen on 127.0.0.1"
             )
         }
         do {
@@ -37,9 +51,12 @@ public final class EaselServer: Sendable {
             throw ServeError("cannot open the database \(options.databasePath): \(error)")
         }
         self.options = options
+        var configuration = ServerConfiguration()
+        configuration.limits = options.limits
         host = try ServiceHost(
             host: options.host == "localhost" ? "127.0.0.1" : options.host, port: options.port,
-            storage: StoreRoomStorage(worker: worker), metrics: ServerMetrics(), configuration: ServerConfiguration())
+            storage: StoreRoomStorage(worker: worker), metrics: ServerMetrics(), configuration: configuration,
+            authenticate: authenticate)
         ticker = Ticker(host: host)
     }
 

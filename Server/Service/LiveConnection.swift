@@ -14,15 +14,17 @@ final class LiveConnection {
     private var outgoingHead = 0
     /// The frames of a finished encoding job, sent before the rest.
     private var front: ArraySlice<OutFrame> = []
-    /// Bytes queued and not yet written: bounded, so a client that stops
-    /// reading cannot make the server hold its room's traffic forever.
-    /// (A job still encoding counts once it is done.)
+    /// Bytes queued and not yet written, welcomes aside: bounded, so a
+    /// client that stops reading cannot make the server hold its room's
+    /// traffic forever. A welcome is as big as its document, which a slow
+    /// client on a slow link must still be able to receive.
     private(set) var queuedBytes = 0
     /// Set once the connection is to close, after what is queued.
     var closeCode: CloseCode?
 
     private enum Outgoing {
-        case frame(OutFrame)
+        case frame(OutFrame, counted: Bool)
+        /// A welcome still being encoded.
         case encoding(EncodingJob)
     }
 
@@ -35,11 +37,12 @@ final class LiveConnection {
     var hasOutgoing: Bool { !front.isEmpty || outgoingHead < outgoing.count }
 
     /// Queues a frame; true when the queue was empty (the caller asks lws
-    /// for a writable callback only then).
-    func enqueue(_ frame: OutFrame) -> Bool {
+    /// for a writable callback only then). A welcome's frames do not count
+    /// toward `queuedBytes`.
+    func enqueue(_ frame: OutFrame, isWelcome: Bool = false) -> Bool {
         let wasEmpty = !hasOutgoing
-        outgoing.append(.frame(frame))
-        queuedBytes += frame.count
+        outgoing.append(.frame(frame, counted: !isWelcome))
+        if !isWelcome { queuedBytes += frame.count }
         return wasEmpty
     }
 
@@ -48,18 +51,13 @@ final class LiveConnection {
         outgoing.append(.encoding(job))
     }
 
-    /// A job this connection waits for is done: its frames count now.
-    func encodingFinished(_ job: EncodingJob) {
-        queuedBytes += job.frames?[encoding]?.reduce(0) { $0 + $1.count } ?? 0
-    }
-
     /// The frame `dequeue()` would return, left in the queue; nil when the
     /// queue is empty or waits for an encoding job.
     func nextFrame() -> OutFrame? {
         if let frame = front.first { return frame }
         guard outgoingHead < outgoing.count, let item = outgoing[outgoingHead] else { return nil }
         switch item {
-        case .frame(let frame):
+        case .frame(let frame, _):
             return frame
         case .encoding(let job):
             guard let frames = job.frames else { return nil }
@@ -72,8 +70,12 @@ final class LiveConnection {
     @discardableResult
     func dequeue() -> OutFrame? {
         guard let frame = nextFrame() else { return nil }
-        if front.isEmpty { advance() } else { front.removeFirst() }
-        queuedBytes -= frame.count
+        if !front.isEmpty {
+            front.removeFirst()
+        } else {
+            if case .frame(_, counted: true)? = outgoing[outgoingHead] { queuedBytes -= frame.count }
+            advance()
+        }
         return frame
     }
 

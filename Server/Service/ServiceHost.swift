@@ -13,6 +13,7 @@ final class ServiceHost: @unchecked Sendable {
     private let server: SyncServer
     private let storage: StoreRoomStorage
     private let metrics: ServerMetrics
+    private let limits: ServerLimits
     /// Encodes big welcomes, so a snapshot of a large document does not
     /// stall every other connection's traffic.
     private let encoder = DispatchQueue(label: "easel-encoder", qos: .userInitiated)
@@ -40,11 +41,13 @@ final class ServiceHost: @unchecked Sendable {
     private(set) var port = 0
 
     init(
-        host: String, port: Int, storage: StoreRoomStorage, metrics: ServerMetrics, configuration: ServerConfiguration
+        host: String, port: Int, storage: StoreRoomStorage, metrics: ServerMetrics, configuration: ServerConfiguration,
+        authenticate: @escaping Authenticator
     ) throws(ServeError) {
         self.storage = storage
         self.metrics = metrics
-        server = SyncServer(configuration: configuration)
+        limits = configuration.limits
+        server = SyncServer(configuration: configuration, authenticate: authenticate)
         easel_lws_quiet_logs()
         try createContext(host: host, port: port)
     }
@@ -185,13 +188,14 @@ final class ServiceHost: @unchecked Sendable {
         guard isBinary == (connection.encoding == .binary) else {
             return close(connection, .wrongFrameKind)
         }
-        guard connection.incoming.count + length <= ProtocolLimits.messageBytes else {
+        guard connection.incoming.count + length <= limits.messageBytes else {
             connection.incoming = []
             send(
                 .error(
                     ErrorMessage(
                         code: .tooLarge, fatal: true,
-                        message: "a message has at most \(ProtocolLimits.messageBytes) bytes")), to: [connection.id])
+                        message: "a message has at most \(limits.messageBytes) bytes on this server")),
+                to: [connection.id])
             return close(connection, .messageTooBig)
         }
         let chunk = UnsafeRawBufferPointer(start: input, count: input == nil ? 0 : length)
@@ -267,6 +271,7 @@ final class ServiceHost: @unchecked Sendable {
         if EncodingJob.isBig(message) { return encodeOffThread(message, to: recipients) }
         var binary: [OutFrame]?
         var json: [OutFrame]?
+        let isWelcome = if case .welcome = message { true } else { false }
         for id in recipients {
             guard let connection = connections[id], connection.closeCode == nil else { continue }
             let frames: [OutFrame]
@@ -279,7 +284,7 @@ final class ServiceHost: @unchecked Sendable {
                 json = frames
             }
             var wake = false
-            for frame in frames where connection.enqueue(frame) { wake = true }
+            for frame in frames where connection.enqueue(frame, isWelcome: isWelcome) { wake = true }
             if !closedForReadingTooSlowly(connection), wake {
                 lws_callback_on_writable(connection.wsi)
             }
@@ -305,22 +310,18 @@ final class ServiceHost: @unchecked Sendable {
         job.finish(frames)
         for id in job.recipients {
             guard let connection = connections[id], connection.closeCode == nil else { continue }
-            connection.encodingFinished(job)
-            if !closedForReadingTooSlowly(connection) { lws_callback_on_writable(connection.wsi) }
+            lws_callback_on_writable(connection.wsi)
         }
     }
 
     /// Closes a connection with 4002 when it has more than the bound
     /// queued, dropping what it had; true when it did.
     private func closedForReadingTooSlowly(_ connection: LiveConnection) -> Bool {
-        guard connection.queuedBytes > Self.outgoingLimit else { return false }
+        guard connection.queuedBytes > limits.queuedBytes else { return false }
         connection.dropOutgoing()
         close(connection, .tooSlow)
         return true
     }
-
-    /// Bytes a connection may have waiting before it is closed with 4002.
-    static let outgoingLimit = 16 << 20
 
     // MARK: HTTP on the same port
 

@@ -67,10 +67,12 @@ struct ServeTests {
         #expect((state["ids"] as? [String])?.count == 50)
     }
 
-    @Test func servingBeyondLoopbackWithoutAuthenticationIsRefusedWithTheReason() throws {
+    @Test func bindingBeyondLoopbackWithoutASecretIsRefusedWithTheReasonAndTouchesNothing() throws {
         let process = Process()
         process.executableURL = try ServerProcess.executable()
-        process.arguments = ["serve", "--host", "0.0.0.0", "--port", "0", "--db", temporaryDatabase()]
+        let database = temporaryDatabase()
+        process.arguments = ["serve", "--host", "0.0.0.0", "--port", "0", "--db", database]
+        process.environment = ProcessInfo.processInfo.environment.filter { $0.key != "EASEL_SECRET" }
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = Pipe()
@@ -78,8 +80,9 @@ struct ServeTests {
         process.waitUntilExit()
         let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(process.terminationStatus != 0)
-        #expect(message.contains("0.0.0.0"))
-        #expect(message.contains("loopback"))
+        #expect(message.contains("refusing to listen on 0.0.0.0 without a secret"))
+        #expect(message.contains("--secret"))
+        #expect(!FileManager.default.fileExists(atPath: database))
     }
 
     @Test func healthzAnswersWhileServingAndMetricsCountPushesCommitsAndErrors() throws {

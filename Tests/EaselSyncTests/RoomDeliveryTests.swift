@@ -83,17 +83,19 @@ struct RoomDeliveryTests {
 
     @Test func undecodableInputGetsItsDecodersCodeAndAConnectionThatKeepsSendingItIsClosed() throws {
         var configuration = ServerConfiguration()
-        configuration.invalidMessageAllowance = 3
+        configuration.limits.refusedMessageAllowance = 3
         let harness = try ServerHarness(configuration: configuration)
         let (connection, _) = harness.join(alice, as: "alice")
         let (peer, _) = harness.join(bob, as: "bob")
+        harness.send(.presence(Presence(replica: alice, user: ServerHarness.user("alice"))), from: connection)
         for _ in 0..<3 {
             let transcript = harness.refuse(DecodeError(.truncated, "cut short"), from: connection)
             #expect(transcript.errors(to: connection).map(\.code) == [.truncated])
             #expect(transcript.closes(of: connection).isEmpty)
         }
         let last = harness.refuse(DecodeError(.invalidJSON, "not JSON"), from: connection)
-        #expect(last.errors(to: connection).map(\.fatal) == [true])
+        #expect(last.errors(to: connection).map(\.code) == [.invalidJSON, .invalidJSON])
+        #expect(last.errors(to: connection).map(\.fatal) == [false, true])
         #expect(last.closes(of: connection) == [.tooManyInvalid])
         #expect(last.messages(to: peer) == [.leave(alice)])
     }

@@ -13,6 +13,7 @@ public struct CloseCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let refused = CloseCode(rawValue: 1008)
     public static let messageTooBig = CloseCode(rawValue: 1009)
     public static let internalError = CloseCode(rawValue: 1011)
+    public static let tryAgainLater = CloseCode(rawValue: 1013)
     public static let fatalError = CloseCode(rawValue: 4000)
     public static let tooManyInvalid = CloseCode(rawValue: 4001)
     public static let tooSlow = CloseCode(rawValue: 4002)

@@ -8,6 +8,10 @@ public struct SyncClientConfiguration: Hashable, Sendable {
     public var encoding: WireEncoding = .binary
     /// Authentication token for the hello, when the server wants one.
     public var token: String?
+    /// The most ops in one push, and the longest message: the protocol's
+    /// limits unless the server documents lower ones.
+    public var opsPerPush = ProtocolLimits.opsPerPush
+    public var messageBytes = ProtocolLimits.messageBytes
     /// The shortest gap between two presence messages (20 a second).
     public var presenceInterval: Int64 = 1000 / Int64(ProtocolLimits.presencePerSecond)
     /// Without interaction this long, presence says idle and goes quiet.

@@ -32,7 +32,7 @@ extension SyncClient {
 
     /// Sends again, as they were, the pushes an earlier connection left
     /// unacknowledged; then cuts the unsent ops into pushes within the
-    /// protocol's op and byte limits in this connection's encoding. Called
+    /// op and byte limits in this connection's encoding. Called
     /// as outputs are taken, so the ops of one loop turn travel together.
     mutating func formPushes() {
         guard isConnected, isWelcomed else { return }
@@ -40,7 +40,7 @@ extension SyncClient {
         awaitingResend = []
         var start = 0
         while start < unsent.count {
-            var end = min(start + ProtocolLimits.opsPerPush, unsent.count)
+            var end = min(start + configuration.opsPerPush, unsent.count)
             while end - start > 1, !fitsInOneMessage(unsent[start..<end]) {
                 end = start + (end - start) / 2
             }
@@ -62,9 +62,9 @@ extension SyncClient {
     private func fitsInOneMessage(_ ops: ArraySlice<Op>) -> Bool {
         var bound = 64
         for op in ops { bound += op.wireSizeBound }
-        if bound <= ProtocolLimits.messageBytes { return true }
+        if bound <= configuration.messageBytes { return true }
         let push = Message.push(Push(batch: nextBatch, ops: Array(ops)))
-        return push.encoded(as: configuration.encoding).count <= ProtocolLimits.messageBytes
+        return push.encoded(as: configuration.encoding).count <= configuration.messageBytes
     }
 }
 

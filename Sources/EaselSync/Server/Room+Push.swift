@@ -14,6 +14,12 @@ extension Room {
             return io.refuse(
                 connection, code: .readOnly, batch: push.batch, "this connection may view \(name), not edit it")
         }
+        guard push.ops.count <= configuration.limits.opsPerPush else {
+            return io.refuse(
+                connection, code: .tooLarge, batch: push.batch,
+                "a push has at most \(configuration.limits.opsPerPush) ops on this server; this one has \(push.ops.count)"
+            )
+        }
         let freshOps: [Op]
         do throws(Refusal) {
             freshOps = try vet(push.ops, from: member.replica)

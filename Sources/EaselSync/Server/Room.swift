@@ -186,6 +186,11 @@ final class Room {
             removeMember(holder)
             io.close(holder, .replaced)
         }
+        guard members.count < configuration.limits.connectionsPerRoom else {
+            return io.fail(
+                connection, code: .roomFull, close: .tryAgainLater,
+                "\(name) has \(members.count) connections, the most this server allows on one document")
+        }
         members[connection] = Member(
             replica: hello.replica, user: hello.user, author: author, role: identity.role, sentThrough: head,
             lastHeard: now)
@@ -217,7 +222,11 @@ final class Room {
         guard let member = removeMember(connection) else { return }
         guard connectionOfReplica[member.replica] == connection else { return }
         connectionOfReplica[member.replica] = nil
-        if !memberOrder.isEmpty { io.outputs.append(.send(.leave(member.replica), to: memberOrder)) }
+        // Peers know a member only from its presence: one that never shared
+        // any leaves nothing to forget.
+        if member.presence != nil, !memberOrder.isEmpty {
+            io.outputs.append(.send(.leave(member.replica), to: memberOrder))
+        }
     }
 
     @discardableResult

@@ -8,6 +8,9 @@ struct RoomIO {
     var closed: [ConnectionID] = []
     /// The room's storage failed and it closed everyone: forget it.
     var roomFailed = false
+    /// Connections sent a refusal, with its code: each one costs the
+    /// connection a strike from its allowance.
+    var refused: [(connection: ConnectionID, code: ErrorCode)] = []
 
     mutating func send(_ message: Message, to connection: ConnectionID) {
         outputs.append(.send(message, to: [connection]))
@@ -17,6 +20,7 @@ struct RoomIO {
         _ connection: ConnectionID, code: ErrorCode, batch: UInt64? = nil, _ message: @autoclosure () -> String
     ) {
         send(.error(ErrorMessage(code: code, batch: batch, message: message())), to: connection)
+        refused.append((connection, code))
     }
 
     /// Sends a fatal error, then closes the connection.

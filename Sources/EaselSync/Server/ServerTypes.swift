@@ -95,9 +95,8 @@ public struct ServerConfiguration: Hashable, Sendable {
     /// Committed ops a room keeps in memory to answer resumes with a tail
     /// and to recognise resends; a client further behind gets a snapshot.
     public var retainedOps: Int = 100_000
-    /// The shortest gap between two presence messages relayed for one
-    /// connection (20 a second); the latest one in between is kept.
-    public var presenceInterval: Int64 = 1000 / Int64(ProtocolLimits.presencePerSecond)
+    /// What clients may ask of the server: sizes, rates, connections, rooms.
+    public var limits = ServerLimits()
     /// How long a connection may stay before its hello (close 4004).
     public var helloTimeout: Int64 = 10_000
     /// How long a joined connection may send nothing (close 4006): a client
@@ -106,12 +105,14 @@ public struct ServerConfiguration: Hashable, Sendable {
     /// How long a room stays in memory after its last connection left and
     /// its last commit, so a reconnect within it resumes with a tail.
     public var unloadDelay: Int64 = 30_000
-    /// Invalid messages a connection may send before it is closed (4001).
-    public var invalidMessageAllowance: Int = 16
     /// Deliberate faults, for tests that prove they would notice them.
     public var faults = SyncFaults()
 
     public init() {}
+
+    /// The shortest gap between two presence messages relayed for one
+    /// connection; the latest one in between is kept.
+    public var presenceInterval: Int64 { 1000 / Int64(limits.presencePerSecond) }
 }
 
 /// Faults a test can switch on to check that its checks catch them. Never

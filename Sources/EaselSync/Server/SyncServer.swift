@@ -28,7 +28,18 @@ public final class SyncServer {
 
     private struct ConnectionRecord {
         var state: ConnectionState
-        var invalidMessages = 0
+        var pushes: RateBucket
+        /// Presence, pings and whatever else is not a push.
+        var chatter: RateBucket
+        /// Refusals the connection may still earn before it is closed.
+        var strikes: RateBucket
+
+        init(opening state: ConnectionState, limits: ServerLimits, at now: Timestamp) {
+            self.state = state
+            pushes = RateBucket(perSecond: limits.pushesPerSecond, burst: 2 * limits.pushesPerSecond, at: now)
+            chatter = RateBucket(perSecond: limits.presencePerSecond, burst: 2 * limits.presencePerSecond, at: now)
+            strikes = RateBucket(perSecond: 1, burst: limits.refusedMessageAllowance, at: now)
+        }
     }
 
     private var connections: [ConnectionID: ConnectionRecord] = [:]
@@ -40,7 +51,7 @@ public final class SyncServer {
     private var io = RoomIO()
 
     /// A server; without an authenticator every hello is an anonymous editor
-    /// (for loopback only: issue 8's tokens plug in here).
+    /// (for loopback only; `easel serve --secret` plugs tokens in here).
     public init(
         configuration: ServerConfiguration = ServerConfiguration(),
         authenticate: @escaping Authenticator = { _, _ in .success(.anonymousEditor) }
@@ -55,7 +66,15 @@ public final class SyncServer {
     // MARK: Events
 
     public func open(_ connection: ConnectionID, at now: Timestamp) {
-        connections[connection] = ConnectionRecord(state: .awaitingHello(openedAt: now))
+        let full = connections.count >= configuration.limits.connections
+        connections[connection] = ConnectionRecord(
+            opening: .awaitingHello(openedAt: now), limits: configuration.limits, at: now)
+        if full {
+            io.fail(
+                connection, code: .serverFull, close: .tryAgainLater,
+                "the server has \(connections.count - 1) connections, the most it allows")
+            settleClosures(at: now)
+        }
     }
 
     public func receive(_ message: Message, from connection: ConnectionID, at now: Timestamp) {
@@ -72,17 +91,42 @@ public final class SyncServer {
             case .failure(let refusal):
                 io.fail(connection, code: refusal.code, close: .refused, refusal.message)
             case .success(let identity):
-                let room = room(for: hello.document)
+                guard let room = room(for: hello.document, at: now) else {
+                    io.fail(
+                        connection, code: .serverFull, close: .tryAgainLater,
+                        "the server holds \(rooms.count) documents, the most it allows, and none is idle")
+                    break
+                }
                 connections[connection]?.state = .inRoom(hello.document)
                 room.join(connection, hello, as: identity, at: now, into: &io)
                 settle(room, at: now)
             }
         case .inRoom(let document):
             guard let room = rooms[document] else { return }
+            guard withinRate(message, from: connection, at: now) else { break }
             room.receive(message, from: connection, at: now, into: &io)
             settle(room, at: now)
         }
         settleClosures(at: now)
+    }
+
+    /// Takes a token for the message from the connection's bucket for its
+    /// kind; a message over the rate is refused (a push is sent again later
+    /// by a well-behaved client; presence is dropped).
+    private func withinRate(_ message: Message, from connection: ConnectionID, at now: Timestamp) -> Bool {
+        let limits = configuration.limits
+        if case .push(let push) = message {
+            if connections[connection]?.pushes.take(at: now) == true { return true }
+            io.refuse(
+                connection, code: .rateLimited, batch: push.batch,
+                "over \(limits.pushesPerSecond) pushes a second: send it again later")
+            return false
+        }
+        if connections[connection]?.chatter.take(at: now) == true { return true }
+        io.refuse(
+            connection, code: .rateLimited,
+            "over \(limits.presencePerSecond) presence or ping messages a second: dropped")
+        return false
     }
 
     /// Activity below the message layer (a WebSocket ping or pong): the
@@ -97,13 +141,23 @@ public final class SyncServer {
     public func refuse(_ error: DecodeError, from connection: ConnectionID, at now: Timestamp) {
         guard let record = connections[connection] else { return }
         if case .closing = record.state { return }
-        connections[connection]?.invalidMessages += 1
-        if record.invalidMessages + 1 > configuration.invalidMessageAllowance {
-            io.fail(connection, code: error.code, close: .tooManyInvalid, "too many invalid messages: \(error.detail)")
-        } else {
-            io.refuse(connection, code: error.code, error.detail)
-        }
+        io.refuse(connection, code: error.code, error.detail)
         settleClosures(at: now)
+    }
+
+    /// Each refusal costs its connection a strike; a connection out of
+    /// strikes is closed with 4001, so one that keeps sending garbage, or
+    /// floods, stops costing the server anything.
+    private func settleStrikes(at now: Timestamp) {
+        for (connection, code) in io.refused {
+            guard let record = connections[connection] else { continue }
+            if case .closing = record.state { continue }
+            if connections[connection]?.strikes.take(at: now) == true { continue }
+            io.fail(
+                connection, code: code, close: .tooManyInvalid,
+                "too many refused messages (over \(configuration.limits.refusedMessageAllowance) at once)")
+        }
+        io.refused.removeAll(keepingCapacity: true)
     }
 
     /// The connection's socket is gone.
@@ -149,8 +203,7 @@ public final class SyncServer {
         for room in Array(rooms.values) {
             guard let idleSince = room.idleSince, now.milliseconds(since: idleSince) >= configuration.unloadDelay
             else { continue }
-            forget(room)
-            io.outputs.append(.unloaded(room.name, head: room.head))
+            unload(room)
         }
     }
 
@@ -165,8 +218,15 @@ public final class SyncServer {
 
     // MARK: Rooms
 
-    private func room(for document: DocumentName) -> Room {
+    /// The document's room, loading it when it is not in memory; nil when
+    /// the server holds as many rooms as it may and none is idle.
+    private func room(for document: DocumentName, at now: Timestamp) -> Room? {
         if let room = rooms[document] { return room }
+        if rooms.count >= configuration.limits.rooms {
+            let idle = rooms.values.compactMap { room in room.idleSince.map { (room, $0) } }
+            guard let (longestIdle, _) = idle.min(by: { $0.1 < $1.1 }) else { return nil }
+            unload(longestIdle)
+        }
         let room = Room(name: document, generation: nextGeneration, configuration: configuration)
         nextGeneration += 1
         rooms[document] = room
@@ -193,6 +253,11 @@ public final class SyncServer {
         room.noteIdleness(at: now)
     }
 
+    private func unload(_ room: Room) {
+        forget(room)
+        io.outputs.append(.unloaded(room.name, head: room.head))
+    }
+
     private func forget(_ room: Room) {
         if rooms[room.name] === room { rooms[room.name] = nil }
         roomsByGeneration[room.generation] = nil
@@ -202,6 +267,7 @@ public final class SyncServer {
     /// Notes the connections closed meanwhile: they leave their room, and
     /// what they still send is ignored.
     private func settleClosures(at now: Timestamp) {
+        settleStrikes(at: now)
         while let connection = io.closed.popLast() {
             if case .inRoom? = connections[connection]?.state { leaveRoom(connection, at: now) }
             connections[connection]?.state = .closing

@@ -11,9 +11,14 @@ struct Serve: ParsableCommand {
             (Protocol/README.md). Ops are stored in the SQLite file given by --db. \
             SIGINT or SIGTERM stops the server cleanly: every connection is closed \
             with 1001 and storage is flushed.
+
+            Without a secret every client may edit every document, so the server \
+            listens on loopback only. With --secret (or EASEL_SECRET) each hello must \
+            carry a token from `easel token`, and any address may be used. The limits \
+            and the threat model are in Docs/SECURITY.md.
             """)
 
-    @Option(help: "The address to listen on. Until authentication arrives, loopback only.")
+    @Option(help: "The address to listen on; beyond loopback only with a secret.")
     var host = "127.0.0.1"
 
     @Option(help: "The port to listen on; 0 lets the system choose one.")
@@ -25,12 +30,22 @@ struct Serve: ParsableCommand {
     @Option(help: "full: every acknowledged op survives power loss; normal: it survives a crash of the process.")
     var durability: Durability = .full
 
+    @Option(
+        help: ArgumentHelp(
+            "Require access tokens signed with this secret (at least 16 bytes). EASEL_SECRET is read when it is not given, and keeps the secret out of process listings.",
+            valueName: "secret"))
+    var secret: String?
+
+    @OptionGroup(title: "Limits (Docs/SECURITY.md)") var limits: LimitOptions
+
     func run() throws {
         var options = ServeOptions()
         options.host = host
         options.port = port
         options.databasePath = db
         options.durability = durability
+        options.secret = secret ?? ProcessInfo.processInfo.environment["EASEL_SECRET"].flatMap { $0.isEmpty ? nil : $0 }
+        options.limits = limits.serverLimits
         // Signals are taken by one thread that asks the server to stop;
         // every other thread, made after this, inherits the block.
         var signals = sigset_t()
@@ -55,7 +70,8 @@ struct Serve: ParsableCommand {
         waiter.start()
         // Written straight to the file descriptor: a test or a supervisor
         // waits for this line, so it must not sit in a buffer.
-        announce("easel: serving \(server.url) (database \(db), durability \(durability.rawValue))")
+        let access = options.secret == nil ? "no tokens: loopback only" : "access tokens required"
+        announce("easel: serving \(server.url) (database \(db), durability \(durability.rawValue), \(access))")
         server.run()
         announce("easel: stopped")
     }

@@ -26,7 +26,7 @@ final class ServerProcess {
             let data = output.fileHandleForReading.availableData
             if data.isEmpty { Thread.sleep(forTimeInterval: 0.02) }
             text += String(decoding: data, as: UTF8.self)
-            if let range = text.range(of: #"ws://127\.0\.0\.1:(\d+)"#, options: .regularExpression) {
+            if let range = text.range(of: #"ws://[^ :]+:(\d+)"#, options: .regularExpression) {
                 port = Int(text[range].split(separator: ":").last ?? "")
             }
         }

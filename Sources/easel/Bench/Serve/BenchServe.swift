@@ -36,6 +36,10 @@ struct BenchServe: ParsableCommand {
             try ServedProcess([
                 "serve", "--port", "0", "--db", folder.appendingPathComponent("\(name).db").path,
                 "--durability", durability.rawValue,
+                // The load is one writer pushing as fast as the server takes
+                // it, and every connection in one room: a load, not an abuse.
+                "--max-pushes-per-second", "10000000", "--max-connections-per-room", "100000",
+                "--max-connections", "100000",
             ])
         }
         let relayArguments = ["bench", "relay", "--port", "0"]

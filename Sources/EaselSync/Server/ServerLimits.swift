@@ -1,0 +1,89 @@
+import EaselProtocol
+
+/// What one client, or all of them together, may ask of a server. The
+/// defaults suit a server on the open internet; each is a flag of
+/// `easel serve` and is listed in Docs/SECURITY.md.
+///
+/// Message bytes and ops per push may only be lowered below the protocol's
+/// limits; a server that lowers them must say so, and its clients must be
+/// configured to match (`SyncClientConfiguration`), or their pushes are
+/// refused.
+public struct ServerLimits: Hashable, Sendable {
+    /// The longest message a client may send (error 109, close 1009).
+    public var messageBytes = ProtocolLimits.messageBytes
+    /// The most ops in one push (error 109; the push is refused).
+    public var opsPerPush = ProtocolLimits.opsPerPush
+    /// Pushes a connection may send a second, with bursts of twice that;
+    /// a push beyond is refused with error 400 and sent again later.
+    public var pushesPerSecond = 100
+    /// Presence (and ping) messages a connection may send a second, with
+    /// bursts of twice that; the rest are dropped with error 400. Presence
+    /// is relayed at most this often per connection, the latest one kept.
+    public var presencePerSecond = ProtocolLimits.presencePerSecond
+    /// Refused messages (invalid, over a rate, not allowed) a connection may
+    /// send in a burst before it is closed with 4001; one more is forgiven
+    /// each second.
+    public var refusedMessageAllowance = 16
+    /// Connections on one document (error 401, close 1013).
+    public var connectionsPerRoom = 1_000
+    /// Connections on the whole server (error 402, close 1013).
+    public var connections = 10_000
+    /// Documents held in memory at once. Idle ones are unloaded to make
+    /// room; when none is idle a hello for another document gets error 402
+    /// and close 1013.
+    public var rooms = 1_000
+    /// Bytes queued for a connection that has stopped reading, beyond its
+    /// welcome, before it is closed with 4002.
+    public var queuedBytes = 16 << 20
+
+    public init() {}
+
+    /// Each limit that is out of its range, as a sentence naming it; empty
+    /// when all are fine.
+    public var problems: [String] {
+        var problems: [String] = []
+        func check(_ name: String, _ value: Int, _ range: ClosedRange<Int>, _ why: String = "") {
+            guard !range.contains(value) else { return }
+            problems.append("\(name) is \(value); it must be \(range.lowerBound) to \(range.upperBound)\(why)")
+        }
+        let protocolLimit = " (the protocol's limit)"
+        check("message bytes", messageBytes, 1024...ProtocolLimits.messageBytes, protocolLimit)
+        check("ops per push", opsPerPush, 1...ProtocolLimits.opsPerPush, protocolLimit)
+        check("pushes per second", pushesPerSecond, 1...Int(Int32.max))
+        check("presence per second", presencePerSecond, 1...ProtocolLimits.presencePerSecond, protocolLimit)
+        check("refused message allowance", refusedMessageAllowance, 1...Int(Int32.max))
+        check("connections per room", connectionsPerRoom, 1...Int(Int32.max))
+        check("connections", connections, 1...Int(Int32.max))
+        check("rooms", rooms, 1...Int(Int32.max))
+        check("queued bytes", queuedBytes, 64 << 10...Int(Int32.max))
+        return problems
+    }
+}
+
+/// A token bucket in integer arithmetic: `perSecond` tokens a second, at
+/// most `burst` saved up. Tokens are kept in thousandths so a refill after
+/// a millisecond is exact.
+public struct RateBucket: Hashable, Sendable {
+    private let perSecond: Int64
+    private let capacity: Int64
+    private var available: Int64
+    private var updatedAt: Timestamp
+
+    public init(perSecond: Int, burst: Int, at now: Timestamp) {
+        self.perSecond = Int64(perSecond)
+        capacity = Int64(burst) * 1000
+        available = capacity
+        updatedAt = now
+    }
+
+    /// Takes a token; false when none is left.
+    public mutating func take(at now: Timestamp) -> Bool {
+        let elapsed = max(0, now.milliseconds(since: updatedAt))
+        updatedAt = max(updatedAt, now)
+        let (refill, overflow) = elapsed.multipliedReportingOverflow(by: perSecond)
+        available = overflow || refill >= capacity - available ? capacity : available + refill
+        guard available >= 1000 else { return false }
+        available -= 1000
+        return true
+    }
+}

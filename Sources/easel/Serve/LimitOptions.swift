@@ -1,0 +1,52 @@
+import ArgumentParser
+import EaselSync
+
+/// `easel serve`'s limit flags; each default is `ServerLimits`' own.
+struct LimitOptions: ParsableArguments {
+    private static let defaults = ServerLimits()
+
+    @Option(help: "The longest message a client may send, in bytes (at most 1048576).")
+    var maxMessageBytes = defaults.messageBytes
+
+    @Option(help: "The most ops in one push (at most 4096).")
+    var maxOpsPerPush = defaults.opsPerPush
+
+    @Option(help: "Pushes a connection may send a second (bursts of twice that).")
+    var maxPushesPerSecond = defaults.pushesPerSecond
+
+    @Option(help: "Presence and ping messages a connection may send a second (at most 20).")
+    var maxPresencePerSecond = defaults.presencePerSecond
+
+    @Option(help: "Refused messages a connection may send in a burst before it is closed (one forgiven a second).")
+    var maxRefusedMessages = defaults.refusedMessageAllowance
+
+    @Option(help: "Connections on the whole server.")
+    var maxConnections = defaults.connections
+
+    @Option(help: "Connections on one document.")
+    var maxConnectionsPerRoom = defaults.connectionsPerRoom
+
+    @Option(help: "Documents held in memory at once (idle ones are unloaded to make room).")
+    var maxRooms = defaults.rooms
+
+    @Option(help: "Bytes queued for a connection that does not read, beyond its welcome, before it is closed.")
+    var maxQueuedBytes = defaults.queuedBytes
+
+    var serverLimits: ServerLimits {
+        var limits = ServerLimits()
+        limits.messageBytes = maxMessageBytes
+        limits.opsPerPush = maxOpsPerPush
+        limits.pushesPerSecond = maxPushesPerSecond
+        limits.presencePerSecond = maxPresencePerSecond
+        limits.refusedMessageAllowance = maxRefusedMessages
+        limits.connections = maxConnections
+        limits.connectionsPerRoom = maxConnectionsPerRoom
+        limits.rooms = maxRooms
+        limits.queuedBytes = maxQueuedBytes
+        return limits
+    }
+
+    func validate() throws {
+        if let problem = serverLimits.problems.first { throw ValidationError(problem) }
+    }
+}

@@ -1,0 +1,165 @@
+import EaselModel
+import EaselProtocol
+import EaselSync
+import EaselTestSupport
+import Testing
+
+/// The limits of `ServerLimits`, each enforced by the sans-IO server.
+@Suite struct ServerLimitsTests {
+    private func harness(_ change: (inout ServerLimits) -> Void) throws -> ServerHarness {
+        var configuration = ServerConfiguration()
+        change(&configuration.limits)
+        return try ServerHarness(configuration: configuration, commitsImmediately: true)
+    }
+
+    private func hello(_ document: String, _ replica: ReplicaID) throws -> Message {
+        .hello(
+            Hello(
+                protocolVersion: 1, document: try DocumentName(document), replica: replica,
+                user: ServerHarness.user("u\(replica.rawValue)")))
+    }
+
+    @Test func pushesBeyondTheRateAreRefusedAsRateLimitedAndNothingOfThemIsStored() throws {
+        let harness = try harness { $0.pushesPerSecond = 5 }
+        let (connection, _) = harness.join(alice, as: "alice")
+        // A burst of twice the rate passes; the next push in the same
+        // millisecond does not.
+        for counter in 1...10 {
+            let accepted = harness.push(
+                [RoomFixtures.createStar(UInt64(counter))], batch: UInt64(counter), from: connection)
+            #expect(accepted.errors(to: connection).isEmpty)
+        }
+        let refused = harness.push([RoomFixtures.createStar(11)], batch: 11, from: connection)
+        #expect(refused.errors(to: connection).map(\.code) == [.rateLimited])
+        #expect(refused.errors(to: connection).map(\.batch) == [11])
+        #expect(refused.errors(to: connection).map(\.fatal) == [false])
+        #expect(refused.appended.isEmpty)
+        // The bucket refills at the rate: 200 ms later one push passes again.
+        harness.now = harness.now + 200
+        let later = harness.push([RoomFixtures.createStar(11)], batch: 12, from: connection)
+        #expect(later.errors(to: connection).isEmpty)
+        #expect(later.appended.count == 1)
+    }
+
+    @Test func aPresenceFloodIsDroppedThenClosedWithTooManyInvalid() throws {
+        let harness = try harness { _ in }
+        let (flooder, _) = harness.join(alice, as: "alice")
+        let (peer, _) = harness.join(bob, as: "bob")
+        var relayed = 0
+        var closes: [CloseCode] = []
+        var codes: [ErrorCode] = []
+        for index in 0..<200 where closes.isEmpty {
+            let presence = Presence(
+                replica: alice, user: ServerHarness.user("alice"), cursor: Point(x: Float(index), y: 0))
+            let transcript = harness.send(.presence(presence), from: flooder)
+            relayed += transcript.messages(to: peer).filter { if case .presence = $0 { true } else { false } }.count
+            closes += transcript.closes(of: flooder)
+            codes += transcript.errors(to: flooder).map(\.code)
+        }
+        #expect(closes == [.tooManyInvalid])
+        #expect(Set(codes) == [.rateLimited])
+        // All in one millisecond: only the first was relayed.
+        #expect(relayed == 1)
+        // 40 in the burst, then 16 refusals forgiven, then the close.
+        #expect(codes.count == 17 + 1)
+    }
+
+    @Test func refusedMessagesAreForgivenOneASecond() throws {
+        let harness = try harness { $0.refusedMessageAllowance = 2 }
+        let (connection, _) = harness.join(alice, as: "alice")
+        for _ in 0..<10 {
+            let transcript = harness.refuse(DecodeError(.truncated, "cut short"), from: connection)
+            #expect(transcript.closes(of: connection).isEmpty)
+            harness.now = harness.now + 1000
+        }
+        harness.refuse(DecodeError(.truncated, "cut short"), from: connection)
+        harness.refuse(DecodeError(.truncated, "cut short"), from: connection)
+        let third = harness.refuse(DecodeError(.truncated, "cut short"), from: connection)
+        #expect(third.closes(of: connection) == [.tooManyInvalid])
+    }
+
+    @Test func aPushWithMoreOpsThanTheServerAllowsIsRefusedAsTooLarge() throws {
+        let harness = try harness { $0.opsPerPush = 2 }
+        let (connection, _) = harness.join(alice, as: "alice")
+        let ops = (1...3).map { RoomFixtures.createStar(UInt64($0)) }
+        let transcript = harness.push(ops, from: connection)
+        #expect(transcript.errors(to: connection).map(\.code) == [.tooLarge])
+        #expect(transcript.appended.isEmpty)
+        #expect(harness.push(Array(ops.prefix(2)), batch: 2, from: connection).appended.count == 2)
+    }
+
+    @Test func aDocumentAtItsConnectionLimitRefusesTheNextAsRoomFull() throws {
+        let harness = try harness { $0.connectionsPerRoom = 2 }
+        _ = harness.join(alice, as: "alice")
+        _ = harness.join(bob, as: "bob")
+        let (third, transcript) = harness.join(carol, as: "carol")
+        #expect(transcript.errors(to: third).map(\.code) == [.roomFull])
+        #expect(transcript.closes(of: third) == [.tryAgainLater])
+        #expect(transcript.welcome(to: third) == nil)
+    }
+
+    @Test func theSameUserTakingOverTheirReplicaIsNotCountedTwiceAgainstTheRoomLimit() throws {
+        let harness = try harness { $0.connectionsPerRoom = 1 }
+        let (first, _) = harness.join(alice, as: "alice")
+        let (second, transcript) = harness.join(alice, as: "alice")
+        #expect(transcript.closes(of: first) == [.replaced])
+        #expect(transcript.welcome(to: second) != nil)
+    }
+
+    @Test func aServerAtItsConnectionLimitRefusesTheNextAsServerFull() throws {
+        let harness = try harness { $0.connections = 2 }
+        let first = harness.connect()
+        _ = harness.connect()
+        let third = harness.connect()
+        let transcript = harness.send(try hello("boards/one", carol), from: third)
+        #expect(transcript.errors(to: third).map(\.code) == [.serverFull])
+        #expect(transcript.closes(of: third) == [.tryAgainLater])
+        #expect(transcript.welcome(to: third) == nil)
+        harness.close(third)
+        harness.close(first)
+        let fourth = harness.connect()
+        #expect(harness.send(try hello("boards/one", carol), from: fourth).welcome(to: fourth) != nil)
+    }
+
+    @Test func aServerAtItsRoomLimitUnloadsTheLongestIdleRoomToMakeRoom() throws {
+        let harness = try harness { $0.rooms = 2 }
+        for (index, document) in ["a", "b"].enumerated() {
+            let connection = harness.connect()
+            harness.send(try hello(document, ReplicaID(rawValue: UInt64(index + 1))), from: connection)
+            harness.completeLoads()
+            harness.close(connection)
+            harness.now = harness.now + 10
+        }
+        let connection = harness.connect()
+        let transcript = harness.send(try hello("c", carol), from: connection)
+        #expect(transcript.outputs.contains(.unloaded(try DocumentName("a"), head: 0)))
+        #expect(harness.server.openDocuments.map(\.rawValue) == ["b", "c"])
+        #expect(transcript.closes(of: connection).isEmpty)
+    }
+
+    @Test func aServerAtItsRoomLimitWithNoIdleRoomRefusesANewDocumentAsServerFull() throws {
+        let harness = try harness { $0.rooms = 1 }
+        _ = harness.join(alice, as: "alice")
+        let connection = harness.connect()
+        let transcript = harness.send(try hello("elsewhere", bob), from: connection)
+        #expect(transcript.errors(to: connection).map(\.code) == [.serverFull])
+        #expect(transcript.closes(of: connection) == [.tryAgainLater])
+        #expect(harness.server.openDocuments.count == 1)
+    }
+
+    @Test func aMemberThatNeverSharedPresenceLeavesWithoutALeaveMessage() throws {
+        let harness = try harness { _ in }
+        let (quiet, _) = harness.join(alice, as: "alice")
+        let (peer, _) = harness.join(bob, as: "bob")
+        #expect(harness.close(quiet).messages(to: peer).isEmpty)
+    }
+
+    @Test func limitsOutsideTheirRangeAreNamed() {
+        var limits = ServerLimits()
+        #expect(limits.problems.isEmpty)
+        limits.messageBytes = ProtocolLimits.messageBytes + 1
+        limits.presencePerSecond = 0
+        #expect(limits.problems.count == 2)
+        #expect(limits.problems.first?.contains("message bytes") == true)
+    }
+}
