@@ -111,7 +111,9 @@ let package = Package(
         ),
         .testTarget(
             name: "EaselServerTests",
-            dependencies: ["EaselClient", "EaselSync", "EaselStore", "EaselProtocol", "EaselTestSupport", "easel"]
+            dependencies: [
+                "EaselClient", "EaselSync", "EaselStore", "EaselProtocol", "EaselAuth", "EaselTestSupport", "easel",
+            ]
         ),
         .testTarget(
             name: "EaselAuthTests",

@@ -36,9 +36,18 @@ final class FrameBatch {
     /// Appends one whole message as a frame; false (and nothing appended)
     /// when it does not fit in what is left.
     func append(_ payload: UnsafeRawBufferPointer, text: Bool) -> Bool {
+        append(payload, opcode: text ? 0x1 : 0x2)
+    }
+
+    /// Appends a close frame with its status code (RFC 6455 section 5.5.1).
+    func appendClose(_ code: UInt16) -> Bool {
+        withUnsafeBytes(of: code.bigEndian) { append($0, opcode: 0x8) }
+    }
+
+    private func append(_ payload: UnsafeRawBufferPointer, opcode: UInt8) -> Bool {
         let length = payload.count
         guard count + Self.frameCount(payload: length) <= buffer.count else { return false }
-        buffer[count] = 0x80 | (text ? 0x1 : 0x2)
+        buffer[count] = 0x80 | opcode
         switch Self.headerCount(payload: length) {
         case 2:
             buffer[count + 1] = UInt8(length)

@@ -21,6 +21,8 @@ final class LiveConnection {
     private(set) var queuedBytes = 0
     /// Set once the connection is to close, after what is queued.
     var closeCode: CloseCode?
+    /// The close frame is out; the connection waits for the peer's.
+    private var closeSent = false
 
     private enum Outgoing {
         case frame(OutFrame, counted: Bool)
@@ -128,9 +130,16 @@ extension LiveConnection {
         // Waiting for a welcome still being encoded: its completion asks
         // for the next writable callback.
         if hasOutgoing { return 0 }
-        if let closeCode {
-            easel_lws_close_reason(wsi, closeCode.rawValue)
-            return -1
+        if let closeCode, !closeSent {
+            // The close frame goes out as a frame of our own and the socket
+            // stays open until the peer answers (lws then closes it) or the
+            // cut-off passes. Had lws closed at once, as it does after a close
+            // reason, a client still sending (a flood) would get a reset, and
+            // a reset makes its kernel drop the errors and the close unread.
+            batch.removeAll()
+            guard batch.appendClose(closeCode.rawValue), let base = batch.frames.baseAddress else { return -1 }
+            if easel_lws_write_raw(wsi, base.assumingMemoryBound(to: UInt8.self), batch.count) < 0 { return -1 }
+            closeSent = true
         }
         return 0
     }

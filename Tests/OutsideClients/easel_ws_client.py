@@ -12,6 +12,14 @@ The Swift tests run it; each mode prints one JSON line of what it saw.
     easel_ws_client.py PORT http PATH
     easel_ws_client.py PORT garbage TEXT
     easel_ws_client.py PORT oversize BYTES
+    easel_ws_client.py PORT invalid-vectors VECTORS_DIR
+    easel_ws_client.py PORT push-flood DOCUMENT PUSHES
+    easel_ws_client.py PORT presence-flood DOCUMENT MESSAGES
+    easel_ws_client.py PORT slow-reader DOCUMENT MEBIBYTES
+    easel_ws_client.py PORT hello-as DOCUMENT REPLICA TOKEN|- [PROTOCOL]
+    easel_ws_client.py PORT identity DOCUMENT TOKEN_A TOKEN_B
+
+Every mode that takes a TOKEN reads '-' as none.
 """
 import asyncio
 import json
@@ -22,11 +30,30 @@ import websockets
 JSON = ["easel.v1.json"]
 
 
-def hello(document, replica, name):
-    return json.dumps({
-        "type": "hello", "protocol": 1, "document": document, "replica": replica,
+def hello(document, replica, name, token=None, protocol=1):
+    message = {
+        "type": "hello", "protocol": protocol, "document": document, "replica": replica,
         "user": {"name": name, "initials": name[:1].upper(), "color": "#336699ff"},
-    })
+    }
+    if token is not None:
+        message["token"] = token
+    return json.dumps(message)
+
+
+def closed_code(closed):
+    return closed.rcvd.code if closed.rcvd else None
+
+
+async def until_closed(ws, timeout=10):
+    """Reads to the close: the error codes seen and the close code."""
+    errors = []
+    try:
+        while True:
+            message = json.loads(await asyncio.wait_for(ws.recv(), timeout))
+            if message["type"] == "error":
+                errors.append(message["code"])
+    except websockets.ConnectionClosed as closed:
+        return errors, closed_code(closed)
 
 
 def create_emoji(counter, replica):
@@ -169,6 +196,212 @@ async def oversize(uri, size):
             print(json.dumps({"close": closed.rcvd.code if closed.rcvd else None, "errors": errors}))
 
 
+async def invalid_vectors(uri, vectors_dir):
+    """Each invalid vector of Protocol/vectors on its own connection, after a
+    valid hello, while a watcher sits in the same document; prints what
+    each vector got and everything the watcher received."""
+    import os
+    with open(os.path.join(vectors_dir, "index.json")) as file:
+        index = json.load(file)
+    minimal = next(v for v in index["valid"] if v["name"] == "hello-minimal")
+    with open(os.path.join(vectors_dir, minimal["json"])) as file:
+        json_hello = file.read().strip()
+    with open(os.path.join(vectors_dir, minimal["binary"])) as file:
+        binary_hello = bytes.fromhex("".join(file.read().split()))
+    document = json.loads(json_hello)["document"]
+    results = []
+    async with websockets.connect(uri, subprotocols=JSON) as watcher:
+        await watcher.send(hello(document, "00000000000000a9", "watcher"))
+        await receive(watcher, "welcome")
+        for vector in index["invalid"]:
+            binary = vector["encoding"] == "binary"
+            with open(os.path.join(vectors_dir, vector["file"]), "rb") as file:
+                raw = file.read()
+            payload = bytes.fromhex("".join(raw.decode().split())) if binary else raw.rstrip(b"\n")
+            async with websockets.connect(uri, subprotocols=["easel.v1" if binary else "easel.v1.json"]) as ws:
+                await ws.send(binary_hello if binary else json_hello)
+                await ws.recv()  # the welcome
+                # Bytes as a text frame, whatever they hold (json-not-utf8).
+                await ws.send(payload, text=not binary)
+                result = {"name": vector["name"], "expected": vector["code"]}
+                try:
+                    answer = await asyncio.wait_for(ws.recv(), 10)
+                    if binary:
+                        result["code"] = decode_binary_error_code(answer)
+                    else:
+                        message = json.loads(answer)
+                        result["code"] = message.get("code")
+                except websockets.ConnectionClosed as closed:
+                    result["close"] = closed_code(closed)
+                results.append(result)
+        # Whatever reached the watcher meanwhile, and a ping to be sure it
+        # has all arrived.
+        await watcher.send(json.dumps({"type": "ping", "nonce": "99"}))
+        seen = []
+        while True:
+            message = json.loads(await asyncio.wait_for(watcher.recv(), 10))
+            if message["type"] == "pong":
+                break
+            seen.append(message)
+    print(json.dumps({"results": results, "watcher_saw": seen}))
+
+
+def decode_binary_error_code(answer):
+    """The code of a binary `error` message: version byte, tag 8, then the
+    code as a LEB128 varint (Protocol/README.md, section 4)."""
+    if len(answer) < 3 or answer[1] != 8:
+        return None
+    code, shift = 0, 0
+    for byte in answer[2:]:
+        code |= (byte & 0x7F) << shift
+        shift += 7
+        if byte < 0x80:
+            return code
+    return None
+
+
+async def push_flood(uri, document, pushes):
+    """Pushes sent back to back with no wait for acks."""
+    replica = "0000000000000f10"
+    async with websockets.connect(uri, subprotocols=JSON) as ws:
+        await ws.send(hello(document, replica, "flood"))
+        await receive(ws, "welcome")
+        acks, errors = 0, []
+        sender = asyncio.ensure_future(send_all(ws, (
+            json.dumps({"type": "push", "batch": str(n), "ops": [create_emoji(n, replica)]}) for n in range(1, pushes + 1))))
+        close = None
+        try:
+            while True:
+                message = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                if message["type"] == "ack":
+                    acks += 1
+                elif message["type"] == "error":
+                    errors.append(message["code"])
+        except websockets.ConnectionClosed as closed:
+            close = closed_code(closed)
+        sender.cancel()
+        print(json.dumps({"acks": acks, "errors": sorted(set(errors)), "error_count": len(errors), "close": close}))
+
+
+async def send_all(ws, messages):
+    try:
+        for message in messages:
+            await ws.send(message)
+    except websockets.ConnectionClosed:
+        pass
+
+
+async def presence_flood(uri, document, count):
+    replica = "0000000000000f20"
+    async with websockets.connect(uri, subprotocols=JSON) as ws:
+        await ws.send(hello(document, replica, "chatty"))
+        await receive(ws, "welcome")
+        sender = asyncio.ensure_future(send_all(ws, (
+            json.dumps({"type": "presence", "replica": replica,
+                        "user": {"name": "chatty", "initials": "C", "color": "#336699ff"},
+                        "cursor": {"x": float(n), "y": 0.0}, "selection": [], "idle": False})
+            for n in range(count))))
+        errors, close = await until_closed(ws)
+        sender.cancel()
+        print(json.dumps({"errors": sorted(set(errors)), "close": close}))
+
+
+async def slow_reader(uri, document, mebibytes):
+    """A reader that stops reading while a writer pushes MEBIBYTES of text
+    entities; once the writer's pushes are acknowledged it reads what is
+    left to find how its connection ended."""
+    import socket
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    port = int(uri.rsplit(":", 1)[1])
+    sock.connect(("127.0.0.1", port))
+    writer_replica = "0000000000000f31"
+    async with websockets.connect(uri, subprotocols=JSON, sock=sock, max_queue=1, max_size=None) as reader, \
+            websockets.connect(uri, subprotocols=JSON, max_size=None) as writer:
+        await reader.send(hello(document, "0000000000000f30", "sleepy"))
+        await receive(reader, "welcome")
+        await writer.send(hello(document, writer_replica, "busy"))
+        await receive(writer, "welcome")
+        text = "x" * 16000
+        pushes = mebibytes * 1024 * 1024 // (16 * 16000)
+        counter = 0
+        for batch in range(1, pushes + 1):
+            ops = []
+            for _ in range(16):
+                counter += 1
+                op_id = f"{counter}@{writer_replica}"
+                ops.append({"id": op_id, "tx": op_id, "op": "create", "kind": "text", "fields": {"text": text}})
+            await writer.send(json.dumps({"type": "push", "batch": str(batch), "ops": ops}))
+            await receive(writer, "ack")
+        errors, close = await until_closed(reader)
+        # The writer was never held up: one more push goes through.
+        counter += 1
+        await writer.send(json.dumps({"type": "push", "batch": "0", "ops": [create_emoji(counter, writer_replica)]}))
+        await receive(writer, "ack")
+        print(json.dumps({"pushes": pushes, "close": close, "errors": errors, "writer_ok": True}))
+
+
+async def hello_as(uri, document, replica, token, protocol):
+    """A hello with a token (or none); prints the welcome's position or the
+    refusal, then, when welcomed, tries one push and prints its answer."""
+    async with websockets.connect(uri, subprotocols=JSON) as ws:
+        await ws.send(hello(document, replica, "someone", token, protocol))
+        first = json.loads(await asyncio.wait_for(ws.recv(), 10))
+        if first["type"] != "welcome":
+            errors, close = await until_closed(ws)
+            print(json.dumps({"refused": first.get("code"), "fatal": first.get("fatal"), "close": close}))
+            return
+        await ws.send(json.dumps({"type": "push", "batch": "1", "ops": [create_emoji(1, replica)]}))
+        answer = await receive_reply(ws)
+        print(json.dumps({"welcomed": True, "push": answer}))
+
+
+async def receive_reply(ws):
+    """The next ack or error, skipping everything else."""
+    while True:
+        message = json.loads(await asyncio.wait_for(ws.recv(), 10))
+        if message["type"] in ("ack", "error"):
+            return message
+
+
+async def identity(uri, document, token_a, token_b):
+    """The Room's identity rules through a real server: an op stamped with
+    another replica (203), an OpID again with other content (204), a
+    counter far beyond the document's (205), another user taking the
+    replica (304), the same user taking it over (4003 for the stale one)."""
+    replica, other = "0000000000000ab1", "0000000000000ab2"
+    tok_a = None if token_a == "-" else token_a
+    tok_b = None if token_b == "-" else token_b
+    out = {}
+    async with websockets.connect(uri, subprotocols=JSON) as first:
+        await first.send(hello(document, replica, "ada", tok_a))
+        await receive(first, "welcome")
+        async def push(ws, batch, ops):
+            await ws.send(json.dumps({"type": "push", "batch": str(batch), "ops": ops}))
+            reply = await receive_reply(ws)
+            return reply["type"] if reply["type"] == "ack" else reply["code"]
+        out["first_push"] = await push(first, 1, [create_emoji(1, replica)])
+        out["wrong_replica"] = await push(first, 2, [create_emoji(2, other)])
+        changed = create_emoji(1, replica)
+        changed["fields"]["x"] = 99.0
+        out["op_conflict"] = await push(first, 3, [changed])
+        out["resend_same"] = await push(first, 4, [create_emoji(1, replica)])
+        out["counter_too_far"] = await push(first, 5, [create_emoji(1 << 40, replica)])
+        async with websockets.connect(uri, subprotocols=JSON) as hijacker:
+            await hijacker.send(hello(document, replica, "ada", tok_b))
+            answer = json.loads(await asyncio.wait_for(hijacker.recv(), 10))
+            _, close = await until_closed(hijacker)
+            out["hijack"] = {"code": answer.get("code"), "close": close}
+        out["first_still_works"] = await push(first, 6, [create_emoji(2, replica)])
+        async with websockets.connect(uri, subprotocols=JSON) as again:
+            await again.send(hello(document, replica, "ada", tok_a))
+            await receive(again, "welcome")
+            _, close = await until_closed(first)
+            out["takeover_closes_stale"] = close
+            out["takeover_push"] = await push(again, 7, [create_emoji(3, replica)])
+    print(json.dumps(out))
+
+
 def http_get(port, path):
     import urllib.error
     import urllib.request
@@ -201,6 +434,20 @@ def main():
         http_get(port, argument)
     elif mode == "binary-hello":
         asyncio.run(binary_hello(uri, argument))
+    elif mode == "invalid-vectors":
+        asyncio.run(invalid_vectors(uri, argument))
+    elif mode == "push-flood":
+        asyncio.run(push_flood(uri, argument, int(sys.argv[4])))
+    elif mode == "presence-flood":
+        asyncio.run(presence_flood(uri, argument, int(sys.argv[4])))
+    elif mode == "slow-reader":
+        asyncio.run(slow_reader(uri, argument, int(sys.argv[4])))
+    elif mode == "hello-as":
+        token = None if sys.argv[5] == "-" else sys.argv[5]
+        protocol = int(sys.argv[6]) if len(sys.argv) > 6 else 1
+        asyncio.run(hello_as(uri, argument, sys.argv[4], token, protocol))
+    elif mode == "identity":
+        asyncio.run(identity(uri, argument, sys.argv[4], sys.argv[5]))
     else:
         raise SystemExit(f"unknown mode {mode}")
 

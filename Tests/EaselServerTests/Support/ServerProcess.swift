@@ -11,10 +11,14 @@ final class ServerProcess {
     private let output = Pipe()
     private let errors = Pipe()
 
-    init(database: String, port: Int = 0, arguments: [String] = []) throws {
+    /// A server; `environment` is added to the test's own (EASEL_SECRET is
+    /// not inherited, so a server has a secret only when a test gives one).
+    init(database: String, port: Int = 0, arguments: [String] = [], environment: [String: String] = [:]) throws {
         databasePath = database
         process.executableURL = try Self.executable()
         process.arguments = ["serve", "--port", String(port), "--db", database] + arguments
+        process.environment = ProcessInfo.processInfo.environment.filter { $0.key != "EASEL_SECRET" }
+            .merging(environment) { _, given in given }
         process.standardOutput = output
         process.standardError = errors
         try process.run()
@@ -57,6 +61,17 @@ final class ServerProcess {
         guard process.isRunning else { return }
         Foundation.kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
+    }
+
+    /// The server's resident memory now, from /proc; nil once it has exited.
+    var residentBytes: Int? { Self.residentBytes(of: process.processIdentifier) }
+
+    static func residentBytes(of pid: Int32) -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+            let kibibytes = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
+        else { return nil }
+        return kibibytes * 1024
     }
 
     /// What the server printed on standard output, once it has exited.

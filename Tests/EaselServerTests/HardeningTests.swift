@@ -1,0 +1,135 @@
+import EaselTestSupport
+import Foundation
+import Testing
+
+/// Hostile and careless clients against a real `easel serve`: each gets
+/// its error and close codes, the server's memory stays bounded, and
+/// everyone else notices nothing.
+@Suite("easel serve under hostile input", .serialized)
+struct HardeningTests {
+    /// What the server may hold while it is flooded: its baseline is about
+    /// 20-40 MB.
+    static let memoryBound = 200 << 20
+
+    @Test func everyInvalidVectorOverARealConnectionGetsItsCodeAndAWatcherInTheRoomSeesNothing() throws {
+        let server = try ServerProcess(database: temporaryDatabase())
+        defer { server.kill() }
+        let vectors = ServerProcess.packageRoot.appendingPathComponent("Protocol/vectors").path
+        let report = try OutsideClient.run(["\(server.port)", "invalid-vectors", vectors])
+        let results = try #require(report["results"] as? [[String: Any]])
+        #expect(results.count == 61)
+        for result in results {
+            let name = result["name"] as? String ?? "?"
+            if name == "json-not-utf8" {
+                // Invalid UTF-8 in a text frame is refused by the WebSocket
+                // layer before any decoder sees it (RFC 6455 section 8.1).
+                #expect(result["close"] as? Int == 1007, "\(name): \(result)")
+            } else {
+                #expect(result["code"] as? Int == result["expected"] as? Int, "\(name): \(result)")
+            }
+        }
+        let watcherSaw = try #require(report["watcher_saw"] as? [Any])
+        #expect(watcherSaw.isEmpty, "the watcher received \(watcherSaw)")
+    }
+
+    @Test func aPushFloodIsRefusedAsRateLimitedThenClosedWith4001WhileAnotherClientKeepsWorking() throws {
+        let server = try ServerProcess(database: temporaryDatabase())
+        defer { server.kill() }
+        let peak = PeakMemory(of: server)
+        let flood = try OutsideClient(["\(server.port)", "push-flood", "hostile/push", "20000"])
+        let bystander = try OutsideClient.run(["\(server.port)", "push", "hostile/push", "5"])
+        let report = try flood.finish()
+        #expect(report["close"] as? Int == 4001)
+        #expect(report["errors"] as? [Int] == [400])
+        // The burst (twice the rate) got through and was acknowledged.
+        #expect((report["acks"] as? Int ?? 0) >= 100)
+        #expect((bystander["acked"] as? [Int])?.count == 5)
+        #expect(peak.stop() < Self.memoryBound)
+    }
+
+    @Test func aPresenceFloodIsClosedWith4001AndTheServersMemoryStaysBounded() throws {
+        let server = try ServerProcess(database: temporaryDatabase())
+        defer { server.kill() }
+        let peak = PeakMemory(of: server)
+        var closes: [Int] = []
+        for _ in 0..<5 {
+            let report = try OutsideClient.run(["\(server.port)", "presence-flood", "hostile/presence", "20000"])
+            closes.append(report["close"] as? Int ?? 0)
+            #expect(report["errors"] as? [Int] == [400])
+        }
+        #expect(closes == [4001, 4001, 4001, 4001, 4001])
+        let bystander = try OutsideClient.run(["\(server.port)", "push", "hostile/presence", "3"])
+        #expect((bystander["acked"] as? [Int])?.count == 3)
+        #expect(peak.stop() < Self.memoryBound)
+    }
+
+    @Test func aReaderThatStopsReadingIsClosedWith4002AndTheWriterIsNeverHeldUp() throws {
+        let server = try ServerProcess(database: temporaryDatabase(), arguments: ["--max-queued-bytes", "262144"])
+        defer { server.kill() }
+        let peak = PeakMemory(of: server)
+        let report = try OutsideClient.run(["\(server.port)", "slow-reader", "hostile/slow", "24"])
+        #expect(report["close"] as? Int == 4002)
+        #expect(report["writer_ok"] as? Bool == true)
+        #expect(peak.stop() < Self.memoryBound)
+    }
+
+    @Test func aMessageOverTheServersByteLimitGets109AndClose1009() throws {
+        let server = try ServerProcess(database: temporaryDatabase(), arguments: ["--max-message-bytes", "65536"])
+        defer { server.kill() }
+        let report = try OutsideClient.run(["\(server.port)", "oversize", "65537"])
+        #expect(report["close"] as? Int == 1009)
+        #expect(report["errors"] as? [Int] == [109])
+        let fits = try OutsideClient.run(["\(server.port)", "garbage", String(repeating: " ", count: 60_000)])
+        #expect((fits["error"] as? [String: Any])?["code"] as? Int == 110)
+    }
+
+    @Test func aHelloInAProtocolVersionTheServerDoesNotSpeakGets202AndClose4000() throws {
+        let server = try ServerProcess(database: temporaryDatabase())
+        defer { server.kill() }
+        let report = try OutsideClient.run([
+            "\(server.port)", "hello-as", "hostile/version", "0000000000000001", "-", "0",
+        ])
+        #expect(report["refused"] as? Int == 202)
+        #expect(report["close"] as? Int == 4000)
+    }
+
+    @Test func limitFlagsOutOfRangeAreRefusedWithTheReason() throws {
+        let process = Process()
+        process.executableURL = try ServerProcess.executable()
+        process.arguments = ["serve", "--port", "0", "--db", temporaryDatabase(), "--max-ops-per-push", "5000"]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = Pipe()
+        try process.run()
+        process.waitUntilExit()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus != 0)
+        #expect(message.contains("ops per push is 5000; it must be 1 to 4096"))
+    }
+}
+
+/// The highest resident memory a server reaches while a test runs, sampled
+/// every 10 ms on a thread of its own.
+final class PeakMemory: @unchecked Sendable {
+    private let peak = Locked(0)
+    private let running = Locked(true)
+    private let done = DispatchSemaphore(value: 0)
+
+    init(of server: ServerProcess) {
+        let pid = server.process.processIdentifier
+        Thread { [self] in
+            while running.value {
+                if let bytes = ServerProcess.residentBytes(of: pid) { peak.withLock { $0 = max($0, bytes) } }
+                Thread.sleep(forTimeInterval: 0.01)
+            }
+            done.signal()
+        }.start()
+    }
+
+    /// Stops sampling; the peak in bytes.
+    func stop() -> Int {
+        running.withLock { $0 = false }
+        done.wait()
+        return peak.value
+    }
+}
