@@ -92,6 +92,23 @@ struct AccessTokenTests {
         #expect(editor.read { $0.editor.document.visibleCount } == 3)
     }
 
+    @Test func aClientRefusedForAnExpiredTokenGetsInWithARefreshedOneOnItsNextReconnect() throws {
+        let server = try secured()
+        defer { server.kill() }
+        let loop = try ClientLoop()
+        defer { loop.shutdown() }
+        let expired = try TokenAuthority(secret: Self.secret).issue(
+            AccessClaims(
+                user: "ada", documents: .exactly(DocumentName("secure/view")), role: .edit,
+                expires: Int64(Date().timeIntervalSince1970) - 1))
+        let client = try session("ada", replica: 0xC3, role: "edit", server: server, loop: loop, token: expired)
+        defer { client.stop() }
+        #expect(client.wait(timeout: .seconds(15)) { $0.lastError?.code == .tokenExpired })
+        let fresh = try token(user: "ada", doc: "secure/view", role: "edit")
+        client.edit { $0.configuration.token = fresh }
+        #expect(client.wait(timeout: .seconds(30)) { $0.connectionState == .connected })
+    }
+
     @Test func theAuthorStorageRecordsIsTheTokensUserNotTheNameInTheHello() throws {
         let database = temporaryDatabase()
         let server = try secured(database)
@@ -125,15 +142,17 @@ struct AccessTokenTests {
         #expect(report["takeover_push"] as? String == "ack")
     }
 
-    func session(_ user: String, replica: UInt64, role: String, server: ServerProcess, loop: ClientLoop) throws
-        -> DocumentSession
-    {
+    func session(
+        _ user: String, replica: UInt64, role: String, server: ServerProcess, loop: ClientLoop,
+        token given: String? = nil
+    ) throws -> DocumentSession {
         let document = "secure/view"
         let engine = SyncClient(
             document: try DocumentName(document),
             user: UserInfo(name: user, initials: String(user.prefix(1)), color: .black),
             replica: ReplicaID(rawValue: replica),
-            configuration: SyncClientConfiguration(token: try token(user: user, doc: document, role: role)), at: .zero)
+            configuration: SyncClientConfiguration(token: try given ?? token(user: user, doc: document, role: role)),
+            at: .zero)
         let session = try DocumentSession(engine: engine, url: "ws://127.0.0.1:\(server.port)", loop: loop)
         session.start()
         return session

@@ -22,6 +22,12 @@ import Testing
         #expect(Array(batch.frames) == [0x81, 0x05, 0x48, 0x65, 0x6c, 0x6c, 0x6f])
     }
 
+    @Test func aCloseFrameCarriesItsStatusCodeBigEndian() {
+        let batch = FrameBatch(capacity: 64)
+        #expect(batch.appendClose(4001))
+        #expect(Array(batch.frames) == [0x88, 0x02, 0x0F, 0xA1])
+    }
+
     @Test func lengthsUpTo125FitInTheSecondByte() {
         #expect(Array(framed([125]).prefix(2)) == [0x82, 125])
         #expect(framed([0]) == [0x82, 0])
