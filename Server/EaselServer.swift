@@ -79,8 +79,12 @@ public final class EaselServer: Sendable {
         host.wake()
     }
 
+    /// Only `localhost` and loopback addresses (127.0.0.0/8, ::1), never a
+    /// host name that merely starts like one.
     static func isLoopback(_ host: String) -> Bool {
-        host == "localhost" || host == "::1" || host.hasPrefix("127.")
+        var address = in_addr()
+        if inet_pton(AF_INET, host, &address) == 1 { return host.hasPrefix("127.") }
+        return host == "localhost" || host == "::1"
     }
 }
 

@@ -22,7 +22,7 @@ final class LiveConnection {
     /// Set once the connection is to close, after what is queued.
     var closeCode: CloseCode?
     /// The close frame is out; the connection waits for the peer's.
-    private var closeSent = false
+    private(set) var closeSent = false
 
     private enum Outgoing {
         case frame(OutFrame, counted: Bool)

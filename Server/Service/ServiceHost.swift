@@ -152,6 +152,9 @@ final class ServiceHost: @unchecked Sendable {
         case LWS_CALLBACK_SERVER_WRITEABLE:
             guard let connection = connection(of: session) else { return -1 }
             return write(connection)
+        case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
+            // Our own close frame is out already: close without echoing theirs.
+            return connection(of: session)?.closeSent == true ? -1 : 0
         case LWS_CALLBACK_CLOSED:
             guard let connection = connection(of: session) else { return 0 }
             connections[connection.id] = nil
@@ -308,8 +311,9 @@ final class ServiceHost: @unchecked Sendable {
 
     private func encodingFinished(_ job: EncodingJob, _ frames: [WireEncoding: [OutFrame]]) {
         job.finish(frames)
+        // Closing ones too: their close frame waits behind the welcome.
         for id in job.recipients {
-            guard let connection = connections[id], connection.closeCode == nil else { continue }
+            guard let connection = connections[id] else { continue }
             lws_callback_on_writable(connection.wsi)
         }
     }

@@ -39,6 +39,8 @@ enum ClaimsCoding {
             guard let document = try? DocumentName(name) else { return nil }
             documents = .exactly(document)
         case (nil, let prefix?):
+            // As `issue` makes them: a folder, so no lookalike name is covered.
+            guard prefix.isEmpty || prefix.hasSuffix("/") else { return nil }
             documents = .prefix(prefix)
         default:
             return nil
@@ -62,6 +64,10 @@ enum Base64URL {
         }
         var standard = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         standard += String(repeating: "=", count: (4 - standard.count % 4) % 4)
-        return Data(base64Encoded: standard).map(Array.init)
+        guard let bytes = Data(base64Encoded: standard).map(Array.init) else { return nil }
+        // One spelling per value: unused low bits of the last character
+        // must be zero, so a token cannot be rewritten into another string
+        // that still verifies.
+        return encode(bytes) == text ? bytes : nil
     }
 }

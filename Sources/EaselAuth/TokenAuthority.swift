@@ -91,7 +91,10 @@ public struct TokenAuthority: Sendable {
                 AuthenticationRefusal(
                     code: .wrongDocument, message: "the token covers \(claims.documents), not \(hello.document)"))
         }
-        return .success(ConnectionIdentity(user: claims.user, role: claims.role))
+        let (expires, overflow) = claims.expires.multipliedReportingOverflow(by: 1000)
+        return .success(
+            ConnectionIdentity(
+                user: claims.user, role: claims.role, expires: overflow ? nil : Timestamp(milliseconds: expires)))
     }
 
     /// The authenticator a `SyncServer` calls for each hello.

@@ -106,21 +106,6 @@ import Testing
         #expect(transcript.welcome(to: second) != nil)
     }
 
-    @Test func aServerAtItsConnectionLimitRefusesTheNextAsServerFull() throws {
-        let harness = try harness { $0.connections = 2 }
-        let first = harness.connect()
-        _ = harness.connect()
-        let third = harness.connect()
-        let transcript = harness.send(try hello("boards/one", carol), from: third)
-        #expect(transcript.errors(to: third).map(\.code) == [.serverFull])
-        #expect(transcript.closes(of: third) == [.tryAgainLater])
-        #expect(transcript.welcome(to: third) == nil)
-        harness.close(third)
-        harness.close(first)
-        let fourth = harness.connect()
-        #expect(harness.send(try hello("boards/one", carol), from: fourth).welcome(to: fourth) != nil)
-    }
-
     @Test func aServerAtItsRoomLimitUnloadsTheLongestIdleRoomToMakeRoom() throws {
         let harness = try harness { $0.rooms = 2 }
         for (index, document) in ["a", "b"].enumerated() {
@@ -145,6 +130,93 @@ import Testing
         #expect(transcript.errors(to: connection).map(\.code) == [.serverFull])
         #expect(transcript.closes(of: connection) == [.tryAgainLater])
         #expect(harness.server.openDocuments.count == 1)
+    }
+
+    @Test func connectionsThatNeverSayHelloHaveAPoolOfTheirOwnAndCannotCrowdOutJoinedOnes() throws {
+        let harness = try harness {
+            $0.connectionsAwaitingHello = 2
+            $0.connections = 100
+        }
+        _ = harness.connect()
+        _ = harness.connect()
+        let third = harness.connect()
+        let refused = harness.send(try hello("boards/one", carol), from: third)
+        #expect(refused.errors(to: third).map(\.code) == [.serverFull])
+        #expect(refused.closes(of: third) == [.tryAgainLater])
+        harness.close(third)
+        // Ten seconds on, the silent ones are closed and the pool is free.
+        let timedOut = harness.advance(by: 10_000)
+        #expect(timedOut.outputs.filter { if case .close(_, .noHello) = $0 { true } else { false } }.count == 2)
+        for output in timedOut.outputs { if case .close(let silent, _) = output { harness.close(silent) } }
+        let (joiner, joined) = harness.join(alice, as: "alice")
+        #expect(joined.welcome(to: joiner) != nil)
+    }
+
+    @Test func aServerAtItsJoinedConnectionLimitRefusesTheNextHelloAsServerFull() throws {
+        let harness = try harness { $0.connections = 1 }
+        _ = harness.join(alice, as: "alice")
+        let (second, transcript) = harness.join(bob, as: "bob")
+        #expect(transcript.errors(to: second).map(\.code) == [.serverFull])
+        #expect(transcript.closes(of: second) == [.tryAgainLater])
+    }
+
+    @Test func aConnectionIsClosedWhenItsCredentialExpires() throws {
+        let expiry = Timestamp(milliseconds: 1_700_000_001_000)
+        var configuration = ServerConfiguration()
+        configuration.limits = ServerLimits()
+        let harness = try ServerHarness(configuration: configuration) { _, _ in
+            .success(ConnectionIdentity(user: "ada", role: .edit, expires: expiry))
+        }
+        let (connection, _) = harness.join(alice, as: "ada")
+        #expect(harness.advance(by: 500).closes(of: connection).isEmpty)
+        let expired = harness.advance(by: 500)
+        #expect(expired.errors(to: connection).map(\.code) == [.tokenExpired])
+        #expect(expired.closes(of: connection) == [.refused])
+    }
+
+    @Test func aRoomWithTooManyOpsWaitingForStorageRefusesPushesForNow() throws {
+        var configuration = ServerConfiguration()
+        configuration.limits.pendingOpsPerRoom = 4096
+        let harness = try ServerHarness(configuration: configuration)
+        let (connection, _) = harness.join(alice, as: "alice")
+        let waiting = (1...4000).map { RoomFixtures.createStar(UInt64($0)) }
+        #expect(harness.push(waiting, batch: 1, from: connection).errors(to: connection).isEmpty)
+        let more = (4001...4100).map { RoomFixtures.createStar(UInt64($0)) }
+        let refused = harness.push(more, batch: 2, from: connection)
+        #expect(refused.errors(to: connection).map(\.code) == [.rateLimited])
+        #expect(refused.appended.isEmpty)
+        harness.commit()
+        #expect(harness.push(more, batch: 3, from: connection).errors(to: connection).isEmpty)
+    }
+
+    @Test func aClientSendingPresenceAtTheProtocolsRateAndPingingIsNeverRefused() throws {
+        let harness = try harness { _ in }
+        let (connection, _) = harness.join(alice, as: "alice")
+        var refusals: [ErrorCode] = []
+        for tick in 0..<6_000 {
+            harness.now = harness.now + 50
+            let presence = Presence(
+                replica: alice, user: ServerHarness.user("alice"), cursor: Point(x: Float(tick), y: 0))
+            refusals += harness.send(.presence(presence), from: connection).errors(to: connection).map(\.code)
+            if tick % 100 == 0 {
+                refusals += harness.send(.ping(nonce: UInt64(tick)), from: connection).errors(to: connection).map(
+                    \.code)
+            }
+        }
+        #expect(refusals.isEmpty)
+    }
+
+    @Test func pingsBeyondTheirRateAreDroppedAsRateLimited() throws {
+        let harness = try harness { _ in }
+        let (connection, _) = harness.join(alice, as: "alice")
+        var answers: [Message] = []
+        for nonce in 0..<11 {
+            answers += harness.send(.ping(nonce: UInt64(nonce)), from: connection).messages(to: connection)
+        }
+        #expect(answers.filter { if case .pong = $0 { true } else { false } }.count == 10)
+        #expect(
+            answers.last.flatMap { if case .error(let error) = $0 { error.code } else { nil } } == ErrorCode.rateLimited
+        )
     }
 
     @Test func aMemberThatNeverSharedPresenceLeavesWithoutALeaveMessage() throws {

@@ -20,6 +20,11 @@ extension Room {
                 "a push has at most \(configuration.limits.opsPerPush) ops on this server; this one has \(push.ops.count)"
             )
         }
+        guard pendingOps.count + push.ops.count <= configuration.limits.pendingOpsPerRoom else {
+            return io.refuse(
+                connection, code: .rateLimited, batch: push.batch,
+                "\(name) has \(pendingOps.count) ops waiting for storage: send it again later")
+        }
         let freshOps: [Op]
         do throws(Refusal) {
             freshOps = try vet(push.ops, from: member.replica)

@@ -16,18 +16,25 @@ public struct ServerLimits: Hashable, Sendable {
     /// Pushes a connection may send a second, with bursts of twice that;
     /// a push beyond is refused with error 400 and sent again later.
     public var pushesPerSecond = 100
-    /// Presence (and ping) messages a connection may send a second, with
-    /// bursts of twice that; the rest are dropped with error 400. Presence
-    /// is relayed at most this often per connection, the latest one kept.
+    /// Presence messages a connection may send a second, with bursts of
+    /// twice that; the rest are dropped with error 400. Presence is relayed
+    /// at most this often per connection, the latest one kept.
     public var presencePerSecond = ProtocolLimits.presencePerSecond
+    /// Other messages (pings, pongs, errors) a connection may send a
+    /// second, with bursts of twice that; the rest are dropped with 400.
+    public var otherMessagesPerSecond = 5
     /// Refused messages (invalid, over a rate, not allowed) a connection may
     /// send in a burst before it is closed with 4001; one more is forgiven
     /// each second.
     public var refusedMessageAllowance = 16
     /// Connections on one document (error 401, close 1013).
     public var connectionsPerRoom = 1_000
-    /// Connections on the whole server (error 402, close 1013).
+    /// Joined connections on the whole server (error 402, close 1013).
     public var connections = 10_000
+    /// Connections that have not said hello yet (error 402, close 1013):
+    /// a separate, smaller pool, so sockets that never join cannot crowd
+    /// out the ones that do. Each gets 10 s to say hello.
+    public var connectionsAwaitingHello = 1_000
     /// Documents held in memory at once. Idle ones are unloaded to make
     /// room; when none is idle a hello for another document gets error 402
     /// and close 1013.
@@ -35,6 +42,10 @@ public struct ServerLimits: Hashable, Sendable {
     /// Bytes queued for a connection that has stopped reading, beyond its
     /// welcome, before it is closed with 4002.
     public var queuedBytes = 16 << 20
+    /// Accepted ops a room may have waiting for storage; a push beyond is
+    /// refused with 400 (sent again later), so a disk that falls behind
+    /// slows writers down instead of filling memory.
+    public var pendingOpsPerRoom = 100_000
 
     public init() {}
 
@@ -54,6 +65,9 @@ public struct ServerLimits: Hashable, Sendable {
         check("refused message allowance", refusedMessageAllowance, 1...Int(Int32.max))
         check("connections per room", connectionsPerRoom, 1...Int(Int32.max))
         check("connections", connections, 1...Int(Int32.max))
+        check("connections awaiting hello", connectionsAwaitingHello, 1...Int(Int32.max))
+        check("other messages per second", otherMessagesPerSecond, 1...Int(Int32.max))
+        check("pending ops per room", pendingOpsPerRoom, ProtocolLimits.opsPerPush...Int(Int32.max))
         check("rooms", rooms, 1...Int(Int32.max))
         check("queued bytes", queuedBytes, 64 << 10...Int(Int32.max))
         return problems

@@ -60,10 +60,14 @@ public struct ConnectionIdentity: Hashable, Sendable {
     /// authentication; the hello's user name stands in, unverified.
     public var user: String?
     public var role: Role
+    /// When the credential runs out: the connection is closed then (error
+    /// 301, close 1008). Nil for one that never does.
+    public var expires: Timestamp?
 
-    public init(user: String?, role: Role) {
+    public init(user: String?, role: Role, expires: Timestamp? = nil) {
         self.user = user
         self.role = role
+        self.expires = expires
     }
 
     /// Everyone, when nobody authenticates.

@@ -29,20 +29,29 @@ public final class SyncServer {
     private struct ConnectionRecord {
         var state: ConnectionState
         var pushes: RateBucket
-        /// Presence, pings and whatever else is not a push.
-        var chatter: RateBucket
+        var presence: RateBucket
+        /// Pings, pongs and whatever else is neither a push nor presence.
+        var others: RateBucket
+        /// When its credential runs out, once joined.
+        var expires: Timestamp?
         /// Refusals the connection may still earn before it is closed.
         var strikes: RateBucket
 
         init(opening state: ConnectionState, limits: ServerLimits, at now: Timestamp) {
             self.state = state
             pushes = RateBucket(perSecond: limits.pushesPerSecond, burst: 2 * limits.pushesPerSecond, at: now)
-            chatter = RateBucket(perSecond: limits.presencePerSecond, burst: 2 * limits.presencePerSecond, at: now)
+            presence = RateBucket(perSecond: limits.presencePerSecond, burst: 2 * limits.presencePerSecond, at: now)
+            others = RateBucket(
+                perSecond: limits.otherMessagesPerSecond, burst: 2 * limits.otherMessagesPerSecond, at: now)
             strikes = RateBucket(perSecond: 1, burst: limits.refusedMessageAllowance, at: now)
         }
     }
 
     private var connections: [ConnectionID: ConnectionRecord] = [:]
+    /// How many connections await their hello, and how many have joined:
+    /// each pool has its own limit.
+    private var awaitingHello = 0
+    private var joined = 0
     private var rooms: [DocumentName: Room] = [:]
     private var roomsByGeneration: [UInt64: Room] = [:]
     /// Rooms with commits to deliver at the end of the turn.
@@ -66,14 +75,30 @@ public final class SyncServer {
     // MARK: Events
 
     public func open(_ connection: ConnectionID, at now: Timestamp) {
-        let full = connections.count >= configuration.limits.connections
         connections[connection] = ConnectionRecord(
             opening: .awaitingHello(openedAt: now), limits: configuration.limits, at: now)
-        if full {
+        awaitingHello += 1
+        if awaitingHello > configuration.limits.connectionsAwaitingHello {
             io.fail(
                 connection, code: .serverFull, close: .tryAgainLater,
-                "the server has \(connections.count - 1) connections, the most it allows")
+                "\(awaitingHello - 1) connections are waiting to say hello, the most this server allows")
             settleClosures(at: now)
+        }
+    }
+
+    /// Moves a connection to another state, keeping the pools' counts.
+    private func setState(of connection: ConnectionID, to state: ConnectionState) {
+        guard let old = connections[connection]?.state else { return }
+        count(old, by: -1)
+        count(state, by: 1)
+        connections[connection]?.state = state
+    }
+
+    private func count(_ state: ConnectionState, by change: Int) {
+        switch state {
+        case .awaitingHello: awaitingHello += change
+        case .inRoom: joined += change
+        case .closing: break
         }
     }
 
@@ -91,13 +116,20 @@ public final class SyncServer {
             case .failure(let refusal):
                 io.fail(connection, code: refusal.code, close: .refused, refusal.message)
             case .success(let identity):
+                guard joined < configuration.limits.connections else {
+                    io.fail(
+                        connection, code: .serverFull, close: .tryAgainLater,
+                        "the server has \(joined) connections, the most it allows")
+                    break
+                }
                 guard let room = room(for: hello.document, at: now) else {
                     io.fail(
                         connection, code: .serverFull, close: .tryAgainLater,
                         "the server holds \(rooms.count) documents, the most it allows, and none is idle")
                     break
                 }
-                connections[connection]?.state = .inRoom(hello.document)
+                setState(of: connection, to: .inRoom(hello.document))
+                connections[connection]?.expires = identity.expires
                 room.join(connection, hello, as: identity, at: now, into: &io)
                 settle(room, at: now)
             }
@@ -122,10 +154,16 @@ public final class SyncServer {
                 "over \(limits.pushesPerSecond) pushes a second: send it again later")
             return false
         }
-        if connections[connection]?.chatter.take(at: now) == true { return true }
+        if case .presence = message {
+            if connections[connection]?.presence.take(at: now) == true { return true }
+            io.refuse(
+                connection, code: .rateLimited, "over \(limits.presencePerSecond) presence messages a second: dropped")
+            return false
+        }
+        if connections[connection]?.others.take(at: now) == true { return true }
         io.refuse(
             connection, code: .rateLimited,
-            "over \(limits.presencePerSecond) presence or ping messages a second: dropped")
+            "over \(limits.otherMessagesPerSecond) messages a second besides pushes and presence: dropped")
         return false
     }
 
@@ -149,10 +187,12 @@ public final class SyncServer {
     /// strikes is closed with 4001, so one that keeps sending garbage, or
     /// floods, stops costing the server anything.
     private func settleStrikes(at now: Timestamp) {
-        for (connection, code) in io.refused {
+        var failed: Set<ConnectionID> = []
+        for (connection, code) in io.refused where !failed.contains(connection) {
             guard let record = connections[connection] else { continue }
             if case .closing = record.state { continue }
             if connections[connection]?.strikes.take(at: now) == true { continue }
+            failed.insert(connection)
             io.fail(
                 connection, code: code, close: .tooManyInvalid,
                 "too many refused messages (over \(configuration.limits.refusedMessageAllowance) at once)")
@@ -163,6 +203,7 @@ public final class SyncServer {
     /// The connection's socket is gone.
     public func close(_ connection: ConnectionID, at now: Timestamp) {
         leaveRoom(connection, at: now)
+        if let state = connections[connection]?.state { count(state, by: -1) }
         connections[connection] = nil
         settleClosures(at: now)
     }
@@ -189,10 +230,13 @@ public final class SyncServer {
     /// Hello timeouts, held presence, silent connections, idle rooms.
     public func tick(at now: Timestamp) {
         for (connection, record) in connections {
-            if case .awaitingHello(let openedAt) = record.state,
-                now.milliseconds(since: openedAt) >= configuration.helloTimeout
-            {
+            switch record.state {
+            case .awaitingHello(let openedAt) where now.milliseconds(since: openedAt) >= configuration.helloTimeout:
                 io.close(connection, .noHello)
+            case .inRoom where record.expires.map { now >= $0 } == true:
+                io.fail(connection, code: .tokenExpired, close: .refused, "the access token expired")
+            default:
+                break
             }
         }
         for room in Array(rooms.values) where room.isLoaded {
@@ -270,7 +314,7 @@ public final class SyncServer {
         settleStrikes(at: now)
         while let connection = io.closed.popLast() {
             if case .inRoom? = connections[connection]?.state { leaveRoom(connection, at: now) }
-            connections[connection]?.state = .closing
+            setState(of: connection, to: .closing)
         }
     }
 }

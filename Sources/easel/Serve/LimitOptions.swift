@@ -14,14 +14,20 @@ struct LimitOptions: ParsableArguments {
     @Option(help: "Pushes a connection may send a second (bursts of twice that).")
     var maxPushesPerSecond = defaults.pushesPerSecond
 
-    @Option(help: "Presence and ping messages a connection may send a second (at most 20).")
+    @Option(help: "Presence messages a connection may send a second (at most 20).")
     var maxPresencePerSecond = defaults.presencePerSecond
+
+    @Option(help: "Other messages (pings, pongs) a connection may send a second.")
+    var maxOtherMessagesPerSecond = defaults.otherMessagesPerSecond
 
     @Option(help: "Refused messages a connection may send in a burst before it is closed (one forgiven a second).")
     var maxRefusedMessages = defaults.refusedMessageAllowance
 
-    @Option(help: "Connections on the whole server.")
+    @Option(help: "Joined connections on the whole server.")
     var maxConnections = defaults.connections
+
+    @Option(help: "Connections that have not said hello yet (each gets 10 s).")
+    var maxPendingHellos = defaults.connectionsAwaitingHello
 
     @Option(help: "Connections on one document.")
     var maxConnectionsPerRoom = defaults.connectionsPerRoom
@@ -32,6 +38,9 @@ struct LimitOptions: ParsableArguments {
     @Option(help: "Bytes queued for a connection that does not read, beyond its welcome, before it is closed.")
     var maxQueuedBytes = defaults.queuedBytes
 
+    @Option(help: "Accepted ops a document may have waiting for storage before pushes are refused for now.")
+    var maxPendingOps = defaults.pendingOpsPerRoom
+
     var serverLimits: ServerLimits {
         var limits = ServerLimits()
         limits.messageBytes = maxMessageBytes
@@ -40,6 +49,9 @@ struct LimitOptions: ParsableArguments {
         limits.presencePerSecond = maxPresencePerSecond
         limits.refusedMessageAllowance = maxRefusedMessages
         limits.connections = maxConnections
+        limits.connectionsAwaitingHello = maxPendingHellos
+        limits.otherMessagesPerSecond = maxOtherMessagesPerSecond
+        limits.pendingOpsPerRoom = maxPendingOps
         limits.connectionsPerRoom = maxConnectionsPerRoom
         limits.rooms = maxRooms
         limits.queuedBytes = maxQueuedBytes
