@@ -20,14 +20,10 @@ struct AccessTokenTests {
 
     /// A token printed by `easel token`, as an operator would make one.
     func token(user: String, doc: String, role: String, secret: String = Self.secret) throws -> String {
-        let process = Process()
-        process.executableURL = try ServerProcess.executable()
-        process.arguments = ["token", "--secret", secret, "--user", user, "--doc", doc, "--role", role, "--ttl", "1h"]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        process.waitUntilExit()
-        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let (status, printed, errors) = try runEasel([
+            "token", "--secret", secret, "--user", user, "--doc", doc, "--role", role, "--ttl", "1h",
+        ])
+        guard status == 0 else { throw ServerProcessError("easel token failed: \(errors)") }
         return printed.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 

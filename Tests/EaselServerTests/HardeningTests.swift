@@ -94,16 +94,10 @@ struct HardeningTests {
     }
 
     @Test func limitFlagsOutOfRangeAreRefusedWithTheReason() throws {
-        let process = Process()
-        process.executableURL = try ServerProcess.executable()
-        process.arguments = ["serve", "--port", "0", "--db", temporaryDatabase(), "--max-ops-per-push", "5000"]
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = Pipe()
-        try process.run()
-        process.waitUntilExit()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(process.terminationStatus != 0)
+        let (status, _, message) = try runEasel([
+            "serve", "--port", "0", "--db", temporaryDatabase(), "--max-ops-per-push", "5000",
+        ])
+        #expect(status != 0)
         #expect(message.contains("ops per push is 5000; it must be 1 to 4096"))
     }
 }

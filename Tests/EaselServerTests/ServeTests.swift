@@ -68,18 +68,9 @@ struct ServeTests {
     }
 
     @Test func bindingBeyondLoopbackWithoutASecretIsRefusedWithTheReasonAndTouchesNothing() throws {
-        let process = Process()
-        process.executableURL = try ServerProcess.executable()
         let database = temporaryDatabase()
-        process.arguments = ["serve", "--host", "0.0.0.0", "--port", "0", "--db", database]
-        process.environment = ProcessInfo.processInfo.environment.filter { $0.key != "EASEL_SECRET" }
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = Pipe()
-        try process.run()
-        process.waitUntilExit()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(process.terminationStatus != 0)
+        let (status, _, message) = try runEasel(["serve", "--host", "0.0.0.0", "--port", "0", "--db", database])
+        #expect(status != 0)
         #expect(message.contains("refusing to listen on 0.0.0.0 without a secret"))
         #expect(message.contains("--secret"))
         #expect(!FileManager.default.fileExists(atPath: database))

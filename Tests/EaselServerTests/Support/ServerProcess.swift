@@ -86,6 +86,27 @@ final class ServerProcess {
     static var packageRoot: URL { EaselTestSupport.packageRoot }
 }
 
+/// Runs `easel` with these arguments to its end (without EASEL_SECRET from
+/// the test's environment): its exit status and what it printed. Output
+/// is small, so reading it after the exit cannot block.
+func runEasel(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
+    let process = Process()
+    process.executableURL = try ServerProcess.executable()
+    process.arguments = arguments
+    process.environment = ProcessInfo.processInfo.environment.filter { $0.key != "EASEL_SECRET" }
+    let output = Pipe()
+    let errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    try process.run()
+    process.waitUntilExit()
+    return (
+        process.terminationStatus,
+        String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
+        String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    )
+}
+
 struct ServerProcessError: Error, CustomStringConvertible {
     var description: String
 
