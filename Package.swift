@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "EaselAuth", targets: ["EaselAuth"]),
         .library(name: "EaselServer", targets: ["EaselServer"]),
         .library(name: "EaselClient", targets: ["EaselClient"]),
+        .library(name: "EaselBot", targets: ["EaselBot"]),
         .executable(name: "easel", targets: ["easel"]),
     ],
     dependencies: [
@@ -60,6 +61,9 @@ let package = Package(
             name: "EaselClient",
             dependencies: ["EaselModel", "EaselProtocol", "EaselSync", "CLibWebSockets"]
         ),
+        // Headless bots: scripts and seeded random edits through the editor's
+        // own gestures and commands (Docs/bots.md).
+        .target(name: "EaselBot", dependencies: ["EaselModel", "EaselSync"]),
         // A child process the crash-safety tests kill at random moments.
         .executableTarget(name: "StoreCrashProbe", dependencies: ["EaselStore", "EaselProtocol"]),
         // libFuzzer target for the decoders (Docs/fuzzing.md); built normally,
@@ -114,6 +118,10 @@ let package = Package(
             dependencies: [
                 "EaselClient", "EaselSync", "EaselStore", "EaselProtocol", "EaselAuth", "EaselTestSupport", "easel",
             ]
+        ),
+        .testTarget(
+            name: "EaselBotTests",
+            dependencies: ["EaselBot", "EaselModel", "EaselProtocol", "EaselSync", "EaselTestSupport"]
         ),
         .testTarget(
             name: "EaselAuthTests",

@@ -1,0 +1,85 @@
+import EaselBot
+import EaselModel
+import Testing
+
+@Suite struct ScriptParserTests {
+    private func failure(_ script: String) -> ScriptError? {
+        do {
+            _ = try ScriptParser.parse(script)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func everyStatementOfTheLanguageParses() throws {
+        let script = try ScriptParser.parse(
+            """
+            // a comment, and a blank line
+
+            place emoji "⭐" at 100 200 size 48
+            place shape star at 10 10 size 80 60
+            place text "hello" at 0 0 font "Menlo" size 18
+            place image \(String(repeating: "ab", count: 32)) at 5 5 size 20 10
+            tap 100 200
+            drag 100 200 by 30 -10 steps 6
+            pinch 100 200 to 1.5
+            rotate by 0.5 steps 2
+            tool neon color #ff00ff weight 6
+            draw through 0 0, 10 10, 20 5 over 300ms
+            type "hi"
+            set color #112233ff
+            set style outlined
+            set align center
+            repeat 3
+              duplicate
+            end
+            forward
+            backward
+            delete
+            undo
+            redo
+            clear
+            wait 1.5s
+            offline 2s
+            expect count 0
+            expect hash 0123456789abcdef
+            expect selected color #112233ff
+            """)
+        #expect(script.statements.count == 26)
+        #expect(
+            script.statements[1].action
+                == .command(.place(.shape(.star, width: 80, height: 60), at: Point(x: 10, y: 10))))
+        #expect(script.statements[5].location == SourceLocation(line: 8, column: 1))
+        guard case .repeatBlock(let times, let body) = script.statements[14].action else {
+            Issue.record("no repeat block: \(script.statements[14])")
+            return
+        }
+        #expect(times == 3)
+        #expect(body.map(\.action) == [.command(.duplicateSelection)])
+        #expect(script.statements[21].action == .wait(milliseconds: 1500))
+    }
+
+    @Test func aBadScriptIsRejectedWithTheLineAndColumnOfWhatIsWrong() {
+        let cases: [(script: String, line: Int, column: Int, says: String)] = [
+            ("tap 1 2\nfly 3 4", 2, 1, "unknown statement fly"),
+            ("place emoji \"⭐\" at 1 x", 1, 22, "x is not a y coordinate"),
+            ("tap 1 2 3", 1, 9, "unexpected 3"),
+            ("  set color red", 1, 13, "red is not a colour"),
+            ("place shape hexagon at 1 1", 1, 13, "hexagon is not a shape"),
+            ("repeat 2\n  tap 1 1", 1, 1, "this repeat has no end"),
+            ("end", 1, 1, "end without a repeat"),
+            ("wait soon", 1, 6, "soon is not a duration"),
+            ("type \"unclosed", 1, 6, "no closing quote"),
+            ("pinch 1 1 to 0", 1, 14, "0 is not a scale factor"),
+            ("drag 1 1", 1, 9, "expected 'by'"),
+        ]
+        for (script, line, column, says) in cases {
+            let error = failure(script)
+            #expect(
+                error?.location == SourceLocation(line: line, column: column), "\(script): \(String(describing: error))"
+            )
+            #expect(error?.message.contains(says) == true, "\(script): \(String(describing: error))")
+        }
+    }
+}

@@ -1,0 +1,109 @@
+import EaselBot
+import EaselModel
+import EaselProtocol
+import EaselSync
+import Testing
+
+/// Scripts run on a client engine with no server and no clock: the
+/// document they build, their waits, and their assertions.
+@Suite struct ScriptRunTests {
+    private func client() throws -> SyncClient {
+        SyncClient(
+            document: try DocumentName("bots/one"), user: UserInfo(name: "bot", initials: "B", color: .black),
+            replica: ReplicaID(rawValue: 0xB07), at: Timestamp(milliseconds: 0))
+    }
+
+    /// Runs to the end, passing every wait and offline period at once.
+    private func run(_ text: String, on client: inout SyncClient) throws -> [ScriptRun.Step] {
+        var run = ScriptRun(try ScriptParser.parse(text))
+        var now = Timestamp(milliseconds: 0)
+        var steps: [ScriptRun.Step] = []
+        while true {
+            let step = try run.advance(&client, at: now)
+            steps.append(step)
+            switch step {
+            case .wait(let until), .offline(let until): now = until
+            case .finished: return steps
+            }
+        }
+    }
+
+    @Test func aScriptBuildsItsDocumentThroughTheEditorAndItsAssertionsPass() throws {
+        var client = try client()
+        let steps = try run(
+            """
+            place emoji "🍎" at 100 100
+            tap 100 100
+            set color #ff0000ff
+            expect selected color #ff0000ff
+            drag 100 100 by 50 0
+            expect selected x 150
+            repeat 2
+              duplicate
+            end
+            expect count 3
+            place text "draft" at 300 300
+            tap 900 900
+            tap 300 300
+            type "final"
+            set style framed
+            expect selected text final
+            expect selected style framed
+            tool marker weight 8
+            draw through 0 0, 40 0, 80 10 over 200ms
+            wait 100ms
+            tap 900 900
+            tap 300 300
+            delete
+            expect count 4
+            undo
+            expect count 5
+            """, on: &client)
+        #expect(steps == [.wait(until: Timestamp(milliseconds: 100)), .finished])
+        #expect(client.editor.document.visibleCount == 5)
+        #expect(client.unacknowledged.count > 0)
+    }
+
+    @Test func theSameScriptBuildsTheSameDocumentEveryTime() throws {
+        let script = """
+            place shape ellipse at 10 20 size 30 40
+            pinch 10 20 to 2
+            rotate by 0.25
+            place emoji "🌵" at 200 50
+            backward
+            """
+        var first = try client()
+        var second = try client()
+        _ = try run(script, on: &first)
+        _ = try run(script, on: &second)
+        #expect(first.editor.document.stateHash == second.editor.document.stateHash)
+        let hash = first.editor.document.stateHash
+        var third = try client()
+        _ = try run(script + "\nexpect hash \(hash.hex)\nexpect hash \(hash.emojiKey)", on: &third)
+    }
+
+    @Test func aFailedAssertionNamesItsLineAndWhatItFound() throws {
+        var client = try client()
+        #expect {
+            try run("place emoji \"🍋\" at 1 1\nexpect count 2", on: &client)
+        } throws: { error in
+            let error = error as? ScriptError
+            return error?.location == SourceLocation(line: 2, column: 1) && error?.message.contains("found 1") == true
+        }
+    }
+
+    @Test func typingWithoutOneSelectedTextEntityFailsAtItsLine() throws {
+        var client = try client()
+        #expect {
+            try run("place emoji \"🍋\" at 1 1\n\ntype \"x\"", on: &client)
+        } throws: { error in
+            (error as? ScriptError)?.location == SourceLocation(line: 3, column: 1)
+        }
+    }
+
+    @Test func offlineHandsTheHostTheTimeToReconnectAndTheScriptGoesOn() throws {
+        var client = try client()
+        let steps = try run("offline 5s\nplace emoji \"🛰\" at 0 0\nexpect count 1", on: &client)
+        #expect(steps == [.offline(until: Timestamp(milliseconds: 5000)), .finished])
+    }
+}
