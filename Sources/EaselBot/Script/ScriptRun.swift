@@ -19,8 +19,6 @@ public struct ScriptRun: Sendable {
     /// Statements to run, innermost block last: where it is and how many
     /// more times it repeats.
     private var frames: [(statements: [Statement], next: Int, repeatsLeft: Int)]
-    /// Ops the script's gestures and commands made.
-    public private(set) var edits = 0
 
     public init(_ script: BotScript) {
         frames = [(script.statements, 0, 0)]
@@ -74,8 +72,6 @@ public struct ScriptRun: Sendable {
     private mutating func perform(_ action: Action, on client: inout SyncClient, at now: Timestamp)
         throws(ModelError)
     {
-        let before = client.unacknowledged.count
-        defer { edits += max(0, client.unacknowledged.count - before) }
         switch action {
         case .command(let command):
             try client.perform(command, at: now)

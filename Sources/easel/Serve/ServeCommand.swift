@@ -44,7 +44,7 @@ struct Serve: ParsableCommand {
         options.port = port
         options.databasePath = db
         options.durability = durability
-        options.secret = secret ?? ProcessInfo.processInfo.environment["EASEL_SECRET"].flatMap { $0.isEmpty ? nil : $0 }
+        options.secret = serverSecret(given: secret)
         options.limits = limits.serverLimits
         // Signals are taken by one thread that asks the server to stop;
         // every other thread, made after this, inherits the block.

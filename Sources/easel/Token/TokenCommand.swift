@@ -40,7 +40,7 @@ struct Token: ParsableCommand {
     }
 
     func run() throws {
-        guard let secret = secret ?? ProcessInfo.processInfo.environment["EASEL_SECRET"], !secret.isEmpty else {
+        guard let secret = serverSecret(given: secret), !secret.isEmpty else {
             throw ValidationError("no secret: pass --secret or set EASEL_SECRET")
         }
         let documents: DocumentScope
