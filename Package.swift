@@ -19,6 +19,8 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
     ],
     targets: [
         // The document, its CRDT ops and the z-order keys. Standard library only:
@@ -62,8 +64,17 @@ let package = Package(
             dependencies: ["EaselModel", "EaselProtocol", "EaselSync", "CLibWebSockets"]
         ),
         // Headless bots: scripts and seeded random edits through the editor's
-        // own gestures and commands (Docs/bots.md).
-        .target(name: "EaselBot", dependencies: ["EaselModel", "EaselSync"]),
+        // own gestures and commands (Script/, Random/: sans-IO), and fleets of
+        // them on one client loop against a server (Fleet/) (Docs/bots.md).
+        .target(
+            name: "EaselBot",
+            dependencies: [
+                "EaselModel", "EaselSync", "EaselClient",
+                .product(name: "HeapModule", package: "swift-collections"),
+                .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ]
+        ),
         // A child process the crash-safety tests kill at random moments.
         .executableTarget(name: "StoreCrashProbe", dependencies: ["EaselStore", "EaselProtocol"]),
         // libFuzzer target for the decoders (Docs/fuzzing.md); built normally,
@@ -77,6 +88,7 @@ let package = Package(
                 "EaselStore",
                 "EaselAuth",
                 "EaselServer",
+                "EaselBot",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -116,7 +128,8 @@ let package = Package(
         .testTarget(
             name: "EaselServerTests",
             dependencies: [
-                "EaselClient", "EaselSync", "EaselStore", "EaselProtocol", "EaselAuth", "EaselTestSupport", "easel",
+                "EaselClient", "EaselSync", "EaselStore", "EaselProtocol", "EaselAuth", "EaselBot", "EaselTestSupport",
+                "easel",
             ]
         ),
         .testTarget(

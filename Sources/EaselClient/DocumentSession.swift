@@ -14,6 +14,9 @@ import Foundation
 /// them, whichever thread made them.
 public final class DocumentSession: @unchecked Sendable {
     public typealias TransportFactory = @Sendable (WireEncoding) -> any WebSocketTransport
+    /// Told what happened to the session's edits (acknowledged, refused),
+    /// on the transport's thread, as it happens.
+    public typealias EventHandler = @Sendable ([SyncEvent]) -> Void
 
     private let lock = NSLock()
     private var engine: SyncClient
@@ -23,34 +26,53 @@ public final class DocumentSession: @unchecked Sendable {
     private var generation = 0
     private var running = false
     private var failedAttempts = 0
+    private var openedConnections = 0
     private var timer: DispatchSourceTimer?
     private let queue = DispatchQueue(label: "easel.session")
-    private let started = ContinuousClock.now
+    private let origin: ContinuousClock.Instant
     private let backoffBase: Duration
     private let backoffCap: Duration
+    private let onEvents: EventHandler?
 
     /// A session whose transports `makeTransport` makes. Reconnection waits
     /// `backoffBase × 2^attempt`, at most `backoffCap`, times a random factor
-    /// in 0.5…1 so many clients do not come back in step.
+    /// in 0.5…1 so many clients do not come back in step. The engine's time
+    /// counts from `origin`, so sessions sharing one agree on what time it is.
     public init(
-        engine: SyncClient, backoffBase: Duration = .milliseconds(100), backoffCap: Duration = .seconds(10),
+        engine: SyncClient, origin: ContinuousClock.Instant = .now, backoffBase: Duration = .milliseconds(100),
+        backoffCap: Duration = .seconds(10), onEvents: EventHandler? = nil,
         transport makeTransport: @escaping TransportFactory
     ) {
         self.engine = engine
         self.makeTransport = makeTransport
+        self.origin = origin
         self.backoffBase = backoffBase
         self.backoffCap = backoffCap
+        self.onEvents = onEvents
     }
 
     /// A session on a libwebsockets loop, to `ws://host:port`.
-    public convenience init(engine: SyncClient, url: String, loop: ClientLoop) throws {
+    public convenience init(
+        engine: SyncClient, url: String, loop: ClientLoop, origin: ContinuousClock.Instant = .now,
+        backoffCap: Duration = .seconds(10), onEvents: EventHandler? = nil
+    ) throws {
         guard let address = WebSocketAddress(url) else { throw TransportError("not a ws:// URL: \(url)") }
-        self.init(engine: engine) { encoding in loop.transport(to: address, subprotocol: encoding.subprotocol) }
+        self.init(engine: engine, origin: origin, backoffCap: backoffCap, onEvents: onEvents) { encoding in
+            loop.transport(to: address, subprotocol: encoding.subprotocol)
+        }
     }
 
-    private var now: Timestamp {
-        Timestamp(milliseconds: (ContinuousClock.now - started).wholeMilliseconds)
+    /// The engine's time: milliseconds since the origin.
+    public var now: Timestamp {
+        Timestamp(milliseconds: (ContinuousClock.now - origin).wholeMilliseconds)
     }
+
+    /// Whether the session is connecting or connected (between `start` and
+    /// `stop`).
+    public var isRunning: Bool { lock.withLock { running } }
+
+    /// How many connections have opened: one more than the reconnections.
+    public var connectionsOpened: Int { lock.withLock { openedConnections } }
 
     // MARK: Running
 
@@ -146,19 +168,23 @@ public final class DocumentSession: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard generation == self.generation else { return }
+        openedConnections += 1
         engine.connectionOpened(at: now)
         carryOutOutputs()
     }
 
     fileprivate func received(_ bytes: [UInt8], _ generation: Int) {
         lock.lock()
-        defer { lock.unlock() }
         guard generation == self.generation,
             let message = try? Message(decoding: bytes, as: engine.configuration.encoding)
-        else { return }
+        else { return lock.unlock() }
         engine.receive(message, at: now)
         if engine.connectionState == .connected || engine.connectionState == .weak { failedAttempts = 0 }
         carryOutOutputs()
+        // Taken even with nobody listening, so they cannot pile up.
+        let events = engine.takeEvents()
+        lock.unlock()
+        if !events.isEmpty { onEvents?(events) }
     }
 
     fileprivate func closed(_ generation: Int) {

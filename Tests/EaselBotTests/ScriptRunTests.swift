@@ -13,16 +13,18 @@ import Testing
             replica: ReplicaID(rawValue: 0xB07), at: Timestamp(milliseconds: 0))
     }
 
-    /// Runs to the end, passing every wait and offline period at once.
-    private func run(_ text: String, on client: inout SyncClient) throws -> [ScriptRun.Step] {
+    /// Runs to the end, passing every wait at once; offline periods do not
+    /// hold the script up.
+    private func run(_ text: String, on client: inout SyncClient) throws -> [BotStep] {
         var run = ScriptRun(try ScriptParser.parse(text))
         var now = Timestamp(milliseconds: 0)
-        var steps: [ScriptRun.Step] = []
+        var steps: [BotStep] = []
         while true {
             let step = try run.advance(&client, at: now)
             steps.append(step)
             switch step {
-            case .wait(let until), .offline(let until): now = until
+            case .wait(let until): now = until
+            case .offline: break
             case .finished: return steps
             }
         }
@@ -101,9 +103,14 @@ import Testing
         }
     }
 
-    @Test func offlineHandsTheHostTheTimeToReconnectAndTheScriptGoesOn() throws {
+    @Test func offlineHandsTheHostTheTimeToReconnectAndTheBotKeepsEditingMeanwhile() throws {
         var client = try client()
-        let steps = try run("offline 5s\nplace emoji \"🛰\" at 0 0\nexpect count 1", on: &client)
-        #expect(steps == [.offline(until: Timestamp(milliseconds: 5000)), .finished])
+        let steps = try run("wait 1s\noffline 5s\nplace emoji \"🛰\" at 0 0\nexpect count 1", on: &client)
+        #expect(
+            steps == [
+                .wait(until: Timestamp(milliseconds: 1000)), .offline(reconnectAt: Timestamp(milliseconds: 6000)),
+                .finished,
+            ])
+        #expect(client.unacknowledgedCount == 1)
     }
 }

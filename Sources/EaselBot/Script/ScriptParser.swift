@@ -204,4 +204,15 @@ public enum ScriptParser {
             throw ScriptError(at: words.location(of: what), "expect what? \(what.text) is not count, hash or selected")
         }
     }
+
+    /// A duration as scripts and `easel bot` write it: `250ms`, `1.5s`,
+    /// `2m`; at most a day. Nil for anything else.
+    public static func milliseconds(in text: String) -> Int64? {
+        let (digits, scale): (Substring, Double) =
+            text.hasSuffix("ms")
+            ? (text.dropLast(2), 1)
+            : text.hasSuffix("s") ? (text.dropLast(), 1000) : text.hasSuffix("m") ? (text.dropLast(), 60_000) : ("", 0)
+        guard let value = Double(digits), value.isFinite, value >= 0, value * scale <= 86_400_000 else { return nil }
+        return Int64(value * scale)
+    }
 }

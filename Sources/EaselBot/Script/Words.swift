@@ -99,13 +99,10 @@ struct Words {
     /// `250ms` or `1.5s`, in milliseconds.
     mutating func duration() throws(ScriptError) -> Int64 {
         let token = try word("a duration (250ms, 1.5s)")
-        let text = token.text
-        let (digits, scale): (Substring, Double) =
-            text.hasSuffix("ms") ? (text.dropLast(2), 1) : text.hasSuffix("s") ? (text.dropLast(), 1000) : ("", 0)
-        guard let value = Double(digits), value.isFinite, value >= 0, value * scale <= 86_400_000 else {
-            throw ScriptError(at: location(of: token), "\(text) is not a duration (250ms, 1.5s; at most a day)")
+        guard let milliseconds = ScriptParser.milliseconds(in: String(token.text)) else {
+            throw ScriptError(at: location(of: token), "\(token.text) is not a duration (250ms, 1.5s; at most a day)")
         }
-        return Int64(value * scale)
+        return milliseconds
     }
 
     /// `#rrggbb` or `#rrggbbaa`.

@@ -105,6 +105,11 @@ public struct SyncClient: Sendable {
     /// Local ops the server has not acknowledged, in the order they were made.
     public var unacknowledged: [Op] { inFlight.flatMap(\.ops) + awaitingResend.flatMap { $0 } + unsent }
 
+    /// How many local ops the server has not acknowledged, without copying them.
+    public var unacknowledgedCount: Int {
+        inFlight.reduce(0) { $0 + $1.ops.count } + awaitingResend.reduce(0) { $0 + $1.count } + unsent.count
+    }
+
     /// The session to save so unsent edits survive a restart.
     public var savedSession: SavedSession {
         SavedSession(replica: replica, counter: editor.clock.counter, unacknowledged: unacknowledged)

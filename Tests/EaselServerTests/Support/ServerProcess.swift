@@ -87,24 +87,44 @@ final class ServerProcess {
 }
 
 /// Runs `easel` with these arguments to its end (without EASEL_SECRET from
-/// the test's environment): its exit status and what it printed. Output
-/// is small, so reading it after the exit cannot block.
+/// the test's environment): its exit status and what it printed.
 func runEasel(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
-    let process = Process()
-    process.executableURL = try ServerProcess.executable()
-    process.arguments = arguments
-    process.environment = ProcessInfo.processInfo.environment.filter { $0.key != "EASEL_SECRET" }
-    let output = Pipe()
-    let errors = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    try process.run()
-    process.waitUntilExit()
-    return (
-        process.terminationStatus,
-        String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
-        String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    )
+    try EaselChild(arguments).wait()
+}
+
+/// `easel` running in the background while the test does something to it
+/// (kills its server, say). Its output is small, so reading it after the
+/// exit cannot block.
+final class EaselChild {
+    private let process = Process()
+    private let output = Pipe()
+    private let errors = Pipe()
+
+    init(_ arguments: [String]) throws {
+        process.executableURL = try ServerProcess.executable()
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.filter { $0.key != "EASEL_SECRET" }
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+    }
+
+    deinit {
+        if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
+    }
+
+    /// Waits for the exit, killing the child after `timeout` seconds.
+    func wait(timeout: Double = 180) -> (status: Int32, output: String, errors: String) {
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        return (
+            process.terminationStatus,
+            String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
+            String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        )
+    }
 }
 
 struct ServerProcessError: Error, CustomStringConvertible {

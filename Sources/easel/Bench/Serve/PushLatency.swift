@@ -46,7 +46,7 @@ struct PushLatency {
         let measuredFrom = start + UInt64(warmup * 1e9)
         let end = start + UInt64(seconds * 1e9)
         var due = (0..<writers).map { start + period * UInt64($0) / UInt64(writers) }
-        let cpuBefore = (server: server.cpuSeconds, load: benchCPUSeconds())
+        let cpuBefore = (server: server.cpuSeconds, load: processCPUSeconds())
         var random = SplitMix64(seed: 11)
 
         while true {
@@ -95,7 +95,7 @@ struct PushLatency {
         return Sample(
             receiptMilliseconds: receipts, ackMilliseconds: acks, deliveriesPerSecond: Double(delivered) / measured,
             serverCPU: (server.cpuSeconds - cpuBefore.server) / seconds, serverResidentBytes: server.residentBytes,
-            loadCPU: (benchCPUSeconds() - cpuBefore.load) / seconds)
+            loadCPU: (processCPUSeconds() - cpuBefore.load) / seconds)
     }
 }
 

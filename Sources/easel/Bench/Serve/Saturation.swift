@@ -34,7 +34,7 @@ struct Saturation {
         var sent = 0
         var next = 0
         var exhausted = false
-        let cpuBefore = (server: server.cpuSeconds, load: benchCPUSeconds())
+        let cpuBefore = (server: server.cpuSeconds, load: processCPUSeconds())
         let start = ContinuousClock.now
         let sendingEnds = start + .milliseconds(Int(seconds * 1000))
         var lastReceipt = start
@@ -71,7 +71,7 @@ struct Saturation {
         return Sample(
             deliveriesPerSecond: Double(received.reduce(0, +)) / elapsed, unitsPerSecond: Double(sent) / elapsed,
             serverCPU: (server.cpuSeconds - cpuBefore.server) / elapsed,
-            loadCPU: (benchCPUSeconds() - cpuBefore.load) / elapsed)
+            loadCPU: (processCPUSeconds() - cpuBefore.load) / elapsed)
     }
 
     // MARK: The bare relay

@@ -61,11 +61,3 @@ final class ServedProcess {
         return kilobytes * 1024
     }
 }
-
-/// Seconds of CPU the benchmark's own process (the load clients) has used.
-func benchCPUSeconds() -> Double {
-    var usage = rusage()
-    getrusage(RUSAGE_SELF.rawValue, &usage)
-    let user = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
-    return user + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
-}

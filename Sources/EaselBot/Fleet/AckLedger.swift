@@ -1,0 +1,39 @@
+import DequeModule
+import EaselModel
+
+/// What became of one bot's ops: when each batch was made, until the
+/// server acknowledged (or refused) it. Acknowledgements come in the order
+/// ops were made, so batches leave from the front.
+struct AckLedger: Sendable {
+    /// Batches not yet acknowledged: the highest counter among their ops,
+    /// and when they were made.
+    private var waiting: Deque<(upTo: UInt64, madeAt: ContinuousClock.Instant)> = []
+    private(set) var made = 0
+    private(set) var acknowledged = 0
+    private(set) var refused = 0
+    /// The highest counter of this bot's ops the server acknowledged: every
+    /// op of the bot up to it is durable.
+    private(set) var highestAcknowledged: UInt64 = 0
+
+    mutating func made(_ count: Int, upTo counter: UInt64, at instant: ContinuousClock.Instant) {
+        guard count > 0 else { return }
+        made += count
+        waiting.append((counter, instant))
+    }
+
+    /// Notes acknowledged ops and hands each one's wait to `record`.
+    mutating func acknowledged(
+        _ ids: [OpID], at instant: ContinuousClock.Instant, record: (Duration) -> Void
+    ) {
+        for id in ids {
+            while let first = waiting.first, first.upTo < id.counter { waiting.removeFirst() }
+            if let first = waiting.first { record(instant - first.madeAt) }
+            highestAcknowledged = max(highestAcknowledged, id.counter)
+        }
+        acknowledged += ids.count
+    }
+
+    mutating func refused(_ count: Int) {
+        refused += count
+    }
+}

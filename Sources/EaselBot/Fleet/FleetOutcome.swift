@@ -1,0 +1,67 @@
+import EaselModel
+import Histogram
+
+/// How a fleet's run went: each bot, the latencies, and whether everyone
+/// ended up with the server's document.
+public struct FleetOutcome: Sendable {
+    public struct Bot: Sendable, Codable, Hashable {
+        public var name: String
+        public var replica: String
+        /// Ops the bot made, and those the server acknowledged or refused.
+        public var opsMade: Int
+        public var opsAcknowledged: Int
+        public var opsRefused: Int
+        /// Every op of this replica with a counter up to this one is durable.
+        public var highestAcknowledgedCounter: UInt64
+        public var offlinePeriods: Int
+        public var stateHash: String
+        /// A script's failure, with its line and column.
+        public var failure: String?
+        /// Whether the bot was cut short by the duration or a stop request.
+        public var stopped: Bool
+    }
+
+    public enum Verdict: Sendable, Hashable {
+        /// Every bot and a fresh client read this state.
+        case converged
+        /// These bots read another state than the server.
+        case diverged([String])
+        /// Ops were never acknowledged, or the server could not be read.
+        case unsettled(String)
+    }
+
+    public var bots: [Bot]
+    public var verdict: Verdict
+    /// What a fresh client read from the server at the end, when it could.
+    public var serverHash: StateHash?
+    public var serverEntities: Int?
+    public var elapsed: Duration
+    /// Microseconds from making an op to its acknowledgement.
+    public var ackLatency: Histogram<UInt64>
+    public var reconnects: Int
+
+    public var failures: [(bot: String, failure: String)] {
+        bots.compactMap { bot in bot.failure.map { (bot.name, $0) } }
+    }
+
+    /// Whether the run is a pass: no script failed and everyone converged.
+    public var passed: Bool { failures.isEmpty && verdict == .converged }
+
+    public var opsMade: Int { bots.reduce(0) { $0 + $1.opsMade } }
+    public var opsAcknowledged: Int { bots.reduce(0) { $0 + $1.opsAcknowledged } }
+    public var opsRefused: Int { bots.reduce(0) { $0 + $1.opsRefused } }
+}
+
+/// A live reading, for a progress line.
+public struct FleetProgress: Sendable {
+    public var elapsed: Duration
+    public var phase: String
+    public var bots: Int
+    public var online: Int
+    public var opsMade: Int
+    public var opsAcknowledged: Int
+    /// Acknowledged ops a second, and latencies, since the last reading.
+    public var acknowledgedPerSecond: Double
+    public var ackP50: Duration?
+    public var ackP99: Duration?
+}
