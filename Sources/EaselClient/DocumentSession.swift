@@ -15,7 +15,9 @@ import Foundation
 public final class DocumentSession: @unchecked Sendable {
     public typealias TransportFactory = @Sendable (WireEncoding) -> any WebSocketTransport
     /// Told what happened to the session's edits (acknowledged, refused),
-    /// on the transport's thread, as it happens.
+    /// on the transport's thread, as it happens: in the order messages
+    /// arrived, as long as the transport reports them from one thread at a
+    /// time (as `WebSocketTransport` promises).
     public typealias EventHandler = @Sendable ([SyncEvent]) -> Void
 
     private let lock = NSLock()

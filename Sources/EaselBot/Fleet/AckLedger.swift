@@ -3,7 +3,8 @@ import EaselModel
 
 /// What became of one bot's ops: when each batch was made, until the
 /// server acknowledged (or refused) it. Acknowledgements come in the order
-/// ops were made, so batches leave from the front.
+/// ops were made (the server acknowledges in order, and the session reports
+/// events in the order they arrive), so batches leave from the front.
 struct AckLedger: Sendable {
     /// Batches not yet acknowledged: the highest counter among their ops,
     /// and when they were made.
@@ -11,8 +12,7 @@ struct AckLedger: Sendable {
     private(set) var made = 0
     private(set) var acknowledged = 0
     private(set) var refused = 0
-    /// The highest counter of this bot's ops the server acknowledged: every
-    /// op of the bot up to it is durable.
+    /// The highest counter among this bot's acknowledged ops.
     private(set) var highestAcknowledged: UInt64 = 0
 
     mutating func made(_ count: Int, upTo counter: UInt64, at instant: ContinuousClock.Instant) {

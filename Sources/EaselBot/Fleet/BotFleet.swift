@@ -95,6 +95,9 @@ private struct Run {
     var phase = "joining"
     var nextProgress: ContinuousClock.Instant
     var lastProgress: ContinuousClock.Instant
+    /// How late the most overdue bot ran since the last progress report:
+    /// above a few milliseconds, the machine cannot keep up the rate asked.
+    var lateness: Int64 = 0
 
     init(
         configuration: BotFleet.Configuration, loop: ClientLoop, progress: @escaping (FleetProgress) -> Void,
@@ -123,7 +126,8 @@ private struct Run {
         for bot in bots { bot.session.start() }
         let deadline = ContinuousClock.now + configuration.joinTimeout
         while let waiting = bots.first(where: { !$0.isJoined }) {
-            guard ContinuousClock.now < deadline, !isStopRequested() else {
+            if isStopRequested() { throw FleetError("stopped before every bot had joined") }
+            guard ContinuousClock.now < deadline else {
                 let missing = bots.filter { !$0.isJoined }.count
                 let reason = waiting.session.read { $0.lastError.map { "the server said \($0.code): \($0.message)" } }
                 throw FleetError(
@@ -200,10 +204,13 @@ private struct Run {
         while let due = queue.min {
             let now = self.now
             if isStopRequested() || end.map({ now >= $0 }) == true { break }
+            // Also when every bot is overdue and the loop never pauses.
+            if ContinuousClock.now >= nextProgress { reportProgress() }
             guard due.time <= now else {
                 pause(until: origin + .milliseconds(min(due.time.rawValue, now.rawValue + 50)))
                 continue
             }
+            lateness = max(lateness, due.time.milliseconds(since: now) * -1)
             queue.removeMin()
             let bot = bots[due.bot]
             if due.reconnect {
@@ -217,8 +224,8 @@ private struct Run {
             case .wait(let until):
                 schedule(due.bot, at: until)
             case .offline(let reconnectAt):
+                if bot.offlineUntil == nil { bot.offlinePeriods += 1 }
                 bot.session.stop()
-                bot.offlinePeriods += 1
                 bot.offlineUntil = max(bot.offlineUntil ?? reconnectAt, reconnectAt)
                 schedule(due.bot, at: reconnectAt, reconnect: true)
                 schedule(due.bot, at: now)
@@ -293,6 +300,7 @@ private struct Run {
                 name: bot.name, replica: replica.description, opsMade: ledger.made,
                 opsAcknowledged: ledger.acknowledged, opsRefused: ledger.refused,
                 highestAcknowledgedCounter: ledger.highestAcknowledged, offlinePeriods: bot.offlinePeriods,
+                connections: bot.session.connectionsOpened,
                 stateHash: hash.description, failure: failure, stopped: bot.phase == .stopped)
         }
         return FleetOutcome(
@@ -333,7 +341,9 @@ private struct Run {
                 online: bots.filter(\.isJoined).count, opsMade: made, opsAcknowledged: acknowledged,
                 acknowledgedPerSecond: seconds > 0 ? Double(window.acknowledged) / seconds : 0,
                 ackP50: hasLatencies ? .microseconds(window.latency.valueAtPercentile(50)) : nil,
-                ackP99: hasLatencies ? .microseconds(window.latency.valueAtPercentile(99)) : nil))
+                ackP99: hasLatencies ? .microseconds(window.latency.valueAtPercentile(99)) : nil,
+                behind: .milliseconds(lateness)))
+        lateness = 0
         lastProgress = instant
         nextProgress = instant + configuration.progressInterval
     }

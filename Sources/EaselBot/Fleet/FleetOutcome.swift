@@ -11,9 +11,12 @@ public struct FleetOutcome: Sendable {
         public var opsMade: Int
         public var opsAcknowledged: Int
         public var opsRefused: Int
-        /// Every op of this replica with a counter up to this one is durable.
+        /// The highest counter among this bot's acknowledged ops; with no
+        /// refusals, every op the bot made up to it is durable.
         public var highestAcknowledgedCounter: UInt64
         public var offlinePeriods: Int
+        /// Connections that opened: the first, and one per reconnection.
+        public var connections: Int
         public var stateHash: String
         /// A script's failure, with its line and column.
         public var failure: String?
@@ -44,8 +47,9 @@ public struct FleetOutcome: Sendable {
         bots.compactMap { bot in bot.failure.map { (bot.name, $0) } }
     }
 
-    /// Whether the run is a pass: no script failed and everyone converged.
-    public var passed: Bool { failures.isEmpty && verdict == .converged }
+    /// Whether the run is a pass: no script failed, the server took every
+    /// op, and everyone converged.
+    public var passed: Bool { failures.isEmpty && opsRefused == 0 && verdict == .converged }
 
     public var opsMade: Int { bots.reduce(0) { $0 + $1.opsMade } }
     public var opsAcknowledged: Int { bots.reduce(0) { $0 + $1.opsAcknowledged } }
@@ -64,4 +68,6 @@ public struct FleetProgress: Sendable {
     public var acknowledgedPerSecond: Double
     public var ackP50: Duration?
     public var ackP99: Duration?
+    /// How late the most overdue bot ran since the last reading.
+    public var behind: Duration
 }

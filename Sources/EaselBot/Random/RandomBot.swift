@@ -50,9 +50,9 @@ public struct RandomBot: BotBehaviour {
     public mutating func advance(_ client: inout SyncClient, at now: Timestamp) throws(ScriptError) -> BotStep {
         if let deadline, now >= deadline { return .finished }
         guard mix.total > 0 else { return .finished }
-        var kind = mix.kind(at: Int.random(in: 0..<mix.total, using: &generator))
+        var kind = mix.kind(at: below(mix.total))
         if kind == .offline {
-            return .offline(reconnectAt: now + Int64.random(in: 500...3000, using: &generator))
+            return .offline(reconnectAt: now + Int64(int(in: 500...3000)))
         }
         if kind == .place || kind == .duplicate, client.editor.document.visibleCount >= entityLimit {
             kind = .delete
@@ -97,17 +97,17 @@ public struct RandomBot: BotBehaviour {
         switch kind {
         case .drag:
             let by = Vector(dx: float(in: -120...120), dy: float(in: -120...120))
-            actions.append(.drag(from: target.point, by: by, steps: Int.random(in: 2...6, using: &generator)))
+            actions.append(.drag(from: target.point, by: by, steps: int(in: 2...6)))
         case .pinch:
             actions.append(
                 .pinch(
-                    around: target.point, scale: float(in: 0.7...1.4), steps: Int.random(in: 2...4, using: &generator)))
+                    around: target.point, scale: float(in: 0.7...1.4), steps: int(in: 2...4)))
         case .rotate:
-            actions.append(.rotate(angle: float(in: -0.8...0.8), steps: Int.random(in: 2...4, using: &generator)))
+            actions.append(.rotate(angle: float(in: -0.8...0.8), steps: int(in: 2...4)))
         case .style: actions.append(.command(.setStyle(styleChange())))
         case .duplicate: actions.append(.command(.duplicateSelection))
         case .delete: actions.append(.command(.deleteSelection))
-        case .order: actions.append(.command(Bool.random(using: &generator) ? .bringForward : .sendBackward))
+        case .order: actions.append(.command(below(2) == 0 ? .bringForward : .sendBackward))
         default: break
         }
         return actions
@@ -125,7 +125,7 @@ public struct RandomBot: BotBehaviour {
         }
         let visible = editor.document.zOrder
         guard !visible.isEmpty,
-            let entity = editor.document[visible[Int.random(in: 0..<visible.count, using: &generator)]]
+            let entity = editor.document[visible[below(visible.count)]]
         else { return nil }
         let point = viewport.screenPoint(fromDocument: Point(x: entity.transform.x, y: entity.transform.y))
         actions.append(.tap(point))
@@ -138,16 +138,16 @@ public struct RandomBot: BotBehaviour {
     private mutating func typing(in editor: Editor) -> [Action] {
         let selection = editor.state.selection
         if selection.count == 1, let id = selection.first, editor.document.kind(of: id) == .text {
-            return [.type(words(Int.random(in: 1...3, using: &generator)))]
+            return [.type(words(int(in: 1...3)))]
         }
         if !selection.isEmpty {
             return emptySpot(in: editor).map { [.tap($0)] } ?? []
         }
         let texts = editor.document.zOrder.filter { editor.document.kind(of: $0) == .text }
-        guard !texts.isEmpty, let text = editor.document[texts[Int.random(in: 0..<texts.count, using: &generator)]]
+        guard !texts.isEmpty, let text = editor.document[texts[below(texts.count)]]
         else { return [] }
         let point = editor.state.viewport.screenPoint(fromDocument: Point(x: text.transform.x, y: text.transform.y))
-        return [.tap(point), .type(words(Int.random(in: 1...3, using: &generator)))]
+        return [.tap(point), .type(words(int(in: 1...3)))]
     }
 
     private mutating func emptySpot(in editor: Editor) -> Point? {
@@ -160,16 +160,16 @@ public struct RandomBot: BotBehaviour {
 
     private mutating func drawing() -> [Action] {
         var actions: [Action] = []
-        if Int.random(in: 0..<4, using: &generator) == 0 {
+        if below(4) == 0 {
             let tools: [StrokeTool] = [.pen, .brush, .marker, .neon, .pencil, .pen, .brush, .eraser]
             let settings = DrawingSettings(
-                tool: tools[Int.random(in: 0..<tools.count, using: &generator)], color: color(),
+                tool: tools[below(tools.count)], color: color(),
                 weight: float(in: 1...12))
             actions.append(.command(.setDrawing(settings)))
         }
         var point = anywhere()
         var points = [point]
-        for _ in 0..<Int.random(in: 2...12, using: &generator) {
+        for _ in 0..<int(in: 2...12) {
             point = Point(x: point.x + float(in: -40...40), y: point.y + float(in: -40...40))
             points.append(point)
         }
@@ -184,27 +184,27 @@ public struct RandomBot: BotBehaviour {
     private static let vocabulary = ["sketch", "idea", "todo", "canvas", "hello", "draft", "blue", "plan"]
 
     private mutating func newEntity() -> NewEntity {
-        switch Int.random(in: 0..<6, using: &generator) {
+        switch below(6) {
         case 0, 1, 2:
             return .emoji(pick(Self.emoji), size: float(in: 24...96))
         case 3, 4:
-            let shape = ShapeKind.allCases[Int.random(in: 0..<ShapeKind.allCases.count, using: &generator)]
+            let shape = ShapeKind.allCases[below(ShapeKind.allCases.count)]
             return .shape(shape, width: float(in: 40...240), height: float(in: 40...240))
         default:
             return .text(
-                words(Int.random(in: 1...3, using: &generator)), font: pick(Self.fonts), size: float(in: 12...64))
+                words(int(in: 1...3)), font: pick(Self.fonts), size: float(in: 12...64))
         }
     }
 
     private mutating func styleChange() -> StyleChange {
-        switch Int.random(in: 0..<7, using: &generator) {
+        switch below(7) {
         case 0: .color(color())
         case 1: .fill(color())
         case 2: .weight(float(in: 1...12))
         case 3: .font(pick(Self.fonts))
         case 4: .size(float(in: 12...96))
-        case 5: .textStyle(TextStyle.allCases[Int.random(in: 0..<TextStyle.allCases.count, using: &generator)])
-        default: .alignment(TextAlignment.allCases[Int.random(in: 0..<TextAlignment.allCases.count, using: &generator)])
+        case 5: .textStyle(TextStyle.allCases[below(TextStyle.allCases.count)])
+        default: .alignment(TextAlignment.allCases[below(TextAlignment.allCases.count)])
         }
     }
 
@@ -220,12 +220,28 @@ public struct RandomBot: BotBehaviour {
         Point(x: float(in: 0...canvas.width), y: float(in: 0...canvas.height))
     }
 
+    // The standard library's random(in:using:) may change how it maps a
+    // generator's bits between Swift versions; these never do, so a seed
+    // means the same edits on every toolchain.
+
+    /// 0..<count, by the multiply-high method (its bias is far below
+    /// anything a bot could notice).
+    private mutating func below(_ count: Int) -> Int {
+        Int(generator.next().multipliedFullWidth(by: UInt64(count)).high)
+    }
+
+    private mutating func int(in range: ClosedRange<Int>) -> Int {
+        range.lowerBound + below(range.count)
+    }
+
     private mutating func float(in range: ClosedRange<Float>) -> Float {
+        let unit = Float(generator.next() >> 40) / Float(1 << 24)
+        let value = range.lowerBound + unit * (range.upperBound - range.lowerBound)
         // Rounded to hundredths: values a script could have written.
-        (Float.random(in: range, using: &generator) * 100).rounded() / 100
+        return (value * 100).rounded() / 100
     }
 
     private mutating func pick(_ choices: [String]) -> String {
-        choices[Int.random(in: 0..<choices.count, using: &generator)]
+        choices[below(choices.count)]
     }
 }

@@ -98,9 +98,10 @@ struct Words {
 
     /// `250ms` or `1.5s`, in milliseconds.
     mutating func duration() throws(ScriptError) -> Int64 {
-        let token = try word("a duration (250ms, 1.5s)")
+        let token = try word("a duration (250ms, 1.5s, 2m)")
         guard let milliseconds = ScriptParser.milliseconds(in: String(token.text)) else {
-            throw ScriptError(at: location(of: token), "\(token.text) is not a duration (250ms, 1.5s; at most a day)")
+            throw ScriptError(
+                at: location(of: token), "\(token.text) is not a duration (250ms, 1.5s, 2m; at most a day)")
         }
         return milliseconds
     }

@@ -149,7 +149,9 @@ struct Bot: ParsableCommand {
         do {
             text = try String(contentsOfFile: path, encoding: .utf8)
         } catch {
-            throw ValidationError("cannot read the script \(path): \(error.localizedDescription)")
+            FileHandle.standardError.write(
+                Data("easel bot: cannot read the script \(path): \(error.localizedDescription)\n".utf8))
+            throw ExitCode(2)
         }
         do {
             return try ScriptParser.parse(text)

@@ -51,6 +51,9 @@ struct BotSummary {
             line("server", "\(entities) entities, state \(hash.hex) \(hash.emojiKey)")
         }
         for (bot, failure) in outcome.failures { line("failed", "\(bot): \(failure)") }
+        if outcome.opsRefused > 0 {
+            line("refused", "the server refused \(outcome.opsRefused) ops (a view-only token, a limit): they are lost")
+        }
         switch outcome.verdict {
         case .converged:
             line("verdict", "converged: every bot reads what a fresh client reads from the server")
