@@ -19,10 +19,12 @@ import Testing
                 user: UserInfo(name: "bot", initials: "B", color: .black), replica: ReplicaID(rawValue: 0xE1),
                 at: Timestamp(milliseconds: 0))
             var now = Timestamp(milliseconds: 0)
-            while true {
-                let step = try run.advance(&client, at: now)
-                guard case .wait(let until) = step else { break }
-                now = until
+            running: while true {
+                switch try run.advance(&client, at: now) {
+                case .wait(let until): now = until
+                case .offline: continue
+                case .finished: break running
+                }
             }
             #expect(run.isFinished, "\(name)")
         }

@@ -43,7 +43,10 @@ struct BotSummary {
                     Double(outcome.ackLatency.max) / 1000))
         }
         let offline = outcome.bots.reduce(0) { $0 + $1.offlinePeriods }
-        line("offline", "\(offline) periods; \(outcome.reconnects) reconnections")
+        line(
+            "offline",
+            "\(offline) \(offline == 1 ? "period" : "periods"); \(outcome.reconnects) "
+                + (outcome.reconnects == 1 ? "reconnection" : "reconnections"))
         line(
             "bot CPU", String(format: "%.1f s (%.0f%% of one core)", cpuSeconds, 100 * cpuSeconds / max(seconds, 0.001))
         )
