@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "EaselServer", targets: ["EaselServer"]),
         .library(name: "EaselClient", targets: ["EaselClient"]),
         .library(name: "EaselBot", targets: ["EaselBot"]),
+        .library(name: "EaselRender", targets: ["EaselRender"]),
         .executable(name: "easel", targets: ["easel"]),
     ],
     dependencies: [
@@ -32,6 +33,8 @@ let package = Package(
         // The sans-IO server rooms and client sync engine (Docs/sync.md).
         // Standard library only: an iOS app embeds the client half.
         .target(name: "EaselSync", dependencies: ["EaselModel", "EaselProtocol"]),
+        // A document as deterministic SVG (Docs/debugging.md). Model only.
+        .target(name: "EaselRender", dependencies: ["EaselModel"]),
         // libFuzzer's entry point, weakly linked, for the fuzzer below.
         .target(name: "CFuzzerDriver"),
         // SQLite's C API, and a shim for what Swift cannot import of it.
@@ -89,6 +92,7 @@ let package = Package(
                 "EaselAuth",
                 "EaselServer",
                 "EaselBot",
+                "EaselRender",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -128,13 +132,19 @@ let package = Package(
         .testTarget(
             name: "EaselServerTests",
             dependencies: [
-                "EaselClient", "EaselSync", "EaselStore", "EaselProtocol", "EaselAuth", "EaselBot", "EaselTestSupport",
-                "easel",
+                "EaselClient", "EaselSync", "EaselStore", "EaselProtocol", "EaselAuth", "EaselBot", "EaselRender",
+                "EaselTestSupport", "easel",
             ]
         ),
         .testTarget(
             name: "EaselBotTests",
             dependencies: ["EaselBot", "EaselModel", "EaselProtocol", "EaselSync", "EaselTestSupport"]
+        ),
+        .testTarget(
+            name: "EaselRenderTests",
+            dependencies: ["EaselRender", "EaselModel", "EaselTestSupport"],
+            // Read from the source tree by path, not bundled.
+            exclude: ["Golden"]
         ),
         .testTarget(
             name: "EaselAuthTests",

@@ -7,7 +7,7 @@ struct Easel: ParsableCommand {
         commandName: "easel",
         abstract: "Easel: a collaborative canvas engine.",
         version: EaselVersion.current,
-        subcommands: [Serve.self, Token.self, Bot.self, Version.self, Log.self, DB.self, Bench.self]
+        subcommands: [Serve.self, Token.self, Bot.self, Render.self, Version.self, Log.self, DB.self, Bench.self]
     )
 }
 

@@ -1,0 +1,157 @@
+import EaselModel
+
+/// One entity as an SVG group: the entity's transform on a `<g>` that
+/// names it, its content drawn in its local frame inside.
+struct EntitySVG {
+    let entity: Entity
+    let options: SVGRenderer.Options
+
+    private func n(_ value: Float) -> String { SVGNumber.format(value) }
+
+    func write(to svg: inout String) {
+        let geometry = EntityGeometry(entity)
+        svg += "<g class=\"\(entity.kind)\" data-id=\"\(entity.id)\" transform=\"\(transform(geometry))\">"
+        switch entity.content {
+        case .emoji(let character, let size):
+            svg += "<text font-size=\"\(n(size))\" text-anchor=\"middle\" dominant-baseline=\"central\">"
+            svg += character.xmlEscaped + "</text>"
+        case .shape(let shape, let width, let height):
+            svg += self.shape(shape, width: width, height: height)
+        case .text(let text):
+            svg += self.text(text, box: geometry.localBox)
+        case .stroke(let stroke):
+            svg += self.stroke(stroke)
+        case .image(let blob, let width, let height):
+            let corner = "x=\"\(n(-width / 2))\" y=\"\(n(-height / 2))\" width=\"\(n(width))\" height=\"\(n(height))\""
+            // The outline shows where the image goes even when its blob is missing.
+            svg += "<rect \(corner) fill=\"#eeeeee\" stroke=\"#999999\" stroke-dasharray=\"4 4\"/>"
+            svg += "<image \(corner) href=\"\(options.blobPath(blob).xmlEscaped)\" preserveAspectRatio=\"none\"/>"
+        }
+        svg += "</g>\n"
+    }
+
+    /// `position + pivot + rotate(scale × (local − pivot))`, as SVG
+    /// applies transforms: right to left.
+    private func transform(_ geometry: EntityGeometry) -> String {
+        let x = geometry.position.x + geometry.pivot.x
+        let y = geometry.position.y + geometry.pivot.y
+        var parts = ["translate(\(n(x)) \(n(y)))"]
+        let degrees = Double(geometry.rotation) * 180 / Double.pi
+        if SVGNumber.format(degrees) != "0" { parts.append("rotate(\(SVGNumber.format(degrees)))") }
+        if geometry.scale != 1 { parts.append("scale(\(n(geometry.scale)))") }
+        if geometry.pivot != .zero { parts.append("translate(\(n(-geometry.pivot.x)) \(n(-geometry.pivot.y)))") }
+        return parts.joined(separator: " ")
+    }
+
+    private var outline: String {
+        entity.style.fill.paint("fill") + entity.style.color.paint("stroke")
+            + " stroke-width=\"\(n(entity.style.weight))\""
+    }
+
+    private func shape(_ shape: ShapeKind, width: Float, height: Float) -> String {
+        switch shape {
+        case .rectangle:
+            "<rect x=\"\(n(-width / 2))\" y=\"\(n(-height / 2))\" width=\"\(n(width))\" height=\"\(n(height))\"\(outline)/>"
+        case .ellipse:
+            "<ellipse rx=\"\(n(width / 2))\" ry=\"\(n(height / 2))\"\(outline)/>"
+        case .arrow:
+            "<polygon points=\"\(ShapePaths.arrow(width: width, height: height))\"\(outline) stroke-linejoin=\"round\"/>"
+        case .star:
+            "<polygon points=\"\(ShapePaths.star(width: width, height: height))\"\(outline) stroke-linejoin=\"round\"/>"
+        case .bubble:
+            "<path d=\"\(ShapePaths.bubble(width: width, height: height))\"\(outline)/>"
+        }
+    }
+
+    /// Lines anchored by the alignment inside the text's box (the model's
+    /// approximate metrics: 0.6 em a glyph, 1.25 em a line).
+    private func text(_ text: TextContent, box: Rect) -> String {
+        let (anchor, x): (String, Float) =
+            switch text.alignment {
+            case .left: ("start", box.minX)
+            case .center: ("middle", 0)
+            case .right: ("end", box.maxX)
+            }
+        var svg = ""
+        let color = entity.style.color
+        var paint = color.paint("fill")
+        switch text.style {
+        case .regular:
+            break
+        case .outlined:
+            // The letters in the fill (white when none), outlined in the colour.
+            let fill = entity.style.fill.alpha > 0 ? entity.style.fill : .white
+            paint =
+                fill.paint("fill") + color.paint("stroke")
+                + " stroke-width=\"\(n(max(1, text.size / 12)))\" paint-order=\"stroke\""
+        case .framed:
+            let fill = entity.style.fill.alpha > 0 ? entity.style.fill : .white
+            let pad = text.size / 4
+            svg += "<rect x=\"\(n(box.minX - pad))\" y=\"\(n(box.minY - pad))\" width=\"\(n(box.width + 2 * pad))\""
+            svg +=
+                " height=\"\(n(box.height + 2 * pad))\" rx=\"\(n(pad))\"" + fill.paint("fill") + color.paint("stroke")
+            svg += " stroke-width=\"\(n(max(1, entity.style.weight)))\"/>"
+        }
+        svg +=
+            "<text font-family=\"\(text.font.xmlEscaped)\" font-size=\"\(n(text.size))\" text-anchor=\"\(anchor)\"\(paint)>"
+        let lines = text.string.split(separator: "\n", omittingEmptySubsequences: false)
+        for (index, line) in lines.enumerated() {
+            // Baselines: one em below each line's top, lines 1.25 em apart.
+            let baseline = box.minY + text.size * (1 + 1.25 * Float(index)) - text.size * 0.2
+            svg += "<tspan x=\"\(n(x))\" y=\"\(n(baseline))\">\(String(line).xmlEscaped)</tspan>"
+        }
+        return svg + "</text>"
+    }
+
+    /// The samples as a polyline at the entity's weight (smoothing and the
+    /// speed-dependent width come with the drawing work); the tool sets
+    /// how it is painted.
+    private func stroke(_ stroke: StrokeContent) -> String {
+        let weight = entity.style.weight
+        var color = entity.style.color
+        var extra = ""
+        switch stroke.tool {
+        case .pen, .brush: break
+        case .marker: extra = " stroke-opacity=\"\(SVGNumber.format(0.6 * color.opacity))\""
+        case .pencil: extra = " stroke-opacity=\"\(SVGNumber.format(0.85 * color.opacity))\""
+        case .neon: extra = " filter=\"url(#neon)\""
+        case .eraser: color = options.background
+        case .blur:
+            color = options.background
+            extra = " stroke-opacity=\"0.6\" filter=\"url(#blur)\""
+        }
+        let cap = stroke.endCap == .round ? "round" : "butt"
+        guard stroke.samples.count > 1 else {
+            guard let dot = stroke.samples.first else { return "" }
+            return "<circle cx=\"\(n(dot.x))\" cy=\"\(n(dot.y))\" r=\"\(n(weight / 2))\"" + color.paint("fill") + extra
+                + "/>"
+        }
+        let points = stroke.samples.map { "\(n($0.x)),\(n($0.y))" }.joined(separator: " ")
+        var svg = "<polyline points=\"\(points)\" fill=\"none\"" + color.paint("stroke")
+        if extra.contains("stroke-opacity"), color.alpha < 255 {
+            // The tool's opacity already includes the colour's alpha.
+            svg = "<polyline points=\"\(points)\" fill=\"none\" stroke=\"\(color.svgHex)\""
+        }
+        svg += " stroke-width=\"\(n(weight))\" stroke-linecap=\"\(cap)\" stroke-linejoin=\"round\"" + extra + "/>"
+        if stroke.endCap == .arrow { svg += arrowhead(stroke.samples, weight: weight, color: color) }
+        return svg
+    }
+
+    /// A filled head at the last sample, along the stroke's last segment
+    /// that has a length.
+    private func arrowhead(_ samples: [StrokeSample], weight: Float, color: Color) -> String {
+        guard let tip = samples.last,
+            let from = samples.dropLast().last(where: { $0.x != tip.x || $0.y != tip.y })
+        else { return "" }
+        let direction = Vector(dx: tip.x - from.x, dy: tip.y - from.y)
+        let length = (direction.dx * direction.dx + direction.dy * direction.dy).squareRoot()
+        let along = direction / length
+        let across = Vector(dx: -along.dy, dy: along.dx)
+        let size = max(8, weight * 3)
+        let tipPoint = Point(x: tip.x, y: tip.y)
+        let base = tipPoint + along * -size
+        let corners = [tipPoint, base + across * (size / 2), base + across * (-size / 2)]
+        let points = corners.map { "\(n($0.x)),\(n($0.y))" }.joined(separator: " ")
+        return "<polygon points=\"\(points)\"" + color.paint("fill") + "/>"
+    }
+}

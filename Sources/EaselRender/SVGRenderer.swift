@@ -1,0 +1,70 @@
+import EaselModel
+
+/// A document as SVG: every visible entity, bottom of the z-order first,
+/// with its transform and style. Deterministic: the same document always
+/// gives the same bytes (numbers rounded to hundredths and written without
+/// floating-point printing, attributes in a fixed order).
+public struct SVGRenderer: Sendable {
+    public struct Options: Sendable {
+        /// The part of the document to show; the entities' bounds with a
+        /// margin when nil (a fixed frame keeps a filmstrip steady).
+        public var frame: Rect?
+        public var background: Color = .white
+        /// Where an image entity's pixels are, from its blob's hash.
+        public var blobPath: @Sendable (BlobHash) -> String = { "blobs/\($0)" }
+
+        public init(frame: Rect? = nil) {
+            self.frame = frame
+        }
+    }
+
+    public var options: Options
+
+    public init(options: Options = Options()) {
+        self.options = options
+    }
+
+    /// The frame a document gets by default: its entities' bounds with a
+    /// 16-unit margin, or 1000 × 800 at the origin when it is empty.
+    public static func frame(of document: Document) -> Rect {
+        let bounds = document.entities.map { EntityGeometry($0).documentBounds }
+        guard var frame = bounds.first else { return Rect(minX: 0, minY: 0, maxX: 1000, maxY: 800) }
+        for box in bounds.dropFirst() { frame = frame.union(box) }
+        return Rect(minX: frame.minX - 16, minY: frame.minY - 16, maxX: frame.maxX + 16, maxY: frame.maxY + 16)
+    }
+
+    public func render(_ document: Document) -> String {
+        let entities = document.entities
+        let frame = options.frame ?? Self.frame(of: document)
+        let n = SVGNumber.format as (Float) -> String
+        var svg = """
+            <svg xmlns="http://www.w3.org/2000/svg" viewBox="\(n(frame.minX)) \(n(frame.minY)) \(n(frame.width)) \(n(frame.height))" \
+            width="\(n(frame.width))" height="\(n(frame.height))">
+
+            """
+        let tools = Set(
+            entities.compactMap { entity -> StrokeTool? in
+                if case .stroke(let stroke) = entity.content { stroke.tool } else { nil }
+            })
+        if tools.contains(.neon) || tools.contains(.blur) {
+            svg += "<defs>\n"
+            if tools.contains(.neon) {
+                svg += """
+                    <filter id="neon" x="-50%" y="-50%" width="200%" height="200%"><feGaussianBlur stdDeviation="3" result="glow"/>\
+                    <feMerge><feMergeNode in="glow"/><feMergeNode in="SourceGraphic"/></feMerge></filter>
+
+                    """
+            }
+            if tools.contains(.blur) { svg += "<filter id=\"blur\"><feGaussianBlur stdDeviation=\"4\"/></filter>\n" }
+            svg += "</defs>\n"
+        }
+        svg +=
+            "<rect x=\"\(n(frame.minX))\" y=\"\(n(frame.minY))\" width=\"\(n(frame.width))\" height=\"\(n(frame.height))\""
+        svg += options.background.paint("fill") + "/>\n"
+        for entity in entities {
+            EntitySVG(entity: entity, options: options).write(to: &svg)
+        }
+        svg += "</svg>\n"
+        return svg
+    }
+}

@@ -1,0 +1,77 @@
+import ArgumentParser
+import EaselModel
+import EaselRender
+import Foundation
+
+struct Render: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Draw a document, from its database, as SVG (or PNG through rsvg-convert).",
+        discussion: """
+            The same document always gives the same bytes. Example:
+
+              easel render --db easel.db --doc team/board-1 --at 120 -o board.svg
+            """)
+
+    @OptionGroup var database: DatabaseOptions
+    @Option(help: "The document.") var doc: String
+    @Option(help: "The state after the op at this position; the latest when not given.") var at: UInt64?
+    @Option(name: .shortAndLong, help: "Where to write the SVG (or PNG); - for standard output.") var output: String
+    @Flag(help: "Write PNG instead, rasterised by rsvg-convert (Debian: librsvg2-bin).") var png = false
+
+    func run() throws {
+        let history = try DocumentHistory.load(from: try database.open(), document: doc)
+        let svg = SVGRenderer().render(try history.document(at: at))
+        let bytes = png ? try rasterise(svg) : Data(svg.utf8)
+        if output == "-" {
+            FileHandle.standardOutput.write(bytes)
+        } else {
+            do {
+                try bytes.write(to: URL(fileURLWithPath: output))
+            } catch {
+                throw CommandError("cannot write \(output): \(error.localizedDescription)")
+            }
+        }
+    }
+
+    private func rasterise(_ svg: String) throws -> Data {
+        guard let converter = findExecutable("rsvg-convert") else {
+            throw CommandError(
+                "--png needs rsvg-convert, which is not installed (Debian: apt-get install librsvg2-bin)")
+        }
+        let process = Process()
+        process.executableURL = converter
+        process.arguments = ["--format", "png"]
+        let input = Pipe()
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        // Fed from another thread, so a big PNG cannot fill the output pipe
+        // while the input is still being written.
+        let svgData = Data(svg.utf8)
+        let writer = Thread {
+            input.fileHandleForWriting.write(svgData)
+            try? input.fileHandleForWriting.close()
+        }
+        writer.start()
+        let png = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            throw CommandError("rsvg-convert failed: \(message)")
+        }
+        return png
+    }
+}
+
+/// An executable on the PATH.
+func findExecutable(_ name: String) -> URL? {
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+    for folder in path.split(separator: ":") {
+        let candidate = URL(fileURLWithPath: String(folder)).appendingPathComponent(name)
+        if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+    }
+    return nil
+}
