@@ -53,4 +53,17 @@ import Testing
         #expect(missing.errors.contains("no document render/none"))
         #expect(!FileManager.default.fileExists(atPath: output))
     }
+
+    @Test func aCompactedLogRendersFromItsSnapshotAndRefusesPositionsItFolded() throws {
+        let (path, states) = try database()
+        let store = try OpStore(path: path)
+        _ = try store.snapshot("render/one", at: 0)
+        try store.compact("render/one")
+        let latest = try runEasel(["render", "--db", path, "--doc", "render/one", "-o", "-"])
+        #expect(latest.status == 0, "\(latest.errors)")
+        #expect(latest.output == SVGRenderer().render(states[states.count - 1]))
+        let folded = try runEasel(["render", "--db", path, "--doc", "render/one", "--at", "1", "-o", "-"])
+        #expect(folded.status == 1)
+        #expect(folded.errors.contains("compacted into a snapshot; the earliest state is at 4"), "\(folded.errors)")
+    }
 }

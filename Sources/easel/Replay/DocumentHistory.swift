@@ -12,20 +12,18 @@ struct DocumentHistory {
     var ops: [LoggedOp]
 
     var head: UInt64 { ops.last?.position ?? base?.position ?? 0 }
-    var first: UInt64 { base?.position ?? 0 }
+    /// The earliest position whose state the history can build.
+    var earliest: UInt64 { base?.position ?? 0 }
 
     static func load(from store: OpStore, document name: String) throws -> DocumentHistory {
         guard try store.documentInfo(name) != nil else { throw CommandError("no document \(name) in the database") }
         let ops = try store.ops(of: name, after: 0)
-        var base: StateSnapshot?
         let compacted = try ops.first.map { $0.position > 1 } ?? (store.head(of: name) > 0)
-        if compacted {
-            base = try store.latestSnapshot(of: name)
-            guard let base, base.position + 1 == ops.first?.position ?? base.position + 1 else {
-                throw CommandError("the log of \(name) has a gap before position \(ops.first?.position ?? 0)")
-            }
-        }
-        return DocumentHistory(name: name, base: base, ops: ops)
+        guard compacted else { return DocumentHistory(name: name, base: nil, ops: ops) }
+        // What is left starts after the latest snapshot: the store's own
+        // load reads exactly that, and checks the tail for gaps.
+        let loaded = try store.load(name)
+        return DocumentHistory(name: name, base: loaded.snapshot, ops: loaded.tail)
     }
 
     /// The document after the op at `position` (the head when nil).
@@ -34,9 +32,9 @@ struct DocumentHistory {
         guard position <= head else {
             throw CommandError("position \(position) is past the end of \(name): its head is \(head)")
         }
-        guard position >= first else {
+        guard position >= earliest else {
             throw CommandError(
-                "positions before \(first) of \(name) were compacted into a snapshot; the earliest state is at \(first)"
+                "positions before \(earliest) of \(name) were compacted into a snapshot; the earliest state is at \(earliest)"
             )
         }
         var document = Document()
