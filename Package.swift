@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "EaselClient", targets: ["EaselClient"]),
         .library(name: "EaselBot", targets: ["EaselBot"]),
         .library(name: "EaselRender", targets: ["EaselRender"]),
+        .library(name: "EaselReplay", targets: ["EaselReplay"]),
         .executable(name: "easel", targets: ["easel"]),
     ],
     dependencies: [
@@ -35,6 +36,8 @@ let package = Package(
         .target(name: "EaselSync", dependencies: ["EaselModel", "EaselProtocol"]),
         // A document as deterministic SVG (Docs/debugging.md). Model only.
         .target(name: "EaselRender", dependencies: ["EaselModel"]),
+        // Stepping through an op log: checks, searches, diffs, filmstrips.
+        .target(name: "EaselReplay", dependencies: ["EaselModel", "EaselProtocol", "EaselRender"]),
         // libFuzzer's entry point, weakly linked, for the fuzzer below.
         .target(name: "CFuzzerDriver"),
         // SQLite's C API, and a shim for what Swift cannot import of it.
@@ -93,6 +96,7 @@ let package = Package(
                 "EaselServer",
                 "EaselBot",
                 "EaselRender",
+                "EaselReplay",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -133,7 +137,7 @@ let package = Package(
             name: "EaselServerTests",
             dependencies: [
                 "EaselClient", "EaselSync", "EaselStore", "EaselProtocol", "EaselAuth", "EaselBot", "EaselRender",
-                "EaselTestSupport", "easel",
+                "EaselReplay", "EaselTestSupport", "easel",
             ]
         ),
         .testTarget(
@@ -145,6 +149,10 @@ let package = Package(
             dependencies: ["EaselRender", "EaselModel", "EaselTestSupport"],
             // Read from the source tree by path, not bundled.
             exclude: ["Golden"]
+        ),
+        .testTarget(
+            name: "EaselReplayTests",
+            dependencies: ["EaselReplay", "EaselModel", "EaselProtocol", "EaselTestSupport"]
         ),
         .testTarget(
             name: "EaselAuthTests",

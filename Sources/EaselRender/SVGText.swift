@@ -1,8 +1,8 @@
 import EaselModel
 
 extension String {
-    /// Safe inside an XML attribute value or element.
-    var xmlEscaped: String {
+    /// Safe inside an XML or HTML attribute value or element.
+    public var xmlEscaped: String {
         var escaped = ""
         escaped.reserveCapacity(utf8.count)
         for character in unicodeScalars {

@@ -46,41 +46,13 @@ extension OpStore {
     public func importLog(
         _ lines: some Sequence<String>, as name: String, replace: Bool, at now: Int64
     ) throws(StoreError) -> ImportSummary {
-        var snapshot: Snapshot?
-        var ops: [StoredOp] = []
-        var sawHeader = false
-        for (index, text) in lines.enumerated() where !text.allSatisfy(\.isWhitespace) {
-            let line: OpLogJSON.Line
-            do throws(DecodeError) {
-                line = try OpLogJSON.decode(text)
-            } catch {
-                throw StoreError(.corruptPayload, "line \(index + 1): \(error)", document: name)
-            }
-            switch line {
-            case .header:
-                guard !sawHeader else {
-                    throw StoreError(.corruptPayload, "line \(index + 1): a second header", document: name)
-                }
-                sawHeader = true
-            case .snapshot(let line):
-                guard sawHeader, ops.isEmpty, snapshot == nil else {
-                    throw StoreError(.corruptPayload, "line \(index + 1): a snapshot must lead the ops", document: name)
-                }
-                snapshot = line
-            case .op(let line):
-                guard sawHeader else {
-                    throw StoreError(.corruptPayload, "line \(index + 1): ops before the header", document: name)
-                }
-                let expected = (ops.last?.position ?? snapshot?.position ?? 0) + 1
-                guard line.position == expected else {
-                    throw StoreError(
-                        .corruptPayload, "line \(index + 1): position \(line.position) where \(expected) belongs",
-                        document: name)
-                }
-                ops.append(line)
-            }
+        let log: OpLogJSON.Log
+        do throws(OpLogJSON.ReadError) {
+            log = try OpLogJSON.read(lines)
+        } catch {
+            throw StoreError(.corruptPayload, error.description, document: name)
         }
-        guard sawHeader else { throw StoreError(.corruptPayload, "the log has no header line", document: name) }
+        let (snapshot, ops) = (log.snapshot, log.ops)
         let epoch = Epoch(rawValue: UInt64.random(in: 1...UInt64.max))
         try inTransaction { () throws(StoreError) in
             if try documentInfo(name) != nil {
@@ -102,7 +74,7 @@ extension OpStore {
         }
         return ImportSummary(
             document: name, epoch: epoch, snapshotPosition: snapshot?.position, ops: ops.count,
-            head: ops.last?.position ?? snapshot?.position ?? 0)
+            head: log.head)
     }
 
     /// Removes a document's ops and snapshots, keeping the document.

@@ -7,7 +7,9 @@ struct Easel: ParsableCommand {
         commandName: "easel",
         abstract: "Easel: a collaborative canvas engine.",
         version: EaselVersion.current,
-        subcommands: [Serve.self, Token.self, Bot.self, Render.self, Version.self, Log.self, DB.self, Bench.self]
+        subcommands: [
+            Serve.self, Token.self, Bot.self, Replay.self, Render.self, Version.self, Log.self, DB.self, Bench.self,
+        ]
     )
 }
 

@@ -29,9 +29,10 @@ public enum RandomEditing {
                 ? .gesture(.dragChanged(translation: vector(&random))) : finishing(editor, using: &random)
         case .scaling?, .zooming?, .rotating?:
             return finishing(editor, using: &random)
-        case .drawing?:
+        case .drawing(let stroke)?:
+            let count = Int.random(in: 1...3, using: &random)
             return random.chance(0.6)
-                ? .gesture(.drawMoved((0..<Int.random(in: 1...3, using: &random)).map { _ in drawPoint(&random) }))
+                ? .gesture(.drawMoved((0..<count).map { drawPoint(&random, index: Int(stroke.nextIndex) + $0) }))
                 : finishing(editor, using: &random)
         case nil:
             break
@@ -42,7 +43,7 @@ public enum RandomEditing {
         case 15..<30: return .gesture(.dragBegan(at: point))
         case 30..<36: return .gesture(.pinchBegan(around: point))
         case 36..<42: return .gesture(.rotateBegan)
-        case 42..<48: return .gesture(.drawBegan(drawPoint(&random)))
+        case 42..<48: return .gesture(.drawBegan(drawPoint(&random, index: 0)))
         case 48..<60: return .command(.place(newEntity(&random), at: point))
         case 60..<64: return .command(.deleteSelection)
         case 64..<68: return .command(.duplicateSelection)
@@ -82,11 +83,14 @@ public enum RandomEditing {
         Vector(dx: Float(Int.random(in: -40...40, using: &random)), dy: Float(Int.random(in: -40...40, using: &random)))
     }
 
-    private static func drawPoint(_ random: inout SeededRandom) -> DrawPoint {
+    /// A point of a stroke, `index` samples in: times move forward as a
+    /// real pen's do, about 50 samples a second.
+    private static func drawPoint(_ random: inout SeededRandom, index: Int) -> DrawPoint {
         DrawPoint(
             location: Point(
                 x: Float(Int.random(in: 0...700, using: &random)), y: Float(Int.random(in: 0...700, using: &random))),
-            time: Float(Int.random(in: 0...100, using: &random)) / 50, force: random.chance(0.5) ? 0.5 : nil)
+            time: Float(index * 20 + Int.random(in: 0..<20, using: &random)) / 1000,
+            force: random.chance(0.5) ? 0.5 : nil)
     }
 
     private static func newEntity(_ random: inout SeededRandom) -> NewEntity {

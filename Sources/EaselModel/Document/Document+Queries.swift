@@ -85,4 +85,10 @@ extension Document {
         guard let slot = slots[id] else { return nil }
         return records[Int(slot)].strokeSamples.chunks[start]?.stamp
     }
+
+    /// How many of a stroke's samples are reachable from index 0, deleted
+    /// or not: where its author's next append belongs.
+    public func contiguousSampleCount(of id: EntityID) -> UInt32? {
+        slots[id].map { records[Int($0)].strokeSamples.contiguousCount }
+    }
 }
