@@ -53,6 +53,9 @@ public struct HistoryDiff: Sendable {
             }
         }
         outcome = found ?? .same(through: end)
-        headsAgree = try left.document().stateHash == right.document().stateHash
+        // On from where the walk stopped, rather than replaying both again.
+        for logged in left.ops where logged.position > position { leftDocument.apply(logged.op) }
+        for logged in right.ops where logged.position > position { rightDocument.apply(logged.op) }
+        headsAgree = leftDocument.stateHash == rightDocument.stateHash
     }
 }

@@ -20,7 +20,7 @@ struct Render: ParsableCommand {
     @Flag(help: "Write PNG instead, rasterised by rsvg-convert (Debian: librsvg2-bin).") var png = false
 
     func run() throws {
-        let history = try OpHistory.load(from: try database.open(), document: doc)
+        let history = try HistorySource.loadDatabase(path: database.db, document: doc)
         let svg = SVGRenderer().render(try history.document(at: at))
         let bytes = png ? try rasterise(svg) : Data(svg.utf8)
         if output == "-" {

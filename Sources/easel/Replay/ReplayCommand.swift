@@ -59,7 +59,7 @@ struct Replay: ParsableCommand {
         let history =
             try log.map { try HistorySource.load(path: $0, document: nil) }
             ?? HistorySource.loadDatabase(path: db ?? "", document: doc)
-        if let until { try replaying { try history.checkReachable(until) } }
+        if let until { try history.checkReachable(until) }
         if print {
             try printSteps(history)
         } else if step {
@@ -72,7 +72,7 @@ struct Replay: ParsableCommand {
         } else if let find {
             try runFind(history, find)
         } else {
-            let document = try replaying { try history.document(at: until) }
+            let document = try history.document(at: until)
             let position = until ?? history.head
             Swift.print("\(history.name): \(describe(history, through: position)); at \(position):")
             Swift.print(
@@ -98,7 +98,7 @@ struct Replay: ParsableCommand {
     }
 
     private func writeFrames(_ history: OpHistory, to folder: String) throws {
-        let strip = try replaying { try Filmstrip(history, every: every, until: until) }
+        let strip = try Filmstrip(history, every: every, until: until)
         let directory = URL(fileURLWithPath: folder, isDirectory: true)
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -115,14 +115,14 @@ struct Replay: ParsableCommand {
     }
 
     private func runCheck(_ history: OpHistory) throws {
-        let report = try replaying { try history.check(until: until) }
+        let report = try history.check(until: until)
         guard let first = report.first else {
             Swift.print("\(history.name): \(report.checked) ops checked, every invariant holds")
             return
         }
         let line = StepLine(for: history)
         Swift.print("\(history.name): the op at position \(first.position) breaks an invariant:")
-        let document = try replaying { try history.document(at: first.position) }
+        let document = try history.document(at: first.position)
         Swift.print("  " + line.line(first.position, history.op(at: first.position), document))
         for violation in report.violations where violation.position == first.position {
             Swift.print("  \(violation)")
@@ -133,23 +133,23 @@ struct Replay: ParsableCommand {
     }
 
     private func runFind(_ history: OpHistory, _ text: String) throws {
-        let predicate = try replaying { try Predicate(parsing: text) }
+        let predicate = try Predicate(parsing: text)
         var timeline = Timeline(history)
-        let result = try replaying { try timeline.find(predicate, until: until) }
+        let result = try timeline.find(predicate, until: until)
         let how = "\(result.strategy.rawValue), \(result.evaluations) states tested"
         guard let position = result.position else {
             Swift.print("\(history.name): \(predicate) never holds up to \(until ?? history.head) (\(how))")
             throw ExitCode(1)
         }
         Swift.print("\(history.name): \(predicate) first holds at position \(position) (\(how))")
-        let document = try replaying { try timeline.document(at: position) }
+        let document = try timeline.document(at: position)
         Swift.print("  " + StepLine(for: history).line(position, history.op(at: position), document))
     }
 
     private func runDiff() throws {
         let left = try HistorySource.load(path: diff[0], document: doc)
         let right = try HistorySource.load(path: diff[1], document: doc)
-        let result = try replaying { try HistoryDiff(left, right) }
+        let result = try HistoryDiff(left, right)
         let heads = "heads \(result.leftHead) and \(result.rightHead)"
         switch result.outcome {
         case .same(let through):
@@ -167,14 +167,5 @@ struct Replay: ParsableCommand {
             Swift.print(result.headsAgree ? "  the latest states agree again" : "  the latest states differ too")
             throw ExitCode(1)
         }
-    }
-}
-
-/// Runs replay work, turning its errors into command errors.
-func replaying<T>(_ body: () throws -> T) throws -> T {
-    do {
-        return try body()
-    } catch let error as ReplayError {
-        throw CommandError(error.description)
     }
 }
