@@ -89,7 +89,13 @@ final class WorkerState: @unchecked Sendable {
                 if case .failure(let error) = result, !store.database.isInTransaction { throw error }
                 results.append(result)
             }
-            if faults.acknowledgeBeforeCommit { callBack(appends, results) }
+            if faults.acknowledgeBeforeCommit {
+                callBack(appends, results)
+                // Holds the window between ack and commit open as long as a
+                // slow disk's sync would: where syncs are fast, random kills
+                // could miss the bug this fault plants.
+                usleep(2_000)
+            }
             do throws(StoreError) {
                 try store.database.execute("COMMIT")
             } catch {
