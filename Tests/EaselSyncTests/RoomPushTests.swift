@@ -84,6 +84,33 @@ struct RoomPushTests {
         try expectRefusal(.appendConflict, pushing: [F.append(10, at: 0, x: 7)])
     }
 
+    @Test func anAppendThatOverlapsAcceptedSamplesAndContradictsOneIsRefusedWhole() throws {
+        // The room holds sample 0 (x 1); this chunk repeats it, then
+        // contradicts nothing yet, but its own pending twin says otherwise.
+        let (harness, connection, _) = try room()
+        let pending = op(10, alice, .append(F.stroke, start: 1, samples: [sample(2, 0, 0), sample(3, 0, 0)]))
+        harness.push([pending], batch: 1, from: connection)
+        let overlap = op(11, alice, .append(F.stroke, start: 0, samples: [sample(1, 0, 0), sample(2, 0, 0), sample(9, 0, 0)]))
+        let transcript = harness.push([overlap], batch: 2, from: connection)
+        #expect(transcript.errors(to: connection).map(\.code) == [.appendConflict])
+        #expect(transcript.errors(to: connection).map(\.batch) == [2])
+        #expect(transcript.errors(to: connection).first?.message.contains("index 2") == true)
+    }
+
+    @Test func anAppendThatRepeatsAndExtendsAcceptedSamplesIsAccepted() throws {
+        let (harness, connection, other) = try room()
+        let extending = op(10, alice, .append(F.stroke, start: 0, samples: [sample(1, 0, 0), sample(2, 0, 0)]))
+        let transcript = harness.pushCommitted([extending], batch: 4, from: connection)
+        #expect(transcript.messages(to: connection) == [.ack(Ack(batch: 4, first: 4, count: 1))])
+        #expect(transcript.messages(to: other) == [.ops([PositionedOp(position: 4, op: extending)])])
+        let stroke = harness.storage.history(of: harness.document.rawValue).document()[F.stroke]
+        guard case .stroke(let content)? = stroke?.content else {
+            Issue.record("no stroke")
+            return
+        }
+        #expect(content.samples.map(\.x) == [1, 2])
+    }
+
     @Test func aRefusedPushLeavesNoTraceAndTheNextPushContinuesTheLog() throws {
         let (harness, connection, other) = try room()
         // The create would pass on its own; the set after it does not.

@@ -43,10 +43,10 @@ extension EntityRecord {
             writer.opID(stamp)
             value.encodeValue(into: &writer)
         }
-        let chunks = strokeSamples.sortedChunks
+        let chunks = strokeSamples.chunksByStart
         writer.varint(UInt64(chunks.count))
-        for (start, chunk) in chunks {
-            writer.varint(UInt64(start))
+        for chunk in chunks {
+            writer.varint(UInt64(chunk.start))
             writer.opID(chunk.stamp)
             writer.varint(UInt64(chunk.samples.count))
             for sample in chunk.samples {

@@ -79,11 +79,13 @@ extension Document {
 }
 
 extension Document {
-    /// The op whose samples a stroke holds at a start index, if any: what a
-    /// server compares a new append with before accepting it.
-    public func sampleChunkStamp(of id: EntityID, at start: UInt32) -> OpID? {
+    /// The first index at which `chunk` contradicts the samples a stroke
+    /// holds (accepted ones, waiting past a gap or not), or nil when it
+    /// agrees with all it overlaps: what a server checks before accepting
+    /// an append. O(log n + overlap).
+    public func firstSampleDisagreement(of id: EntityID, with chunk: SampleChunk) -> UInt32? {
         guard let slot = slots[id] else { return nil }
-        return records[Int(slot)].strokeSamples.chunks[start]?.stamp
+        return records[Int(slot)].strokeSamples.accepted.firstDisagreement(with: chunk)
     }
 
     /// How many of a stroke's samples are reachable from index 0, deleted

@@ -7,7 +7,7 @@ extension Document {
     ///
     /// For each entity: its create, carrying the fields still as created;
     /// one op per register written later, stamped with that write's OpID;
-    /// every stroke chunk, waiting ones included. Ops overwritten by later
+    /// every stroke chunk, waiting and set-aside ones included. Ops overwritten by later
     /// writes are gone, which is what makes a snapshot smaller than a log.
     /// Each op is its own transaction (a snapshot keeps no undo history).
     /// O(n) in the size of the state.
@@ -50,11 +50,13 @@ extension EntityRecord {
             let action: Op.Action = alive.value ? .restore(id) : .delete(id)
             ops.append(Op(id: alive.stamp, transaction: TransactionID(alive.stamp), action: action))
         }
-        for (start, chunk) in strokeSamples.sortedChunks {
+        // In the order they are taken in, so a replica loading the
+        // snapshot takes each in its turn instead of rebuilding the runs.
+        for chunk in strokeSamples.chunks {
             ops.append(
                 Op(
                     id: chunk.stamp, transaction: TransactionID(chunk.stamp),
-                    action: .append(id, start: start, samples: chunk.samples)))
+                    action: .append(id, start: chunk.start, samples: chunk.samples)))
         }
     }
 }

@@ -51,7 +51,7 @@ public struct Document: Sendable {
             let slot = Int(slot(for: entity))
             let canonical = samples.map { StrokeSample(x: $0.x, y: $0.y, time: $0.time, force: $0.force) }
             let (outcome, waitsForGap) = records[slot].strokeSamples.merge(
-                start: start, samples: canonical, stamp: op.id)
+                StrokeSamples.Chunk(start: start, samples: canonical, stamp: op.id))
             if outcome == .applied, waitsForGap { return .waitingForGap }
             return ApplyResult(outcome, created: records[slot].kind != nil)
         }

@@ -1,90 +1,95 @@
 /// A stroke's samples as the chunks appended to it.
 ///
-/// The visible samples are the chain of chunks from index 0, each starting
-/// where the previous one ends. A chunk ahead of a gap waits; an identical
-/// repeat changes nothing; of two different chunks at one start index the
-/// higher OpID wins. The state is therefore a function of the set of chunks,
-/// whatever order they arrive in.
+/// Conflicts are decided per sample index. Chunks are taken in their order
+/// (by OpID; see `precedes`); a chunk that agrees with every sample it
+/// overlaps among those taken before it is accepted — a duplicate, an
+/// overlap or an extension — and one that disagrees at any index is set
+/// aside whole. The visible samples are the indices from 0 that accepted
+/// chunks cover without a gap; a chunk past a gap waits. Because the order
+/// belongs to the chunks, not to their arrival, the state is a function of
+/// the set of chunks.
+///
+/// Only a stroke's author appends to it, so the OpID order is the order the
+/// author made its chunks: the first word on an index wins, as it does at
+/// the server, which refuses a chunk that contradicts one it accepted.
 struct StrokeSamples: Hashable, Sendable {
     struct Chunk: Hashable, Sendable {
-        var stamp: OpID
+        var start: UInt32
         var samples: [StrokeSample]
+        var stamp: OpID
+
+        var sampleChunk: SampleChunk { SampleChunk(start: start, samples: samples) }
+
+        /// The order chunks are taken in: by stamp, then — for two chunks
+        /// with one stamp, which only a misbehaving peer makes — by start,
+        /// length and the samples' bits, as every replica will.
+        func precedes(_ other: Chunk) -> Bool {
+            if stamp != other.stamp { return stamp < other.stamp }
+            if start != other.start { return start < other.start }
+            if samples.count != other.samples.count { return samples.count < other.samples.count }
+            let bits = { (sample: StrokeSample) in sample.bitPatterns }
+            return samples.lazy.flatMap(bits).lexicographicallyPrecedes(other.samples.lazy.flatMap(bits))
+        }
     }
 
-    /// The winning chunk at each start index.
-    private(set) var chunks: [UInt32: Chunk] = [:]
+    /// Every chunk received, accepted or set aside, in `precedes` order.
+    private(set) var chunks: [Chunk] = []
+    /// What the accepted chunks say, as disjoint runs.
+    private(set) var accepted = SampleRuns()
 
-    /// Merges a chunk; `.applied` with `waitsForGap` when it is not yet
-    /// reachable from index 0.
-    mutating func merge(start: UInt32, samples: [StrokeSample], stamp: OpID) -> (MergeOutcome, waitsForGap: Bool) {
-        let outcome: MergeOutcome
-        if let current = chunks[start] {
-            if stamp > current.stamp {
-                outcome = .applied
-            } else if stamp < current.stamp {
-                outcome = .superseded
-            } else if samples == current.samples {
-                outcome = .duplicate
-            } else {
-                // Same stamp, different samples: settle on the longer, then
-                // on the lexicographically larger bits, as every replica will.
-                outcome = Self.settles(samples, over: current.samples) ? .applied : .superseded
-            }
+    /// Merges a chunk: `.applied` when accepted (with `waitsForGap` when it
+    /// lies past a gap), `.superseded` when an earlier chunk contradicts it,
+    /// `.duplicate` for a chunk already held. O(log n) when the chunk comes
+    /// after every chunk held, as a live stroke's do; O(n log n) when it
+    /// arrives out of order and the runs are rebuilt.
+    mutating func merge(_ chunk: Chunk) -> (MergeOutcome, waitsForGap: Bool) {
+        let index = insertionIndex(of: chunk)
+        if index < chunks.count, chunks[index] == chunk { return (.duplicate, false) }
+        chunks.insert(chunk, at: index)
+        let isAccepted: Bool
+        if index == chunks.count - 1 {
+            isAccepted = accepted.accept(chunk.sampleChunk)
         } else {
-            outcome = .applied
+            var rebuilt = SampleRuns()
+            var acceptedAtIndex = false
+            for (position, candidate) in chunks.enumerated() {
+                let took = rebuilt.accept(candidate.sampleChunk)
+                if position == index { acceptedAtIndex = took }
+            }
+            accepted = rebuilt
+            isAccepted = acceptedAtIndex
         }
-        if outcome == .applied {
-            chunks[start] = Chunk(stamp: stamp, samples: samples)
-        }
-        return (outcome, !chainReaches(start))
+        guard isAccepted else { return (.superseded, false) }
+        return (.applied, UInt64(chunk.start) + UInt64(chunk.samples.count) > UInt64(accepted.contiguousCount))
     }
 
     /// The samples reachable from index 0, in order.
-    var samples: [StrokeSample] {
-        var result: [StrokeSample] = []
-        var next: UInt32? = 0
-        while let start = next, let chunk = chunks[start] {
-            result += chunk.samples
-            next = Self.end(of: chunk, at: start)
-        }
-        return result
-    }
+    var samples: [StrokeSample] { accepted.contiguousSamples }
 
     /// How many samples are reachable from index 0.
-    var contiguousCount: UInt32 {
-        var next: UInt32 = 0
-        while let chunk = chunks[next], let end = Self.end(of: chunk, at: next) { next = end }
-        return next
+    var contiguousCount: UInt32 { accepted.contiguousCount }
+
+    /// The chunks sorted by start index (then by their order), for the
+    /// canonical encoding.
+    var chunksByStart: [Chunk] {
+        chunks.sorted { $0.start != $1.start ? $0.start < $1.start : $0.precedes($1) }
     }
 
-    /// The chunks sorted by start index, for canonical encoding.
-    var sortedChunks: [(start: UInt32, chunk: Chunk)] {
-        chunks.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
-    }
-
-    private func chainReaches(_ start: UInt32) -> Bool {
-        var next: UInt32 = 0
-        while next < start, let chunk = chunks[next], let end = Self.end(of: chunk, at: next) { next = end }
-        return next == start
-    }
-
-    /// Where the chunk after this one starts; nil for an empty chunk or one
-    /// reaching past UInt32 (which validation refuses; this keeps the chain
-    /// walk finite regardless).
-    private static func end(of chunk: Chunk, at start: UInt32) -> UInt32? {
-        guard !chunk.samples.isEmpty, chunk.samples.count <= Int(UInt32.max) else { return nil }
-        let (end, overflow) = start.addingReportingOverflow(UInt32(chunk.samples.count))
-        return overflow ? nil : end
-    }
-
-    private static func settles(_ candidate: [StrokeSample], over current: [StrokeSample]) -> Bool {
-        if candidate.count != current.count { return candidate.count > current.count }
-        let bits: (StrokeSample) -> [UInt32] = { sample in
-            [
-                sample.x.bitPattern, sample.y.bitPattern, sample.time.bitPattern,
-                sample.force.map { $0.bitPattern } ?? UInt32.max,
-            ]
+    private func insertionIndex(of chunk: Chunk) -> Int {
+        var low = 0
+        var high = chunks.count
+        while low < high {
+            let middle = (low + high) / 2
+            if chunks[middle].precedes(chunk) { low = middle + 1 } else { high = middle }
         }
-        return current.flatMap(bits).lexicographicallyPrecedes(candidate.flatMap(bits))
+        return low
+    }
+}
+
+extension StrokeSample {
+    /// The sample's bits, force absent as all ones: a total order for
+    /// settling ties.
+    var bitPatterns: [UInt32] {
+        [x.bitPattern, y.bitPattern, time.bitPattern, force.map { $0.bitPattern } ?? UInt32.max]
     }
 }

@@ -66,12 +66,13 @@ public struct InvariantChecker: Sendable {
         _ broken: (Invariant, String) -> Void
     ) {
         let end = UInt64(start) + UInt64(samples.count)
-        if let held = document.contiguousSampleCount(of: entity), start != held {
-            broken(
-                .contiguousAppends,
-                start > held
-                    ? "\(entity) samples \(start)..<\(end) leave a gap after its \(held) samples"
-                    : "\(entity) samples \(start)..<\(end) rewrite samples it holds (\(held))")
+        if let held = document.contiguousSampleCount(of: entity), start > held {
+            broken(.contiguousAppends, "\(entity) samples \(start)..<\(end) leave a gap after its \(held) samples")
+        }
+        if let index = document.firstSampleDisagreement(
+            of: entity, with: SampleChunk(start: start, samples: samples))
+        {
+            broken(.contiguousAppends, "\(entity) samples \(start)..<\(end) contradict the sample it holds at \(index)")
         }
         if end > UInt64(InvariantRanges.samplesPerStroke) {
             broken(.samples, "\(entity) would hold \(end) samples; at most \(InvariantRanges.samplesPerStroke)")

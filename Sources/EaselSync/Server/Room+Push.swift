@@ -60,7 +60,7 @@ extension Room {
     /// so a refused push leaves no trace.
     private func vet(_ ops: [Op], from replica: ReplicaID) throws(Refusal) -> [Op] {
         var kindsInPush: [EntityID: EntityKind] = [:]
-        var chunksInPush: [ChunkKey: OpID] = [:]
+        var chunksInPush: [EntityID: [SampleChunk]] = [:]
         // Counters only rise within an honest push, so a repeat within it is
         // looked for only once they stop rising.
         var previousCounter: UInt64 = 0
@@ -127,7 +127,7 @@ extension Room {
     /// entity's kind, an append by the stroke's author that does not
     /// contradict samples already accepted.
     private func vetMeaning(
-        _ op: Op, kindsInPush: inout [EntityID: EntityKind], chunksInPush: inout [ChunkKey: OpID]
+        _ op: Op, kindsInPush: inout [EntityID: EntityKind], chunksInPush: inout [EntityID: [SampleChunk]]
     ) throws(Refusal) {
         if case .create(let kind, _) = op.action {
             kindsInPush[op.entity] = kind
@@ -142,22 +142,25 @@ extension Room {
             guard kind.has(field.id) else {
                 throw Refusal(code: .fieldNotInKind, message: "a \(kind) has no field \(field.id)")
             }
-        case .append(_, let start, _):
+        case .append(_, let start, let samples):
             guard kind == .stroke else {
                 throw Refusal(code: .fieldNotInKind, message: "a \(kind) has no samples to append to")
             }
             guard op.id.replica == entity.author else {
                 throw Refusal(code: .notStrokeAuthor, message: "only the author of stroke \(entity) may append to it")
             }
-            let key = ChunkKey(entity: entity, start: start)
-            if let holder = chunksInPush[key] ?? pendingChunks[key]
-                ?? committed.sampleChunkStamp(of: entity, at: start),
-                holder != op.id
+            // Conflicts are per sample index: a chunk may repeat, overlap
+            // or extend what was accepted, but not contradict it anywhere.
+            let chunk = SampleChunk(start: start, samples: samples)
+            let earlier = (pendingChunks[entity] ?? []) + (chunksInPush[entity] ?? [])
+            if let index = committed.firstSampleDisagreement(of: entity, with: chunk)
+                ?? earlier.lazy.compactMap({ $0.firstDisagreement(with: chunk) }).first
             {
                 throw Refusal(
-                    code: .appendConflict, message: "stroke \(entity) already has other samples from index \(start)")
+                    code: .appendConflict,
+                    message: "stroke \(entity) already has another sample at index \(index)")
             }
-            chunksInPush[key] = op.id
+            chunksInPush[entity, default: []].append(chunk)
         case .create, .delete, .restore:
             break
         }
@@ -172,7 +175,8 @@ extension Room {
         pendingOps.append(PositionedOp(position: position, op: op))
         switch op.action {
         case .create(let kind, _): pendingKinds[op.entity] = kind
-        case .append(let entity, let start, _): pendingChunks[ChunkKey(entity: entity, start: start)] = op.id
+        case .append(let entity, let start, let samples):
+            pendingChunks[entity, default: []].append(SampleChunk(start: start, samples: samples))
         default: break
         }
     }
@@ -204,8 +208,10 @@ extension Room {
                 let op = pendingOps[offset]
                 commitHead(op)
                 if case .create = op.op.action { pendingKinds[op.op.entity] = nil }
-                if case .append(let entity, let start, _) = op.op.action {
-                    pendingChunks[ChunkKey(entity: entity, start: start)] = nil
+                if case .append(let entity, _, _) = op.op.action {
+                    // Pending chunks commit in the order they were accepted.
+                    pendingChunks[entity]?.removeFirst()
+                    if pendingChunks[entity]?.isEmpty == true { pendingChunks[entity] = nil }
                 }
             }
             committedOps += push.opCount

@@ -52,7 +52,8 @@ final class Room {
     /// Accepted ops waiting for storage, at positions `head + 1 ...`.
     var pendingOps = Queue<PositionedOp>()
     var pendingKinds: [EntityID: EntityKind] = [:]
-    var pendingChunks: [ChunkKey: OpID] = [:]
+    /// Each stroke's accepted appends waiting for storage, in order.
+    var pendingChunks: [EntityID: [SampleChunk]] = [:]
     var nextTicket: UInt64 = 1
 
     // MARK: Connections
@@ -283,10 +284,4 @@ struct PendingPush {
     var ticket: StorageTicket?
     var opCount: Int
     var isStored: Bool
-}
-
-/// A stroke's chunk start, for spotting two different chunks at one index.
-struct ChunkKey: Hashable {
-    var entity: EntityID
-    var start: UInt32
 }
