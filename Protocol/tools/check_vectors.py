@@ -116,6 +116,9 @@ class DecodeError(Exception):
     def __init__(self, code: int, detail: str):
         super().__init__(f"{code} {ERROR_NAMES.get(code, '?')}: {detail}")
         self.code = code
+        # The push's batch, when the decoder read it before the fault (section 7): the refusal
+        # names it.
+        self.batch: int | None = None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -125,6 +128,7 @@ class Reader:
     def __init__(self, data: bytes):
         self.data = data
         self.pos = 0
+        self.batch: int | None = None  # a push's batch, once read
 
     @property
     def left(self) -> int:
@@ -583,7 +587,9 @@ def read_welcome(r: Reader) -> dict:
 
 
 def read_push(r: Reader) -> dict:
-    return {"batch": str(r.uint("batch")), "ops": read_op_batch(r, MAX_PUSH_OPS, min_ops=1)}
+    batch = r.uint("batch")
+    r.batch = batch
+    return {"batch": str(batch), "ops": read_op_batch(r, MAX_PUSH_OPS, min_ops=1)}
 
 
 def read_ack(r: Reader) -> dict:
@@ -634,9 +640,13 @@ def decode(data: bytes) -> dict:
         raise DecodeError(UNKNOWN_MESSAGE_TYPE, f"message tag {tag}")
     name = MESSAGE_TAGS[tag]
     message = {"type": name}
-    message.update(MESSAGE_BODIES[name](r))
-    if r.left:
-        raise DecodeError(TRAILING_BYTES, f"{r.left} bytes after the {name} message")
+    try:
+        message.update(MESSAGE_BODIES[name](r))
+        if r.left:
+            raise DecodeError(TRAILING_BYTES, f"{r.left} bytes after the {name} message")
+    except DecodeError as error:
+        error.batch = r.batch
+        raise
     return message
 
 
@@ -809,32 +819,53 @@ def check_invalid(entry: dict, base: Path, validator: Any) -> tuple[list[str], l
     try:
         if encoding == "binary":
             data = read_hex_file(vector_path(entry, "file", base))
-            return check_invalid_binary(name, code, data, why), []
+            return check_invalid_binary(name, code, expected_batch(entry), data, why), []
         if encoding == "json":
             raw = read_bytes_file(vector_path(entry, "file", base))
-            return check_invalid_json(name, code, raw, validator, why)
+            return check_invalid_json(name, code, expected_batch(entry), raw, validator, why)
     except VectorFileError as error:
         return [f"{name}: {error}"], []
     return [f"{name}: unknown encoding {encoding!r}"], []
 
 
-def check_invalid_binary(name: str, code: int, data: bytes, why: str) -> list[str]:
+def expected_batch(entry: dict) -> int | None:
+    return int(entry["batch"]) if "batch" in entry else None
+
+
+UNCHECKED = object()  # the self-test's hand-built cases name no batch
+
+
+def check_invalid_binary(name: str, code: int, batch: Any, data: bytes, why: str) -> list[str]:
     try:
         message = decode(data)
     except DecodeError as error:
-        if error.code == code:
-            return []
-        return [f"{name}: expected error {code}, decoder gives {error}{why}"]
+        if error.code != code:
+            return [f"{name}: expected error {code}, decoder gives {error}{why}"]
+        if batch is not UNCHECKED and error.batch != batch:
+            return [f"{name}: the refusal must name batch {batch}, the decoder read {error.batch}{why}"]
+        return []
     except Exception as error:  # noqa: BLE001 - a decoder bug must not hide the other vectors
         return [f"{name}: expected error {code}, decoder crashed: {error!r}{why}"]
     return [f"{name}: expected error {code}, but it decodes as a {message['type']}{why}"]
 
 
-def check_invalid_json(name: str, code: int, raw: bytes, validator: Any,
+def readable_batch(message: Any) -> int | None:
+    """A JSON push's batch when its `batch` member is well formed (section 7: the refusal names it)."""
+    if not isinstance(message, dict) or message.get("type") != "push":
+        return None
+    batch = message.get("batch")
+    if not isinstance(batch, str) or not re.fullmatch(r"0|[1-9][0-9]*", batch) or int(batch) >= 2**64:
+        return None
+    return int(batch)
+
+
+def check_invalid_json(name: str, code: int, batch: Any, raw: bytes, validator: Any,
                        why: str) -> tuple[list[str], list[str]]:
     try:
         message = load_json(raw)
     except JsonTextError as error:
+        if batch is not UNCHECKED and batch is not None:
+            return [f"{name}: names batch {batch}, but it is not JSON text{why}"], []
         if code == INVALID_JSON:
             return [], []
         if code == WRONG_TYPE:
@@ -842,6 +873,9 @@ def check_invalid_json(name: str, code: int, raw: bytes, validator: Any,
         return [], [f"{name}: (code {code}) not strict JSON (110): {error}"]
     if code == INVALID_JSON:
         return [f"{name}: expected error 110, but it is strict JSON nested <= {MAX_JSON_DEPTH}{why}"], []
+    if batch is not UNCHECKED and readable_batch(message) != batch:
+        return [f"{name}: the refusal must name batch {batch}, the message's batch reads "
+                f"{readable_batch(message)}{why}"], []
     errors = schema_errors(validator, message)
     if code == WRONG_TYPE:
         return ([] if errors else [f"{name}: expected error 111, but the schema accepts it{why}"]), []
@@ -1234,7 +1268,7 @@ def self_test_valid(validator: Any) -> list[str]:
 def self_test_invalid() -> list[str]:
     failures = []
     for name, text, code in INVALID_CASES:
-        failures += check_invalid_binary(name, code, hex_bytes(text), "")
+        failures += check_invalid_binary(name, code, UNCHECKED, hex_bytes(text), "")
     return failures
 
 
@@ -1242,7 +1276,7 @@ def self_test_json(validator: Any) -> list[str]:
     failures = []
     for name, text, code in JSON_CASES:
         if code is not None:
-            failures += check_invalid_json(name, code, text.encode(), validator, "")[0]
+            failures += check_invalid_json(name, code, UNCHECKED, text.encode(), validator, "")[0]
             continue
         try:
             errors = schema_errors(validator, load_json(text.encode()))

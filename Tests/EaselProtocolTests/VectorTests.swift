@@ -33,6 +33,7 @@ struct VectorTests {
                 Issue.record("\(vector.name) decoded to \(message)")
             } catch {
                 #expect(error.code == vector.code, "\(vector.name): \(error)")
+                #expect(error.batch == vector.batch, "\(vector.name): the refusal names batch \(String(describing: error.batch))")
             }
         }
     }

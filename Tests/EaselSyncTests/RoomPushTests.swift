@@ -111,6 +111,22 @@ struct RoomPushTests {
         #expect(content.samples.map(\.x) == [1, 2])
     }
 
+    @Test(arguments: WireEncoding.allCases)
+    func aPushTheDecoderRefusesIsRefusedWithItsBatch(encoding: WireEncoding) throws {
+        let (harness, connection, _) = try room()
+        let ops = (0..<4097).map { F.moveStar(UInt64(10 + $0)) }
+        let bytes = Message.push(Push(batch: 42, ops: ops)).encoded(as: encoding)
+        do {
+            _ = try Message(decoding: bytes, as: encoding)
+            Issue.record("4097 ops decoded")
+        } catch {
+            let errors = harness.refuse(error, from: connection).errors(to: connection)
+            #expect(errors.map(\.code) == [.tooLarge])
+            #expect(errors.map(\.batch) == [42])
+            #expect(errors.allSatisfy { !$0.fatal })
+        }
+    }
+
     @Test func aRefusedPushLeavesNoTraceAndTheNextPushContinuesTheLog() throws {
         let (harness, connection, other) = try room()
         // The create would pass on its own; the set after it does not.

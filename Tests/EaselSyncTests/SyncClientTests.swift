@@ -151,6 +151,19 @@ struct SyncClientTests {
         #expect(client.editor.document.visibleCount == 0)
     }
 
+    @Test func aPushTheServerCouldNotDecodeIsRefusedByItsBatchAndTheOthersStayInFlight() throws {
+        var client = try client()
+        connect(&client)
+        try placeEmoji(&client)
+        let first = try #require(pushes(sent(&client)).first)
+        try placeEmoji(&client)
+        let second = try #require(pushes(sent(&client)).first)
+        let error = ErrorMessage(code: .tooLarge, batch: second.batch, message: "a text of 16385 bytes")
+        client.receive(.error(error), at: start)
+        #expect(client.takeEvents() == [.refused(error, second.ops)])
+        #expect(client.unacknowledged == first.ops)
+    }
+
     @Test func aTransactionLargerThanOnePushIsCutIntoPushesWithinTheOpLimit() throws {
         var client = try client()
         let many = (1...5_000).map { op(UInt64($0), alice, .create(.emoji, [.character("🐜")])) }

@@ -223,14 +223,15 @@ async def invalid_vectors(uri, vectors_dir):
                 await ws.recv()  # the welcome
                 # Bytes as a text frame, whatever they hold (json-not-utf8).
                 await ws.send(payload, text=not binary)
-                result = {"name": vector["name"], "expected": vector["code"]}
+                result = {"name": vector["name"], "expected": vector["code"],
+                          "expected_batch": vector.get("batch")}
                 try:
                     answer = await asyncio.wait_for(ws.recv(), 10)
                     if binary:
-                        result["code"] = decode_binary_error_code(answer)
+                        result["code"], result["batch"] = decode_binary_error(answer)
                     else:
                         message = json.loads(answer)
-                        result["code"] = message.get("code")
+                        result["code"], result["batch"] = message.get("code"), message.get("batch")
                 except websockets.ConnectionClosed as closed:
                     result["close"] = closed_code(closed)
                 results.append(result)
@@ -246,18 +247,34 @@ async def invalid_vectors(uri, vectors_dir):
     print(json.dumps({"results": results, "watcher_saw": seen}))
 
 
-def decode_binary_error_code(answer):
-    """The code of a binary `error` message: version byte, tag 8, then the
-    code as a LEB128 varint (Protocol/README.md, section 4)."""
+def decode_binary_error(answer):
+    """The code and batch (a decimal string, or None) of a binary `error`
+    message: version byte, tag 8, the code as a LEB128 varint, a flags byte
+    (bit 1: a batch follows), then the batch as a varint (Protocol/README.md,
+    section 4)."""
     if len(answer) < 3 or answer[1] != 8:
+        return None, None
+    position = 2
+
+    def varint():
+        nonlocal position
+        value, shift = 0, 0
+        while position < len(answer):
+            byte = answer[position]
+            position += 1
+            value |= (byte & 0x7F) << shift
+            shift += 7
+            if byte < 0x80:
+                return value
         return None
-    code, shift = 0, 0
-    for byte in answer[2:]:
-        code |= (byte & 0x7F) << shift
-        shift += 7
-        if byte < 0x80:
-            return code
-    return None
+
+    code = varint()
+    if code is None or position >= len(answer):
+        return code, None
+    flags = answer[position]
+    position += 1
+    batch = varint() if flags & 0x02 else None
+    return code, None if batch is None else str(batch)
 
 
 async def push_flood(uri, document, pushes):

@@ -175,9 +175,16 @@ extension Message {
                     more: flags & WelcomeFlags.more != 0, peers: peers))
         case .push:
             let batch = try reader.varint("the batch number")
-            let ops = try reader.opBatch(limit: ProtocolLimits.opsPerPush)
-            guard !ops.isEmpty else { throw DecodeError(.invalidValue, "push \(batch) has no ops") }
-            return .push(Push(batch: batch, ops: ops))
+            do throws(DecodeError) {
+                let ops = try reader.opBatch(limit: ProtocolLimits.opsPerPush)
+                guard !ops.isEmpty else { throw DecodeError(.invalidValue, "push \(batch) has no ops") }
+                // Checked here as well as for every message, so trailing
+                // bytes are refused with the batch too.
+                try reader.expectEnd()
+                return .push(Push(batch: batch, ops: ops))
+            } catch {
+                throw error.about(batch: batch)
+            }
         case .ack:
             let batch = try reader.varint("the batch number")
             let first = try reader.varint("the first position")

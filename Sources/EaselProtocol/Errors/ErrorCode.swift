@@ -80,6 +80,10 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
 public struct DecodeError: Error, Hashable, Sendable, CustomStringConvertible {
     public var code: ErrorCode
     public var detail: String
+    /// The batch of the push that failed to decode, when the decoder read
+    /// that far: the refusal names it, so a client with several pushes in
+    /// flight knows which one failed.
+    public var batch: UInt64?
 
     /// Details quote the input; they are cut to 256 bytes so an error
     /// about a huge input is not huge itself (and fits an `error` message).
@@ -87,6 +91,13 @@ public struct DecodeError: Error, Hashable, Sendable, CustomStringConvertible {
         self.code = code
         self.detail =
             detail.utf8.count <= 256 ? detail : String(decoding: detail.utf8.prefix(253), as: UTF8.self) + "…"
+    }
+
+    /// The same error, about the push `batch`.
+    func about(batch: UInt64) -> DecodeError {
+        var error = self
+        error.batch = batch
+        return error
     }
 
     public var description: String { "\(code) (\(code.rawValue)): \(detail)" }

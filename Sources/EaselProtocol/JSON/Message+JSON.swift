@@ -139,9 +139,13 @@ extension Message {
                     position: try json.uint64("position"), content: content, more: try json.bool("more"), peers: peers))
         case .push:
             let batch = try json.uint64("batch")
-            let ops = try JSONOps.ops(json.array("ops"), path: "message.ops", limit: ProtocolLimits.opsPerPush)
-            guard !ops.isEmpty else { throw DecodeError(.invalidValue, "push \(batch) has no ops") }
-            return .push(Push(batch: batch, ops: ops))
+            do throws(DecodeError) {
+                let ops = try JSONOps.ops(json.array("ops"), path: "message.ops", limit: ProtocolLimits.opsPerPush)
+                guard !ops.isEmpty else { throw DecodeError(.invalidValue, "push \(batch) has no ops") }
+                return .push(Push(batch: batch, ops: ops))
+            } catch {
+                throw error.about(batch: batch)
+            }
         case .ack:
             return .ack(
                 Ack(

@@ -179,7 +179,7 @@ public final class SyncServer {
     public func refuse(_ error: DecodeError, from connection: ConnectionID, at now: Timestamp) {
         guard let record = connections[connection] else { return }
         if case .closing = record.state { return }
-        io.refuse(connection, code: error.code, error.detail)
+        io.refuse(connection, code: error.code, batch: error.batch, error.detail)
         settleClosures(at: now)
     }
 

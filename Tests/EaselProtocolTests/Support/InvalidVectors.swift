@@ -7,6 +7,9 @@ struct InvalidVector {
     var encoding: WireEncoding
     var bytes: [UInt8]
     var code: ErrorCode
+    /// The batch the refusal must name: set for a push whose batch number
+    /// the decoder read before it found the fault.
+    var batch: UInt64?
     var why: String
 }
 
@@ -90,6 +93,10 @@ enum InvalidVectors {
                 .tooLarge, "4097 ops in a push"),
             bin("text-over-limit", pushNoEntity + " 21 03 01 0d 818001 41", .tooLarge, "a text of 16385 bytes"),
             bin("token-over-limit", helloHead + " ce110a0000000000 01 8827 41", .tooLarge, "a token of 5000 bytes"),
+            bin(
+                "push-trailing-bytes", pushOneEntity + " 32 04 00 01 00004841 00", .trailingBytes,
+                "a byte after a push's last op"),
+            bin("push-batch-truncated", "01 03 87", .truncated, "the batch varint is cut off: no batch to name"),
         ]
     }
 
@@ -131,6 +138,16 @@ enum InvalidVectors {
                 "counter-zero", push(op.replacingOccurrences(#""id":"2@"#, #""id":"0@"#)), .invalidValue, "op counter 0"
             ),
             text("empty-push", #"{"type":"push","batch":"1","ops":[]}"#, .invalidValue, "a push of no ops"),
+            text("top-level-array", #"[{"type":"ping","nonce":"1"}]"#, .wrongType, "a message that is not an object"),
+            text("type-as-number", #"{"type":9,"nonce":"1"}"#, .wrongType, "type must be a string"),
+            text(
+                "sample-of-five-numbers",
+                push(
+                    #"{"id":"2@00000000000a11ce","tx":"2@00000000000a11ce","op":"append","entity":"1@00000000000a11ce","start":0,"samples":[[1,2,3,4,5]]}"#
+                ), .wrongType, "a sample is [x, y, time] or [x, y, time, force]"),
+            text(
+                "count-not-whole", #"{"type":"ack","batch":"1","first":"1","count":1.5}"#, .invalidValue,
+                "count 1.5: an integer field holds whole numbers (1.0 and 1e0 read as 1)"),
             text("leading-zero", #"{"type":"push","batch":"007","ops":[]}"#, .invalidValue, "batch 007"),
             text(
                 "uppercase-replica", #"{"type":"leave","replica":"00000000000A11CE"}"#, .invalidValue, "upper-case hex"),
@@ -156,7 +173,11 @@ enum InvalidVectors {
     }
 
     private static func bin(_ name: String, _ hex: String, _ code: ErrorCode, _ why: String) -> InvalidVector {
-        InvalidVector(name: "binary-" + name, encoding: .binary, bytes: bytes(hex: hex), code: code, why: why)
+        // Every push here is batch 7 (`01 03 07`): a decoder that read it
+        // names it in the refusal.
+        let bytes = bytes(hex: hex)
+        let batch: UInt64? = bytes.starts(with: [1, 3, 7]) ? 7 : nil
+        return InvalidVector(name: "binary-" + name, encoding: .binary, bytes: bytes, code: code, batch: batch, why: why)
     }
 
     private static func text(_ name: String, _ text: String, _ code: ErrorCode, _ why: String) -> InvalidVector {
@@ -164,7 +185,18 @@ enum InvalidVectors {
     }
 
     private static func JSON(_ name: String, _ bytes: [UInt8], _ code: ErrorCode, _ why: String) -> InvalidVector {
-        InvalidVector(name: "json-" + name, encoding: .json, bytes: bytes, code: code, why: why)
+        InvalidVector(
+            name: "json-" + name, encoding: .json, bytes: bytes, code: code, batch: readableBatch(bytes), why: why)
+    }
+
+    /// The batch of a JSON push vector whose `batch` member is well formed:
+    /// the refusal names it.
+    private static func readableBatch(_ bytes: [UInt8]) -> UInt64? {
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard text.hasPrefix(#"{"type":"push","batch":""#) else { return nil }
+        let digits = text.dropFirst(#"{"type":"push","batch":""#.count).prefix { $0 != "\"" }
+        guard !digits.hasPrefix("0") else { return nil }
+        return UInt64(digits)
     }
 }
 

@@ -68,7 +68,8 @@ enum VectorFiles {
             let path = invalidPath(vector)
             try? write(vector.encoding == .binary ? hexFile(vector.bytes) : vector.bytes, to: path)
             return "    {\"name\": \"\(vector.name)\", \"encoding\": \"\(vector.encoding)\", \"file\": \"\(path)\","
-                + " \"code\": \(vector.code.rawValue), \"error\": \"\(vector.code)\", \"why\": \(quoted(vector.why))}"
+                + " \"code\": \(vector.code.rawValue), \"error\": \"\(vector.code)\","
+                + (vector.batch.map { " \"batch\": \"\($0)\"," } ?? "") + " \"why\": \(quoted(vector.why))}"
         }.joined(separator: ",\n")
         let document = Document(applying: HashFixture.ops)
         try write(hexFile(stateHashOps.binaryEncoded()), to: "state-hash/ops.hex")
