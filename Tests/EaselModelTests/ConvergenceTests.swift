@@ -40,7 +40,9 @@ struct ConvergenceTests {
         }
     }
 
-    @Test("editors driven by gestures, commands, undo and redo converge whatever the delivery order")
+    @Test(
+        "editors driven by gestures, commands, undo and redo, rebasing onto snapshots now and then, converge whatever the delivery order, and undo never clobbers another replica's later write"
+    )
     func editorsConvergeWhateverTheDeliveryOrder() throws {
         var total = EditorScenarioCounts()
         var diverged = false
@@ -48,6 +50,12 @@ struct ConvergenceTests {
             var scenario = EditorScenario(seed: seed)
             try scenario.run()
             total.add(scenario.counts)
+            if let clobber = scenario.clobbers.first {
+                diverged = true
+                Issue.record(
+                    "scenario \(seed): \(clobber). Replay with EASEL_SEED=\(seed) swift test --filter Convergence")
+                break
+            }
             let divergent = scenario.divergentEditors
             if !divergent.isEmpty {
                 diverged = true

@@ -46,6 +46,21 @@ struct UndoTests {
         #expect(editor.document[star]?.transform == Transform(x: 999, y: 100))
     }
 
+    @Test("undo right after a snapshot rebase never clobbers a later edit the snapshot brought")
+    func undoAfterARebaseLeavesTheSnapshotsLaterEditAlone() throws {
+        var editor = Canvas.editor()
+        try moved(&editor, star, by: Vector(dx: 10, dy: 5))
+        // The server compacted: bob's later move arrives only inside a snapshot.
+        var server = editor.document
+        server.apply(op(20, bob, .set(star, .x(999))))
+        var snapshot = Document()
+        for op in server.snapshotOps { snapshot.apply(op) }
+        editor.rebase(onto: snapshot, reapplying: [])
+        let undo = try editor.perform(.undo)
+        #expect(undo == [Canvas.aliceOp(21, .set(star, .y(100)))])
+        #expect(editor.document[star]?.transform == Transform(x: 999, y: 100))
+    }
+
     @Test("undo still restores a field another replica wrote only before the step")
     func undoRestoresOverAnEarlierRemoteEdit() throws {
         var editor = Canvas.editor()
