@@ -85,7 +85,7 @@ extension OpStore {
             "DELETE FROM ops WHERE document = ?",
         ] {
             let statement = try database.statement(sql)
-            statement.bind(1, id)
+            try statement.bind(1, id)
             try statement.step()
         }
     }
@@ -96,16 +96,16 @@ extension OpStore {
     /// each room it loads).
     public func markServing(_ name: String, at now: Int64) throws(StoreError) {
         let statement = try database.statement("INSERT OR REPLACE INTO serving (document, pid, since) VALUES (?, ?, ?)")
-        statement.bind(1, name)
-        statement.bind(2, Int64(getpid()))
-        statement.bind(3, now)
+        try statement.bind(1, name)
+        try statement.bind(2, Int64(getpid()))
+        try statement.bind(3, now)
         try statement.step()
     }
 
     public func unmarkServing(_ name: String) throws(StoreError) {
         let statement = try database.statement("DELETE FROM serving WHERE document = ? AND pid = ?")
-        statement.bind(1, name)
-        statement.bind(2, Int64(getpid()))
+        try statement.bind(1, name)
+        try statement.bind(2, Int64(getpid()))
         try statement.step()
     }
 
@@ -114,7 +114,7 @@ extension OpStore {
     public func servingProcess(of name: String) throws(StoreError) -> Int32? {
         let statement = try database.statement("SELECT pid FROM serving WHERE document = ?")
         defer { statement.reset() }
-        statement.bind(1, name)
+        try statement.bind(1, name)
         guard try statement.step() else { return nil }
         guard let pid = Int32(exactly: statement.int64(0)), pid > 0 else { return nil }
         // EPERM: alive, but another user's.
@@ -127,7 +127,7 @@ extension OpStore {
     /// copy even while another process writes.
     public func backup(to path: String) throws(StoreError) {
         let statement = try database.statement("VACUUM INTO ?")
-        statement.bind(1, path)
+        try statement.bind(1, path)
         try statement.step()
     }
 

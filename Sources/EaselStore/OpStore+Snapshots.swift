@@ -12,11 +12,11 @@ extension OpStore {
             let insert = try database.statement(
                 "INSERT OR REPLACE INTO snapshots (document, position, format, state, created_at) VALUES (?, ?, ?, ?, ?)"
             )
-            insert.bind(1, id)
-            insert.bind(2, Int64(snapshot.position))
-            insert.bind(3, Self.snapshotFormat)
-            insert.bind(4, OpBatchCoding.encode(snapshot.state))
-            insert.bind(5, now)
+            try insert.bind(1, id)
+            try insert.bind(2, Int64(snapshot.position))
+            try insert.bind(3, Self.snapshotFormat)
+            try insert.bind(4, OpBatchCoding.encode(snapshot.state))
+            try insert.bind(5, now)
             try insert.step()
             let counter = try database.statement(
                 "INSERT OR REPLACE INTO snapshot_counters (document, position, replica, counter) VALUES (?, ?, ?, ?)")
@@ -25,10 +25,10 @@ extension OpStore {
                     throw StoreError(.outOfRange, "counter past 2^63 - 1", document: name, position: snapshot.position)
                 }
                 counter.reset()
-                counter.bind(1, id)
-                counter.bind(2, Int64(snapshot.position))
-                counter.bind(3, Int64(bitPattern: replica.rawValue))
-                counter.bind(4, Int64(high))
+                try counter.bind(1, id)
+                try counter.bind(2, Int64(snapshot.position))
+                try counter.bind(3, Int64(bitPattern: replica.rawValue))
+                try counter.bind(4, Int64(high))
                 try counter.step()
             }
         }
@@ -51,7 +51,7 @@ extension OpStore {
     public func latestSnapshotPosition(of name: String) throws(StoreError) -> UInt64? {
         let statement = try database.statement("SELECT MAX(position) FROM snapshots WHERE document = ?")
         defer { statement.reset() }
-        statement.bind(1, try documentID(name))
+        try statement.bind(1, try documentID(name))
         guard try statement.step(), !statement.isNull(0) else { return nil }
         return try statement.unsigned(0)
     }
@@ -61,7 +61,7 @@ extension OpStore {
         let statement = try database.statement(
             "SELECT position, format, state FROM snapshots WHERE document = ? ORDER BY position DESC LIMIT 1")
         defer { statement.reset() }
-        statement.bind(1, id)
+        try statement.bind(1, id)
         guard try statement.step() else { return nil }
         let position: UInt64
         do throws(StoreError) {
@@ -83,8 +83,8 @@ extension OpStore {
         }
         let counters = try database.statement(
             "SELECT replica, counter FROM snapshot_counters WHERE document = ? AND position = ?")
-        counters.bind(1, id)
-        counters.bind(2, Int64(position))
+        try counters.bind(1, id)
+        try counters.bind(2, Int64(position))
         var highWater: [ReplicaID: UInt64] = [:]
         while try counters.step() {
             highWater[ReplicaID(rawValue: UInt64(bitPattern: counters.int64(0)))] = try counters.unsigned(1)
@@ -126,7 +126,7 @@ extension OpStore {
             WHERE document = ?1 AND position > COALESCE((SELECT MAX(position) FROM snapshots WHERE document = ?1), 0)
             GROUP BY replica
             """)
-        statement.bind(1, id)
+        try statement.bind(1, id)
         while try statement.step() {
             let replica = ReplicaID(rawValue: UInt64(bitPattern: statement.int64(0)))
             highWater[replica] = max(highWater[replica] ?? 0, try statement.unsigned(1))
@@ -142,8 +142,8 @@ extension OpStore {
         return try inTransaction { () throws(StoreError) -> Int in
             guard let latest = try latestSnapshot(of: name) else { return 0 }
             let dropOps = try database.statement("DELETE FROM ops WHERE document = ? AND position <= ?")
-            dropOps.bind(1, id)
-            dropOps.bind(2, Int64(latest.position))
+            try dropOps.bind(1, id)
+            try dropOps.bind(2, Int64(latest.position))
             try dropOps.step()
             let dropped = database.changes
             for sql in [
@@ -151,8 +151,8 @@ extension OpStore {
                 "DELETE FROM snapshots WHERE document = ? AND position < ?",
             ] {
                 let statement = try database.statement(sql)
-                statement.bind(1, id)
-                statement.bind(2, Int64(latest.position))
+                try statement.bind(1, id)
+                try statement.bind(2, Int64(latest.position))
                 try statement.step()
             }
             return dropped

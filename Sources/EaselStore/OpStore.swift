@@ -49,7 +49,7 @@ public final class OpStore {
     public func documentInfo(_ name: String) throws(StoreError) -> DocumentInfo? {
         let statement = try database.statement("SELECT epoch, created_at FROM documents WHERE name = ?")
         defer { statement.reset() }
-        statement.bind(1, name)
+        try statement.bind(1, name)
         guard try statement.step() else { return nil }
         return DocumentInfo(
             name: name, epoch: Epoch(rawValue: UInt64(bitPattern: statement.int64(0))), createdAt: statement.int64(1))
@@ -60,9 +60,9 @@ public final class OpStore {
     public func createDocument(_ name: String, epoch: Epoch, at now: Int64) throws(StoreError) -> DocumentInfo {
         if let existing = try documentInfo(name) { return existing }
         let statement = try database.statement("INSERT INTO documents (name, epoch, created_at) VALUES (?, ?, ?)")
-        statement.bind(1, name)
-        statement.bind(2, Int64(bitPattern: epoch.rawValue))
-        statement.bind(3, now)
+        try statement.bind(1, name)
+        try statement.bind(2, Int64(bitPattern: epoch.rawValue))
+        try statement.bind(3, now)
         try statement.step()
         return DocumentInfo(name: name, epoch: epoch, createdAt: now)
     }
@@ -70,8 +70,8 @@ public final class OpStore {
     /// Replaces a document's epoch (its history was replaced).
     public func setEpoch(_ epoch: Epoch, of name: String) throws(StoreError) {
         let statement = try database.statement("UPDATE documents SET epoch = ? WHERE name = ?")
-        statement.bind(1, Int64(bitPattern: epoch.rawValue))
-        statement.bind(2, name)
+        try statement.bind(1, Int64(bitPattern: epoch.rawValue))
+        try statement.bind(2, name)
         try statement.step()
         guard database.changes == 1 else { throw StoreError(.unknownDocument, "no such document", document: name) }
     }
@@ -113,7 +113,7 @@ public final class OpStore {
                 "DELETE FROM ops WHERE document = ?", "DELETE FROM documents WHERE id = ?",
             ] {
                 let statement = try database.statement(sql)
-                statement.bind(1, id)
+                try statement.bind(1, id)
                 try statement.step()
             }
         }
@@ -124,7 +124,7 @@ public final class OpStore {
     func documentID(_ name: String) throws(StoreError) -> Int64 {
         let statement = try database.statement("SELECT id FROM documents WHERE name = ?")
         defer { statement.reset() }
-        statement.bind(1, name)
+        try statement.bind(1, name)
         guard try statement.step() else { throw StoreError(.unknownDocument, "no such document", document: name) }
         return statement.int64(0)
     }
@@ -162,14 +162,14 @@ public final class OpStore {
                         document: name, position: stored.position)
                 }
                 insert.reset()
-                insert.bind(1, id)
-                insert.bind(2, Int64(stored.position))
-                insert.bind(3, Int64(bitPattern: stored.op.id.replica.rawValue))
-                insert.bind(4, Int64(stored.op.id.counter))
-                insert.bind(5, stored.author)
-                insert.bind(6, stored.receivedAt)
-                insert.bind(7, Self.opFormat)
-                insert.bind(8, OpBatchCoding.encode([stored.op]))
+                try insert.bind(1, id)
+                try insert.bind(2, Int64(stored.position))
+                try insert.bind(3, Int64(bitPattern: stored.op.id.replica.rawValue))
+                try insert.bind(4, Int64(stored.op.id.counter))
+                try insert.bind(5, stored.author)
+                try insert.bind(6, stored.receivedAt)
+                try insert.bind(7, Self.opFormat)
+                try insert.bind(8, OpBatchCoding.encode([stored.op]))
                 do throws(StoreError) {
                     try insert.step()
                 } catch {
@@ -193,9 +193,9 @@ public final class OpStore {
             SELECT position, author, received_at, format, payload FROM ops
             WHERE document = ? AND position > ? ORDER BY position LIMIT ?
             """)
-        statement.bind(1, id)
-        statement.bind(2, Int64(clamping: position))
-        statement.bind(3, Int64(clamping: limit))
+        try statement.bind(1, id)
+        try statement.bind(2, Int64(clamping: position))
+        try statement.bind(3, Int64(clamping: limit))
         // A corrupt row throws mid-loop: reset, or the connection keeps an
         // old read snapshot (stale reads, a growing WAL, busy writers).
         defer { statement.reset() }
@@ -215,9 +215,9 @@ public final class OpStore {
             SELECT position, author, received_at, format, payload FROM ops
             WHERE document = ? AND replica = ? AND counter = ?
             """)
-        statement.bind(1, id)
-        statement.bind(2, Int64(bitPattern: opID.replica.rawValue))
-        statement.bind(3, Int64(clamping: opID.counter))
+        try statement.bind(1, id)
+        try statement.bind(2, Int64(bitPattern: opID.replica.rawValue))
+        try statement.bind(3, Int64(clamping: opID.counter))
         defer { statement.reset() }
         guard try statement.step() else { return nil }
         return try storedOp(from: statement, document: name)
@@ -235,7 +235,7 @@ public final class OpStore {
                 UNION ALL SELECT MAX(position) FROM snapshots WHERE document = ?1)
             """)
         defer { statement.reset() }
-        statement.bind(1, id)
+        try statement.bind(1, id)
         guard try statement.step(), !statement.isNull(0) else { return 0 }
         return try statement.unsigned(0)
     }

@@ -28,6 +28,26 @@ struct OpStoreTests {
         #expect(try store.op(of: "board", id: history[7].op.id) == history[7])
     }
 
+    @Test func anAuthorWithANulByteIsStoredWholeNotCutAtIt() throws {
+        let store = try openStore()
+        var history = StoreHistory(seed: 4).positioned()
+        history[0].author = "ada\u{0}lovelace 🧮"
+        try store.append([history[0]], to: "board")
+        #expect(try store.ops(of: "board", after: 0).map(\.author) == ["ada\u{0}lovelace 🧮"])
+    }
+
+    @Test func aParameterThatDoesNotBindIsAnErrorNamingTheStatementNotAnUnsetValue() throws {
+        let database = try Database(path: file.path)
+        let statement = try database.statement("SELECT ?1")
+        do {
+            try statement.bind(2, "two")
+            Issue.record("binding parameter 2 of one succeeded")
+        } catch {
+            #expect(error.reason == .sqlite(code: 25))  // SQLITE_RANGE
+            #expect(error.sql == "SELECT ?1")
+        }
+    }
+
     @Test func anOpTheLogAlreadyHasIsAnErrorAndTheBatchAppendsNothing() throws {
         let store = try openStore()
         let history = StoreHistory(seed: 2).positioned()

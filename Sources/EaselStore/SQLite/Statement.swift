@@ -22,23 +22,37 @@ final class Statement {
         sqlite3_clear_bindings(pointer)
     }
 
-    func bind(_ index: Int32, _ value: Int64) {
-        sqlite3_bind_int64(pointer, index, value)
+    /// Binding fails only for a programming error (a parameter index out
+    /// of range) or a value SQLite cannot hold (over its length limit);
+    /// either way the statement must not run with a parameter left unset.
+    func bind(_ index: Int32, _ value: Int64) throws(StoreError) {
+        try check(sqlite3_bind_int64(pointer, index, value), binding: index)
     }
 
-    func bind(_ index: Int32, _ value: String) {
+    /// Binds the whole string, NUL bytes included: SQLite keeps the length
+    /// it is given, and `text(_:)` reads it back by length.
+    func bind(_ index: Int32, _ value: String) throws(StoreError) {
         var text = value
-        text.withUTF8 { bytes in
+        let code = text.withUTF8 { bytes in
             bytes.withMemoryRebound(to: CChar.self) { characters in
-                _ = easel_sqlite_bind_text(pointer, index, characters.baseAddress, Int32(characters.count))
+                characters.count > Int(Int32.max)
+                    ? SQLITE_TOOBIG : easel_sqlite_bind_text(pointer, index, characters.baseAddress, Int32(characters.count))
             }
         }
+        try check(code, binding: index)
     }
 
-    func bind(_ index: Int32, _ bytes: [UInt8]) {
-        bytes.withUnsafeBytes { buffer in
-            _ = easel_sqlite_bind_blob(pointer, index, buffer.baseAddress, Int32(buffer.count))
+    func bind(_ index: Int32, _ bytes: [UInt8]) throws(StoreError) {
+        let code = bytes.withUnsafeBytes { buffer in
+            buffer.count > Int(Int32.max)
+                ? SQLITE_TOOBIG : easel_sqlite_bind_blob(pointer, index, buffer.baseAddress, Int32(buffer.count))
         }
+        try check(code, binding: index)
+    }
+
+    private func check(_ code: Int32, binding index: Int32) throws(StoreError) {
+        guard code != SQLITE_OK else { return }
+        throw StoreError(.sqlite(code: code), "cannot bind parameter \(index): \(database.lastMessage)", sql: sql)
     }
 
     /// Steps once: true when a row is ready, false when done. On an error
@@ -69,9 +83,12 @@ final class Statement {
         sqlite3_column_int64(pointer, column)
     }
 
+    /// The whole text, by its length: a C string would stop at a NUL.
     func text(_ column: Int32) -> String {
+        // The pointer first, then the length, as SQLite's documentation asks.
         guard let text = sqlite3_column_text(pointer, column) else { return "" }
-        return String(cString: text)
+        let count = Int(sqlite3_column_bytes(pointer, column))
+        return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
     }
 
     /// A copy: SQLite's pointer dies at the next step or reset.
