@@ -14,10 +14,14 @@ Usage:
 
 For every valid vector: the binary decodes, the JSON text is strict JSON and valid against the
 schema, and both give the same message (floats compared as binary32, -0 equal to 0).
-For every invalid binary vector: the decoder fails with exactly the listed error code.
+For every invalid binary vector: the decoder fails with exactly the listed error code, and names
+the listed batch (a push whose batch number it read before the fault) or none.
+For the state-hash fixture: its ops, in either order, give canonical.hex by section 9's layout, and
+XXH64 (seed 0) of those bytes and the emoji key are the ones index.json lists.
 For every invalid JSON vector: code 110 must fail strict JSON parsing (UTF-8, no duplicate keys,
 no NaN or Infinity, no lone surrogate escapes, nesting <= 16), code 111 must fail the schema;
-other codes are only reported (lines starting with "note:").
+other codes are only reported (lines starting with "note:"); a JSON push whose batch member is well
+formed must list that batch.
 Exit status: 0 when nothing failed, 1 otherwise.
 """
 
@@ -922,11 +926,203 @@ def run_vectors(index_path: Path, schema_path: Path) -> int:
         failures += entry_failures
         for note in notes:
             print(f"note: {note}")
+    if "stateHash" in index:
+        failures += check_state_hash(index["stateHash"], base)
+    else:
+        failures.append("index: no stateHash fixture")
     for failure in failures:
         print(failure)
     print(f"checked {len(valid)} valid vectors (binary decoded and compared, JSON schema-valid), "
-          f"{len(invalid)} invalid vectors: {len(failures)} failures")
+          f"{len(invalid)} invalid vectors, the state hash and emoji key: {len(failures)} failures")
     return 1 if failures else 0
+
+
+# ---------------------------------------------------------------------------------------------
+# State hash (section 9)
+
+MASK64 = (1 << 64) - 1
+XXH_PRIME64 = (0x9E3779B185EBCA87, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9, 0x85EBCA77C2B2AE63,
+               0x27D4EB2F165667C5)
+
+
+def _rotl64(value: int, count: int) -> int:
+    return ((value << count) | (value >> (64 - count))) & MASK64
+
+
+def _xxh64_round(accumulator: int, lane: int) -> int:
+    accumulator = (accumulator + lane * XXH_PRIME64[1]) & MASK64
+    return (_rotl64(accumulator, 31) * XXH_PRIME64[0]) & MASK64
+
+
+def _xxh64_merge(accumulator: int, value: int) -> int:
+    accumulator ^= _xxh64_round(0, value)
+    return (accumulator * XXH_PRIME64[0] + XXH_PRIME64[3]) & MASK64
+
+
+def xxh64(data: bytes, seed: int = 0) -> int:
+    """XXH64 as the xxHash specification defines it, written from that specification."""
+    p1, p2, p3, p4, p5 = XXH_PRIME64
+    position, length = 0, len(data)
+    if length >= 32:
+        lanes = [(seed + p1 + p2) & MASK64, (seed + p2) & MASK64, seed, (seed - p1) & MASK64]
+        while position + 32 <= length:
+            for lane in range(4):
+                word = int.from_bytes(data[position:position + 8], "little")
+                lanes[lane] = _xxh64_round(lanes[lane], word)
+                position += 8
+        accumulator = (_rotl64(lanes[0], 1) + _rotl64(lanes[1], 7) + _rotl64(lanes[2], 12)
+                       + _rotl64(lanes[3], 18)) & MASK64
+        for lane in lanes:
+            accumulator = _xxh64_merge(accumulator, lane)
+    else:
+        accumulator = (seed + p5) & MASK64
+    accumulator = (accumulator + length) & MASK64
+    while position + 8 <= length:
+        accumulator ^= _xxh64_round(0, int.from_bytes(data[position:position + 8], "little"))
+        accumulator = (_rotl64(accumulator, 27) * p1 + p4) & MASK64
+        position += 8
+    if position + 4 <= length:
+        accumulator ^= (int.from_bytes(data[position:position + 4], "little") * p1) & MASK64
+        accumulator = (_rotl64(accumulator, 23) * p2 + p3) & MASK64
+        position += 4
+    while position < length:
+        accumulator ^= (data[position] * p5) & MASK64
+        accumulator = (_rotl64(accumulator, 11) * p1) & MASK64
+        position += 1
+    accumulator ^= accumulator >> 33
+    accumulator = (accumulator * p2) & MASK64
+    accumulator ^= accumulator >> 29
+    accumulator = (accumulator * p3) & MASK64
+    return accumulator ^ (accumulator >> 32)
+
+
+# The emoji key's alphabet, in the order of section 9's table.
+EMOJI_ALPHABET = (
+    "🐶🐱🐭🐹🐰🦊🐻🐼" "🐨🐯🦁🐮🐷🐸🐵🐔" "🐧🐦🐤🦆🦉🐴🦄🐝" "🐛🦋🐌🐞🐢🐍🐙🦀"
+    "🐠🐬🐳🦈🐊🐘🦒🦓" "🌵🌲🌴🍀🍁🍄🌻🌹" "🍎🍌🍇🍓🍒🍑🍍🥕" "🌽🍕🍩🍪🎈🎁⚽🚀")
+
+
+def emoji_key(state_hash: int) -> str:
+    return "".join(EMOJI_ALPHABET[(state_hash >> (58 - 6 * index)) & 63] for index in range(4))
+
+
+FIELD_TAGS = {spec.name: tag for tag, spec in FIELDS.items()}
+FLOAT_FIELDS = {"x", "y", "scale", "rotation", "weight", "size", "width", "height"}
+STRING_FIELDS = {"zKey", "character", "text", "font"}
+ENUM_FIELDS = {"textStyle": TEXT_STYLES, "alignment": ALIGNMENTS, "shape": SHAPES, "tool": TOOLS,
+               "endCap": END_CAPS}
+KIND_TAGS = {name: tag for tag, name in KINDS.items()}
+
+
+def parse_op_id(text: str) -> tuple[int, int]:
+    """`counter@replica` as (counter, replica), which orders as OpIDs do (section 3)."""
+    counter, replica = text.split("@")
+    return int(counter), int(replica, 16)
+
+
+def _uleb(value: int) -> bytes:
+    out = bytearray()
+    while value >= 0x80:
+        out.append((value & 0x7F) | 0x80)
+        value >>= 7
+    out.append(value)
+    return bytes(out)
+
+
+def _f32(value: float) -> bytes:
+    return struct.pack("<f", 0.0 if value == 0 else value)
+
+
+def _stamp(op_id: tuple[int, int]) -> bytes:
+    return _uleb(op_id[0]) + op_id[1].to_bytes(8, "little")
+
+
+def _value(name: str, value: Any) -> bytes:
+    if name in FLOAT_FIELDS:
+        return _f32(value)
+    if name in STRING_FIELDS:
+        data = value.encode("utf-8")
+        return _uleb(len(data)) + data
+    if name in ("color", "fill"):
+        return int(value[1:], 16).to_bytes(4, "little")
+    if name in ENUM_FIELDS:
+        return bytes([ENUM_FIELDS[name].index(value)])
+    return bytes.fromhex(value)  # blob
+
+
+def canonical_encoding(ops: list[dict]) -> bytes:
+    """A replica's state after `ops` (any order), encoded as section 9 lays out: last-writer-wins
+    registers, an alive flag, and appends settled per sample index (section 3)."""
+    records: dict[tuple[int, int], dict] = {}
+
+    def record(entity: tuple[int, int]) -> dict:
+        return records.setdefault(entity, {"kind": 0, "registers": {}, "appends": []})
+
+    def write(entity: tuple[int, int], tag: int, stamp: tuple[int, int], value: bytes) -> None:
+        registers = record(entity)["registers"]
+        if tag not in registers or registers[tag][0] < stamp:  # one OpID never writes twice here
+            registers[tag] = (stamp, value)
+
+    for op in ops:
+        stamp = parse_op_id(op["id"])
+        action = op["op"]
+        if action == "create":
+            kind = KIND_TAGS[op["kind"]]
+            record(stamp)["kind"] = max(record(stamp)["kind"], kind)
+            write(stamp, 0, stamp, b"\x01")
+            for name, value in op["fields"].items():
+                write(stamp, FIELD_TAGS[name], stamp, _value(name, value))
+        elif action == "set":
+            ((name, value),) = op["fields"].items()
+            write(parse_op_id(op["entity"]), FIELD_TAGS[name], stamp, _value(name, value))
+        elif action in ("delete", "restore"):
+            write(parse_op_id(op["entity"]), 0, stamp, b"\x01" if action == "restore" else b"\x00")
+        else:
+            samples = b"".join(
+                _f32(x) + _f32(y) + _f32(t) + (b"\x01" + _f32(rest[0]) if rest else b"\x00")
+                for x, y, t, *rest in op["samples"])
+            append = (op["start"], stamp, len(op["samples"]), samples)
+            if append not in record(parse_op_id(op["entity"]))["appends"]:
+                record(parse_op_id(op["entity"]))["appends"].append(append)
+    out = bytearray(b"EASL\x01") + _uleb(len(records))
+    for entity in sorted(records):
+        item = records[entity]
+        out += _stamp(entity) + bytes([item["kind"]]) + _uleb(len(item["registers"]))
+        for tag in sorted(item["registers"]):
+            stamp, value = item["registers"][tag]
+            out += bytes([tag]) + _stamp(stamp) + value
+        out += _uleb(len(item["appends"]))
+        # By start, then OpID (the fixture has no two appends with one OpID).
+        for start, stamp, count, samples in sorted(item["appends"], key=lambda a: (a[0], a[1])):
+            out += _uleb(start) + _stamp(stamp) + _uleb(count) + samples
+    return bytes(out)
+
+
+def check_state_hash(entry: dict, base: Path) -> list[str]:
+    """The fixture's ops, applied in either order, give its canonical bytes, and those bytes hash
+    to the listed XXH64 and emoji key."""
+    try:
+        canonical = read_hex_file(vector_path(entry, "canonical", base))
+    except VectorFileError as error:
+        return [f"state hash: {error}"]
+    failures = []
+    try:
+        ops = decode(read_hex_file(vector_path(entry["ops"], "binary", base)))["ops"]
+    except (VectorFileError, DecodeError, KeyError) as error:
+        return [f"state hash: the fixture's ops do not read: {error}"]
+    if canonical_encoding(ops) != canonical:
+        failures.append("state hash: the canonical encoding built from the fixture's ops by section 9 "
+                        "differs from canonical.hex")
+    if canonical_encoding(list(reversed(ops))) != canonical:
+        failures.append("state hash: the fixture's ops in reverse order give another canonical encoding")
+    state_hash = xxh64(canonical)
+    if f"{state_hash:016x}" != entry.get("xxh64"):
+        failures.append(f"state hash: XXH64 of the canonical bytes is {state_hash:016x}, the index says "
+                        f"{entry.get('xxh64')}")
+    if emoji_key(state_hash) != entry.get("emojiKey"):
+        failures.append(f"state hash: the emoji key is {emoji_key(state_hash)}, the index says "
+                        f"{entry.get('emojiKey')}")
+    return failures
 
 
 # ---------------------------------------------------------------------------------------------

@@ -15,6 +15,15 @@ struct EdgeTests {
         #expect(code(ofJSON: kelvin) == .unknownTag)
     }
 
+    @Test func aJSONIntegerWrittenAsADecimalOrWithAnExponentReadsAsThatInteger() throws {
+        for count in ["2", "2.0", "2e0", "0.2e1"] {
+            let text = #"{"type":"ack","batch":"1","first":"3","count":"# + count + "}"
+            #expect(try Message(json: text) == .ack(Ack(batch: 1, first: 3, count: 2)), "count \(count)")
+        }
+        #expect(code(ofJSON: #"{"type":"ack","batch":"1","first":"3","count":2.5}"#) == .invalidValue)
+        #expect(code(ofJSON: #"{"type":"ack","batch":"1","first":"3","count":-1}"#) == .invalidValue)
+    }
+
     @Test func anObjectWithTensOfThousandsOfUnknownKeysIsIgnoredKeyByKey() throws {
         let keys = (0..<50_000).map { "\"k\($0)\":0" }.joined(separator: ",")
         #expect(try Message(json: #"{"type":"ping","nonce":"1","# + keys + "}") == .ping(nonce: 1))

@@ -102,6 +102,24 @@ struct ServeTests {
         #expect(missing["status"] as? Int == 404)
     }
 
+    @Test func theWebSocketPathIsIgnoredAndTheHelloAloneNamesTheDocument() throws {
+        let server = try ServerProcess(database: temporaryDatabase())
+        defer { server.kill() }
+        let joined = try OutsideClient.run(["\(server.port)", "paths", "team/board"])
+        #expect((joined["/d/team/board"] as? [String: Any])?["position"] as? String == "0")
+        #expect((joined["/some/other/path"] as? [String: Any])?["position"] as? String == "0")
+    }
+
+    @Test func aRefusedHelloIsNotFatalAndACorrectedHelloOnTheSameConnectionJoins() throws {
+        let server = try ServerProcess(database: temporaryDatabase())
+        defer { server.kill() }
+        let answer = try OutsideClient.run(["\(server.port)", "hello-mended", "team/board"])
+        let refusals = try #require(answer["refusals"] as? [[String: Any]])
+        #expect(refusals.map { $0["code"] as? Int } == [108, 109])
+        #expect(refusals.map { $0["fatal"] as? Bool } == [false, false])
+        #expect(answer["then"] as? String == "welcome")
+    }
+
     @Test func aMessageOverOneMebibyteGetsError109AndClose1009() throws {
         let server = try ServerProcess(database: temporaryDatabase())
         defer { server.kill() }

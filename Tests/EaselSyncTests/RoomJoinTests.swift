@@ -41,6 +41,26 @@ struct RoomJoinTests {
         #expect(welcome.position == 3)
     }
 
+    @Test func aClientWhosePositionIsBeyondTheHeadGetsASnapshot() throws {
+        let harness = try ServerHarness()
+        let (author, joined) = harness.join(alice, as: "alice")
+        let epoch = try #require(joined.welcome(to: author)).epoch
+        harness.pushCommitted([F.createStar()], from: author)
+        let (resumer, transcript) = harness.join(bob, as: "bob", since: ResumePoint(position: 9, epoch: epoch))
+        let welcome = try #require(transcript.welcome(to: resumer))
+        #expect(welcome.content == .snapshot([F.createStar()]))
+        #expect(welcome.position == 1)
+    }
+
+    @Test func aClientResumingAtTheHeadGetsAnEmptyTail() throws {
+        let harness = try ServerHarness()
+        let (author, joined) = harness.join(alice, as: "alice")
+        let epoch = try #require(joined.welcome(to: author)).epoch
+        harness.pushCommitted([F.createStar()], from: author)
+        let (resumer, transcript) = harness.join(bob, as: "bob", since: ResumePoint(position: 1, epoch: epoch))
+        #expect(try #require(transcript.welcome(to: resumer)).content == .tail([]))
+    }
+
     @Test func aClientOfAnotherEpochGetsASnapshot() throws {
         let harness = try ServerHarness()
         let (author, joined) = harness.join(alice, as: "alice")
@@ -169,8 +189,10 @@ struct RoomJoinTests {
         let (fresh, transcript) = harness.join(alice, as: "alice")
         #expect(transcript.closes(of: stale) == [.replaced])
         #expect(transcript.welcome(to: fresh) != nil)
-        // The replica is still here: its peers are not told it left.
+        // The replica is still here: its peers are not told it left, even
+        // once the stale socket is gone.
         #expect(transcript.messages(to: watcher).isEmpty)
+        #expect(harness.close(stale).messages(to: watcher).isEmpty)
         #expect(
             harness.pushCommitted([F.createStar()], from: fresh).messages(to: fresh).first
                 == .ack(Ack(batch: 1, first: 1, count: 1)))

@@ -127,6 +127,34 @@ struct RoomPushTests {
         }
     }
 
+    @Test func anAppendPastAGapIsAcknowledgedAndBroadcastLikeAnyOther() throws {
+        let (harness, connection, other) = try room()
+        let ahead = op(10, alice, .append(F.stroke, start: 5, samples: [sample(5, 0, 0)]))
+        let transcript = harness.pushCommitted([ahead], batch: 4, from: connection)
+        #expect(transcript.messages(to: connection) == [.ack(Ack(batch: 4, first: 4, count: 1))])
+        #expect(transcript.messages(to: other) == [.ops([PositionedOp(position: 4, op: ahead)])])
+    }
+
+    @Test func theServerEchoesWhateverBatchAPushCarriesEvenOneStillUnacknowledged() throws {
+        let (harness, connection, _) = try room()
+        harness.push([F.moveStar(10)], batch: 8, from: connection)
+        harness.push([F.moveStar(11)], batch: 8, from: connection)
+        #expect(
+            harness.commit().messages(to: connection) == [
+                .ack(Ack(batch: 8, first: 4, count: 1)), .ack(Ack(batch: 8, first: 5, count: 1)),
+            ])
+    }
+
+    @Test func anOpRepeatedWithinOnePushWithTheSameContentIsAResendTakingNoPosition() throws {
+        let (harness, connection, other) = try room()
+        let transcript = harness.pushCommitted([F.moveStar(10), F.moveStar(11), F.moveStar(10)], from: connection)
+        #expect(transcript.messages(to: connection) == [.ack(Ack(batch: 1, first: 4, count: 2))])
+        #expect(
+            transcript.messages(to: other) == [
+                .ops([PositionedOp(position: 4, op: F.moveStar(10)), PositionedOp(position: 5, op: F.moveStar(11))])
+            ])
+    }
+
     @Test func aRefusedPushLeavesNoTraceAndTheNextPushContinuesTheLog() throws {
         let (harness, connection, other) = try room()
         // The create would pass on its own; the set after it does not.

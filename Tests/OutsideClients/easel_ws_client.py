@@ -419,6 +419,35 @@ async def identity(uri, document, token_a, token_b):
     print(json.dumps(out))
 
 
+async def paths(uri, document):
+    """Joins the same document through /d/<document> and through another
+    path: the hello names the document, the path does not."""
+    out = {}
+    for path in (f"/d/{document}", "/some/other/path"):
+        async with websockets.connect(uri + path, subprotocols=JSON) as ws:
+            await ws.send(hello(document, "00000000000000c3", "path"))
+            welcome = await receive(ws, "welcome")
+            out[path] = {"position": welcome["position"]}
+    print(json.dumps(out))
+
+
+async def hello_mended(uri, document):
+    """Hellos the server refuses without closing (a bad document name,
+    initials over 16 bytes), then a corrected hello on the same connection."""
+    async with websockets.connect(uri, subprotocols=JSON) as ws:
+        out = {"refusals": []}
+        bad_name = json.loads(hello("../etc", "00000000000000d4", "mend"))
+        long_initials = json.loads(hello(document, "00000000000000d4", "mend"))
+        long_initials["user"]["initials"] = "x" * 17
+        for message in (bad_name, long_initials):
+            await ws.send(json.dumps(message))
+            answer = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            out["refusals"].append({"code": answer.get("code"), "fatal": answer.get("fatal")})
+        await ws.send(hello(document, "00000000000000d4", "mend"))
+        out["then"] = (await receive(ws, "welcome"))["type"]
+    print(json.dumps(out))
+
+
 def http_get(port, path):
     import urllib.error
     import urllib.request
@@ -449,6 +478,10 @@ def main():
         asyncio.run(oversize(uri, int(argument)))
     elif mode == "http":
         http_get(port, argument)
+    elif mode == "paths":
+        asyncio.run(paths(uri, argument))
+    elif mode == "hello-mended":
+        asyncio.run(hello_mended(uri, argument))
     elif mode == "binary-hello":
         asyncio.run(binary_hello(uri, argument))
     elif mode == "invalid-vectors":
