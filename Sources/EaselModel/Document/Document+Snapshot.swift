@@ -51,8 +51,8 @@ extension EntityRecord {
             ops.append(Op(id: alive.stamp, transaction: TransactionID(alive.stamp), action: action))
         }
         // In the order they are taken in, so a replica loading the
-        // snapshot takes each in its turn instead of rebuilding the runs.
-        for chunk in strokeSamples.chunks {
+        // snapshot never rebuilds a stroke's runs, set-aside chunks or not.
+        for chunk in strokeSamples.ordered {
             ops.append(
                 Op(
                     id: chunk.stamp, transaction: TransactionID(chunk.stamp),

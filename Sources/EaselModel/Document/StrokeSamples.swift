@@ -12,7 +12,7 @@
 /// Only a stroke's author appends to it, so the OpID order is the order the
 /// author made its chunks: the first word on an index wins, as it does at
 /// the server, which refuses a chunk that contradicts one it accepted.
-struct StrokeSamples: Hashable, Sendable {
+struct StrokeSamples: Sendable {
     struct Chunk: Hashable, Sendable {
         var start: UInt32
         var samples: [StrokeSample]
@@ -32,35 +32,51 @@ struct StrokeSamples: Hashable, Sendable {
         }
     }
 
-    /// Every chunk received, accepted or set aside, in `precedes` order.
-    private(set) var chunks: [Chunk] = []
+    /// Every chunk received, accepted or set aside, in the order they came:
+    /// appending is O(1) whatever their stamps (`ordered` sorts when asked).
+    private(set) var received: [Chunk] = []
+    /// The stamps in `received`, so a new chunk is told from a repeat
+    /// without scanning.
+    private var stamps: Set<OpID> = []
     /// What the accepted chunks say, as disjoint runs.
     private(set) var accepted = SampleRuns()
+    /// The last chunk in the order chunks are taken in.
+    private var last: Chunk?
 
     /// Merges a chunk: `.applied` when accepted (with `waitsForGap` when it
     /// lies past a gap), `.superseded` when an earlier chunk contradicts it,
-    /// `.duplicate` for a chunk already held. O(log n) when the chunk comes
-    /// after every chunk held, as a live stroke's do; O(n log n) when it
-    /// arrives out of order and the runs are rebuilt.
+    /// `.duplicate` for a chunk already held.
+    ///
+    /// O(log r + chunk) for a chunk that agrees with every accepted sample,
+    /// whatever its stamp: taking it in changes no other chunk's fate (it
+    /// agrees with each of them); the same for one that comes after every
+    /// chunk held. Only a chunk that contradicts an accepted one taken after
+    /// it — which the server never commits — costs a rebuild in order,
+    /// O(n log n).
     mutating func merge(_ chunk: Chunk) -> (MergeOutcome, waitsForGap: Bool) {
-        let index = insertionIndex(of: chunk)
-        if index < chunks.count, chunks[index] == chunk { return (.duplicate, false) }
-        chunks.insert(chunk, at: index)
+        if stamps.contains(chunk.stamp), received.contains(chunk) { return (.duplicate, false) }
+        received.append(chunk)
+        stamps.insert(chunk.stamp)
+        let comesLast = last.map { $0.precedes(chunk) } ?? true
+        if comesLast { last = chunk }
         let isAccepted: Bool
-        if index == chunks.count - 1 {
-            isAccepted = accepted.accept(chunk.sampleChunk)
+        if accepted.accept(chunk.sampleChunk) {
+            isAccepted = true
+        } else if comesLast {
+            // Taken after every other chunk, it changes nobody's fate.
+            isAccepted = false
         } else {
             var rebuilt = SampleRuns()
-            var acceptedAtIndex = false
-            for (position, candidate) in chunks.enumerated() {
+            var acceptedChunk = false
+            for candidate in ordered {
                 let took = rebuilt.accept(candidate.sampleChunk)
-                if position == index { acceptedAtIndex = took }
+                if candidate == chunk { acceptedChunk = took }
             }
             accepted = rebuilt
-            isAccepted = acceptedAtIndex
+            isAccepted = acceptedChunk
         }
         guard isAccepted else { return (.superseded, false) }
-        return (.applied, UInt64(chunk.start) + UInt64(chunk.samples.count) > UInt64(accepted.contiguousCount))
+        return (.applied, chunk.sampleChunk.end > UInt64(accepted.contiguousCount))
     }
 
     /// The samples reachable from index 0, in order.
@@ -69,20 +85,27 @@ struct StrokeSamples: Hashable, Sendable {
     /// How many samples are reachable from index 0.
     var contiguousCount: UInt32 { accepted.contiguousCount }
 
-    /// The chunks sorted by start index (then by their order), for the
-    /// canonical encoding.
+    /// The chunks in the order they are taken in. O(n log n).
+    var ordered: [Chunk] { received.sorted { $0.precedes($1) } }
+
+    /// The chunks sorted by start index, then in the order they are taken
+    /// in: the canonical encoding's order. O(n log n).
     var chunksByStart: [Chunk] {
-        chunks.sorted { $0.start != $1.start ? $0.start < $1.start : $0.precedes($1) }
+        received.sorted { $0.start != $1.start ? $0.start < $1.start : $0.precedes($1) }
+    }
+}
+
+/// Two replicas with the same chunks hold the same samples, whatever order
+/// the chunks came in.
+extension StrokeSamples: Hashable {
+    static func == (lhs: StrokeSamples, rhs: StrokeSamples) -> Bool {
+        // `last` and `stamps` follow from the chunks.
+        lhs.received.count == rhs.received.count && lhs.ordered == rhs.ordered
     }
 
-    private func insertionIndex(of chunk: Chunk) -> Int {
-        var low = 0
-        var high = chunks.count
-        while low < high {
-            let middle = (low + high) / 2
-            if chunks[middle].precedes(chunk) { low = middle + 1 } else { high = middle }
-        }
-        return low
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(received.count)
+        hasher.combine(accepted)
     }
 }
 

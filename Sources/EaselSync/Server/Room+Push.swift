@@ -152,9 +152,9 @@ extension Room {
             // Conflicts are per sample index: a chunk may repeat, overlap
             // or extend what was accepted, but not contradict it anywhere.
             let chunk = SampleChunk(start: start, samples: samples)
-            let earlier = (pendingChunks[entity] ?? []) + (chunksInPush[entity] ?? [])
             if let index = committed.firstSampleDisagreement(of: entity, with: chunk)
-                ?? earlier.lazy.compactMap({ $0.firstDisagreement(with: chunk) }).first
+                ?? Self.firstDisagreement(among: pendingChunks[entity], with: chunk)
+                ?? Self.firstDisagreement(among: chunksInPush[entity], with: chunk)
             {
                 throw Refusal(
                     code: .appendConflict,
@@ -164,6 +164,13 @@ extension Room {
         case .create, .delete, .restore:
             break
         }
+    }
+
+    private static func firstDisagreement(among chunks: [SampleChunk]?, with chunk: SampleChunk) -> UInt32? {
+        for earlier in chunks ?? [] {
+            if let index = earlier.firstDisagreement(with: chunk) { return index }
+        }
+        return nil
     }
 
     /// Records an accepted op as pending at its position.
