@@ -110,15 +110,22 @@ struct EntitySVG {
         let weight = entity.style.weight
         var color = entity.style.color
         var extra = ""
+        // Whether `extra` sets the opacity itself, the colour's alpha included.
+        var setsOpacity = false
         switch stroke.tool {
         case .pen, .brush: break
-        case .marker: extra = " stroke-opacity=\"\(SVGNumber.format(0.6 * color.opacity))\""
-        case .pencil: extra = " stroke-opacity=\"\(SVGNumber.format(0.85 * color.opacity))\""
+        case .marker:
+            extra = " stroke-opacity=\"\(SVGNumber.format(0.6 * color.opacity))\""
+            setsOpacity = true
+        case .pencil:
+            extra = " stroke-opacity=\"\(SVGNumber.format(0.85 * color.opacity))\""
+            setsOpacity = true
         case .neon: extra = " filter=\"url(#neon)\""
         case .eraser: color = options.background
         case .blur:
             color = options.background
             extra = " stroke-opacity=\"0.6\" filter=\"url(#blur)\""
+            setsOpacity = true
         }
         let cap = stroke.endCap == .round ? "round" : "butt"
         guard stroke.samples.count > 1 else {
@@ -128,7 +135,7 @@ struct EntitySVG {
         }
         let points = stroke.samples.map { "\(n($0.x)),\(n($0.y))" }.joined(separator: " ")
         var svg = "<polyline points=\"\(points)\" fill=\"none\"" + color.paint("stroke")
-        if extra.contains("stroke-opacity"), color.alpha < 255 {
+        if setsOpacity, color.alpha < 255 {
             // The tool's opacity already includes the colour's alpha.
             svg = "<polyline points=\"\(points)\" fill=\"none\" stroke=\"\(color.svgHex)\""
         }

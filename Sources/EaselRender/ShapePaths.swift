@@ -1,16 +1,25 @@
 import EaselModel
-import Foundation
 
 /// The outlines of the shapes that are not SVG primitives, in a box of
 /// `width × height` centred on the origin.
 enum ShapePaths {
+    /// (cos, sin) of -π/2 + kπ/5 for k = 0..<10, as glibc computes them,
+    /// written out: the renderer must give the same bytes on every platform,
+    /// WebAssembly included, whose libm may differ in the last bit.
+    private static let starDirections: [(Double, Double)] = [
+        (6.123233995736766e-17, -1.0), (0.5877852522924731, -0.8090169943749475),
+        (0.9510565162951535, -0.3090169943749474), (0.9510565162951535, 0.3090169943749474),
+        (0.5877852522924731, 0.8090169943749475), (6.123233995736766e-17, 1.0),
+        (-0.587785252292473, 0.8090169943749475), (-0.9510565162951535, 0.3090169943749475),
+        (-0.9510565162951536, -0.3090169943749473), (-0.5877852522924732, -0.8090169943749473),
+    ]
+
     /// A five-pointed star, a point at the top, its inner points at 40%.
     static func star(width: Float, height: Float) -> String {
-        let points = (0..<10).map { index -> String in
-            let angle = -Double.pi / 2 + Double(index) * Double.pi / 5
+        let points = starDirections.enumerated().map { index, direction -> String in
             let radius = index % 2 == 0 ? 1.0 : 0.4
-            let x = cos(angle) * radius * Double(width) / 2
-            let y = sin(angle) * radius * Double(height) / 2
+            let x = direction.0 * radius * Double(width) / 2
+            let y = direction.1 * radius * Double(height) / 2
             return "\(SVGNumber.format(x)),\(SVGNumber.format(y))"
         }
         return points.joined(separator: " ")

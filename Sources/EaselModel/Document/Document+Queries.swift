@@ -32,7 +32,7 @@ extension Document {
     /// Every entity the document has a record of: visible, deleted, or
     /// named by an op whose create has not arrived. Order of first sight.
     public var knownEntities: [EntityID] {
-        records.map(\.id)
+        records.map({ $0.id })
     }
 
     /// The kind of an entity whose create has arrived (deleted or not).

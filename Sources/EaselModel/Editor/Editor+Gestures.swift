@@ -163,7 +163,7 @@ extension Editor {
 
     private static func check(_ event: GestureEvent) throws(ModelError) {
         func finite(_ values: Float..., what: String) throws(ModelError) {
-            guard values.allSatisfy(\.isFinite) else { throw .invalidInput("\(what) must be finite") }
+            guard values.allSatisfy({ $0.isFinite }) else { throw .invalidInput("\(what) must be finite") }
         }
         switch event {
         case .tap(let point), .dragBegan(let point), .pinchBegan(let point):

@@ -7,23 +7,21 @@ extension Editor {
     /// write is dropped and the one before it is tried. Undo of a create
     /// deletes; undo of a delete restores.
     mutating func undo() throws(ModelError) -> [Op] {
-        try revertLatest(from: \.undoStack, onto: \.redoStack)
+        try revertLatest(.undo)
     }
 
     /// Redoes the latest undone step, with the same care as undo.
     mutating func redo() throws(ModelError) -> [Op] {
-        try revertLatest(from: \.redoStack, onto: \.undoStack)
+        try revertLatest(.redo)
     }
 
     /// Reverts the latest step of one stack that still writes something,
     /// dropping those that do not, and pushes its inverse onto the other.
-    private mutating func revertLatest(
-        from source: WritableKeyPath<History, [HistoryStep]>, onto destination: WritableKeyPath<History, [HistoryStep]>
-    ) throws(ModelError) -> [Op] {
-        while let step = history[keyPath: source].popLast() {
+    private mutating func revertLatest(_ direction: History.Direction) throws(ModelError) -> [Op] {
+        while let step = history.popLatest(direction) {
             let (ops, inverse) = try revert(step)
             if let inverse {
-                history[keyPath: destination].append(inverse)
+                history.pushInverse(inverse, of: direction)
                 return ops
             }
         }

@@ -42,6 +42,28 @@ struct History: Hashable, Sendable {
     /// The highest stamp of any other replica's write to each register.
     var foreignWrites: [RegisterKey: OpID] = [:]
 
+    /// Which stack a revert takes its step from.
+    enum Direction {
+        case undo
+        case redo
+    }
+
+    /// The latest step of the direction's stack, removed from it.
+    mutating func popLatest(_ direction: Direction) -> HistoryStep? {
+        switch direction {
+        case .undo: undoStack.popLast()
+        case .redo: redoStack.popLast()
+        }
+    }
+
+    /// Puts a reverted step's inverse on the other stack.
+    mutating func pushInverse(_ inverse: HistoryStep, of direction: Direction) {
+        switch direction {
+        case .undo: redoStack.append(inverse)
+        case .redo: undoStack.append(inverse)
+        }
+    }
+
     /// The step `ops` make, read against the document before they apply.
     static func step(for ops: [Op], before document: Document) -> HistoryStep? {
         guard let transaction = ops.first?.transaction else { return nil }

@@ -38,7 +38,7 @@ public struct EntityGeometry: Hashable, Sendable {
             localBox = Rect(center: .zero, width: width, height: height)
         case .text(let text):
             let lines = text.string.split(separator: "\n", omittingEmptySubsequences: false)
-            let longest = lines.map(\.count).max() ?? 0
+            let longest = lines.map({ $0.count }).max() ?? 0
             localBox = Rect(
                 center: .zero, width: Float(max(longest, 1)) * text.size * Self.glyphWidth,
                 height: Float(lines.count) * text.size * Self.lineHeight)
@@ -95,7 +95,7 @@ public struct EntityGeometry: Hashable, Sendable {
 extension Document {
     /// Visible entities under a document point, topmost first. O(n).
     public func hitTest(_ point: Point) -> [EntityID] {
-        entities.reversed().filter { EntityGeometry($0).contains(point) }.map(\.id)
+        entities.reversed().filter { EntityGeometry($0).contains(point) }.map({ $0.id })
     }
 
     /// The box around the visible entities among `ids`, in document units;

@@ -26,7 +26,7 @@ extension Op {
             guard UInt64(start) + UInt64(samples.count) <= UInt64(UInt32.max) else {
                 throw .invalidSamples("the chunk reaches past sample index \(UInt32.max)")
             }
-            guard samples.allSatisfy(\.isFinite) else { throw .invalidSamples("samples must be finite numbers") }
+            guard samples.allSatisfy({ $0.isFinite }) else { throw .invalidSamples("samples must be finite numbers") }
         }
     }
 }

@@ -28,7 +28,7 @@ extension Document {
     /// only after hundreds of inserts into the same gap).
     public func zPlacement(above lower: EntityID?, jitter: UInt64) throws(ModelError) -> ZPlacement {
         let placement = try tightPlacement(above: lower, jitter: jitter)
-        let longest = ([placement.key] + placement.rekeys.map(\.key)).map(\.string.utf8.count).max() ?? 0
+        let longest = ([placement.key] + placement.rekeys.map({ $0.key })).map({ $0.string.utf8.count }).max() ?? 0
         guard longest > ModelLimits.zKeyBytes else { return placement }
         return try spreadPlacement(above: lower, jitter: jitter)
     }

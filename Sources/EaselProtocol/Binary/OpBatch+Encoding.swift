@@ -10,7 +10,7 @@ extension ByteWriter {
     /// Positioned ops (4.4): each op preceded by its position's difference
     /// from the previous op's.
     mutating func positionedOps(_ ops: [PositionedOp]) {
-        opBatch(ops.lazy.map(\.op), positions: ops.lazy.map(\.position))
+        opBatch(ops.lazy.map({ $0.op }), positions: ops.lazy.map({ $0.position }))
     }
 
     private mutating func opBatch(

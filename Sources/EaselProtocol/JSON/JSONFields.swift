@@ -18,7 +18,7 @@ struct JSONFields {
     func has(_ key: String) -> Bool { object[key] != nil }
 
     /// The object's keys, in text order.
-    var keys: [String] { object.members.map(\.key) }
+    var keys: [String] { object.members.map({ $0.key }) }
 
     func value(_ key: String) throws(DecodeError) -> JSONValue {
         guard let value = object[key] else { throw DecodeError(.wrongType, "\(path) has no \"\(key)\"") }

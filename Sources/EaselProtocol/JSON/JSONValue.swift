@@ -21,8 +21,16 @@ enum JSONValue {
 }
 
 /// An object's members in text order; keys are unique (the parser checks).
-struct JSONObject {
-    var members: [(key: String, value: JSONValue)]
+///
+/// A class, not a struct: Embedded Swift cannot lay out an enum that holds
+/// a struct holding the enum again (WebAssembly builds, Docs/web.md), and
+/// an object is never changed once parsed.
+final class JSONObject {
+    let members: [(key: String, value: JSONValue)]
+
+    init(members: [(key: String, value: JSONValue)]) {
+        self.members = members
+    }
 
     /// Byte-for-byte key comparison: `"z\u212Aey"` is not `"zKey"`.
     subscript(key: String) -> JSONValue? {

@@ -28,7 +28,7 @@ extension OpLogJSON {
         var header: Header?
         var snapshot: StateSnapshot?
         var ops: [LoggedOp] = []
-        for (index, text) in lines.enumerated() where !text.allSatisfy(\.isWhitespace) {
+        for (index, text) in lines.enumerated() where !text.allSatisfy({ $0.isWhitespace }) {
             let number = index + 1
             let line: Line
             do throws(DecodeError) {

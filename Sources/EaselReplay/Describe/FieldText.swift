@@ -1,4 +1,5 @@
 import EaselModel
+import Foundation
 
 /// How replay writes values: the way the JSON log writes them (numbers in
 /// their shortest exact form, colours as #rrggbbaa, enums by name), so what

@@ -103,7 +103,7 @@ public struct SyncClient: Sendable {
     }
 
     /// Local ops the server has not acknowledged, in the order they were made.
-    public var unacknowledged: [Op] { inFlight.flatMap(\.ops) + awaitingResend.flatMap { $0 } + unsent }
+    public var unacknowledged: [Op] { inFlight.flatMap({ $0.ops }) + awaitingResend.flatMap { $0 } + unsent }
 
     /// How many local ops the server has not acknowledged, without copying them.
     public var unacknowledgedCount: Int {
@@ -155,7 +155,7 @@ public struct SyncClient: Sendable {
         isWelcomed = false
         isWeak = false
         welcomeChunks = []
-        awaitingResend = inFlight.map(\.ops) + awaitingResend
+        awaitingResend = inFlight.map({ $0.ops }) + awaitingResend
         inFlight = []
         peers = [:]
         outstandingPing = nil
@@ -176,7 +176,7 @@ public struct SyncClient: Sendable {
             acknowledge(ack)
         case .ops(let ops):
             guard isWelcomed, let last = ops.last else { return }
-            editor.receive(ops.lazy.map(\.op))
+            editor.receive(ops.lazy.map({ $0.op }))
             advance(to: last.position)
         case .presence(let presence):
             guard presence.replica != replica else { return }
@@ -231,22 +231,25 @@ public struct SyncClient: Sendable {
             editor.rebase(onto: base, reapplying: unacknowledged)
         } else {
             for chunk in chunks {
-                if case .tail(let ops) = chunk.content { editor.receive(ops.lazy.map(\.op)) }
+                if case .tail(let ops) = chunk.content { editor.receive(ops.lazy.map({ $0.op })) }
             }
         }
         resumePoint = ResumePoint(position: last.position, epoch: last.epoch)
         needsSnapshot = false
         isWelcomed = true
-        peers = Dictionary(
-            chunks.flatMap(\.peers).filter { $0.replica != replica }.map { ($0.replica, $0) },
-            uniquingKeysWith: { _, latest in latest })
+        // The latest presence of each peer (a loop: Embedded Swift has no
+        // Dictionary(_:uniquingKeysWith:)).
+        peers = [:]
+        for chunk in chunks {
+            for peer in chunk.peers where peer.replica != replica { peers[peer.replica] = peer }
+        }
         sharePresence(at: now)
     }
 
     private mutating func acknowledge(_ ack: Ack) {
         guard let index = inFlight.firstIndex(where: { $0.batch == ack.batch }) else { return }
         let push = inFlight.remove(at: index)
-        events.append(.acknowledged(push.ops.map(\.id)))
+        events.append(.acknowledged(push.ops.map({ $0.id })))
         let (end, overflow) = ack.first.addingReportingOverflow(UInt64(ack.count))
         if ack.count > 0, !overflow { advance(to: end - 1) }
     }

@@ -73,7 +73,9 @@ extension Room {
                     code: .wrongReplica, message: "op \(op.id) is stamped with another replica than \(replica)")
             }
             if op.id.counter <= previousCounter, earlierInPush == nil {
-                earlierInPush = Dictionary(ops[..<index].map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+                var earlier: [OpID: Op] = [:]
+                for previous in ops[..<index] where earlier[previous.id] == nil { earlier[previous.id] = previous }
+                earlierInPush = earlier
             }
             previousCounter = max(previousCounter, op.id.counter)
             if let earlier = earlierInPush?[op.id] {

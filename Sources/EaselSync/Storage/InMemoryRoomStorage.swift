@@ -116,7 +116,7 @@ public final class InMemoryRoomStorage: RoomStorage, @unchecked Sendable {
     private func commit(_ ops: [LoggedOp], to document: String) -> Result<Void, RoomStorageError> {
         var history = history(of: document)
         var expected = history.head + 1
-        var ids = Set(history.tail.map(\.op.id))
+        var ids = Set(history.tail.map({ $0.op.id }))
         for logged in ops {
             guard logged.position == expected else {
                 return .failure(RoomStorageError("\(document): position \(logged.position) where \(expected) belongs"))
