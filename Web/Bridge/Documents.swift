@@ -1,0 +1,58 @@
+import EaselModel
+import EaselProtocol
+
+/// Documents JavaScript holds by handle. WebAssembly runs this module on
+/// one thread.
+nonisolated(unsafe) private var documents: [Int32: Document] = [:]
+nonisolated(unsafe) private var nextHandle: Int32 = 1
+
+/// A new, empty document; its handle.
+@_cdecl("easel_document_open")
+public func easelDocumentOpen() -> Int32 {
+    let handle = nextHandle
+    nextHandle += 1
+    documents[handle] = Document()
+    return handle
+}
+
+@_cdecl("easel_document_close")
+public func easelDocumentClose(_ handle: Int32) {
+    documents[handle] = nil
+}
+
+/// Applies the ops one message carries (`ops`, `welcome`, `push`) to a
+/// document: 0, or the message's decoding error code; -1 for no such
+/// document.
+@_cdecl("easel_document_receive")
+public func easelDocumentReceive(_ handle: Int32, _ pointer: UnsafeRawPointer, _ count: Int32, _ json: Int32)
+    -> Int32
+{
+    guard documents[handle] != nil else { return -1 }
+    let message: Message
+    do throws(DecodeError) {
+        message = try Message(decoding: bytes(at: pointer, count: count), as: json != 0 ? .json : .binary)
+    } catch {
+        return Int32(error.code.rawValue)
+    }
+    switch message {
+    case .ops(let ops):
+        for op in ops { documents[handle]?.apply(op.op) }
+    case .welcome(let welcome):
+        switch welcome.content {
+        case .snapshot(let ops): for op in ops { documents[handle]?.apply(op) }
+        case .tail(let ops): for op in ops { documents[handle]?.apply(op.op) }
+        }
+    case .push(let push):
+        for op in push.ops { documents[handle]?.apply(op) }
+    default:
+        break
+    }
+    return 0
+}
+
+/// The document's state hash (Protocol/README.md, section 9); 0 for no
+/// such document.
+@_cdecl("easel_document_hash")
+public func easelDocumentHash(_ handle: Int32) -> UInt64 {
+    documents[handle]?.stateHash.rawValue ?? 0
+}

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Builds Easel's WebAssembly module: EaselModel, EaselProtocol, EaselSync and
+# EaselRender compiled with Embedded Swift, plus the bridge JavaScript calls
+# (Web/Bridge), linked with Debian's wasi-libc (malloc, libm). Docs/web.md.
+#
+#   Web/build.sh [OUTPUT_DIR]      default: .build-wasm
+#
+# Needs the Swift toolchain's Embedded Swift (swiftc, clang, wasm-ld) and the
+# wasi-libc package (.ci/setup installs it).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+out=${1:-.build-wasm}
+mkdir -p "$out/modules"
+swiftc_path=$(command -v swiftc)
+toolchain=$(dirname "$(dirname "$(readlink -f "$swiftc_path")")")
+wasi=/usr/lib/wasm32-wasi
+if [ ! -f "$wasi/libc.a" ]; then
+    echo "build-wasm: $wasi/libc.a is missing: install Debian's wasi-libc (.ci/setup does)" >&2
+    exit 1
+fi
+
+swift_flags=(
+    -target wasm32-unknown-none-wasm -enable-experimental-feature Embedded
+    -enable-experimental-feature Extern -wmo -Osize -parse-as-library
+    -I "$out/modules"
+)
+
+compile() {
+    local module=$1 folder=$2
+    # Sorted, so the object is the same whatever order the file system lists.
+    mapfile -t files < <(find "$folder" -name '*.swift' | LC_ALL=C sort)
+    swiftc "${swift_flags[@]}" -module-name "$module" \
+        -emit-module -emit-module-path "$out/modules/$module.swiftmodule" \
+        -c "${files[@]}" -o "$out/$module.o"
+}
+
+# In dependency order: each module imports the ones before it.
+compile EaselModel Sources/EaselModel
+compile EaselProtocol Sources/EaselProtocol
+compile EaselSync Sources/EaselSync
+compile EaselRender Sources/EaselRender
+compile EaselWeb Web/Bridge
+
+"$toolchain/bin/clang" --target=wasm32-wasi -O2 -isystem /usr/include/wasm32-wasi -c Web/Runtime/runtime.c -o "$out/runtime.o"
+
+# Every @_cdecl of the bridge is an export.
+mapfile -t exports < <(grep -ho '@_cdecl("[a-z_]*")' Web/Bridge/*.swift | sed 's/@_cdecl("\(.*\)")/--export=\1/' | sort)
+"$toolchain/bin/wasm-ld" --no-entry --gc-sections "${exports[@]}" \
+    "$out/EaselWeb.o" "$out/EaselModel.o" "$out/EaselProtocol.o" "$out/EaselSync.o" "$out/EaselRender.o" \
+    "$out/runtime.o" "$wasi/libc.a" "$wasi/libm.a" \
+    "$toolchain/lib/swift/embedded/wasm32-unknown-none-wasm/libswiftUnicodeDataTables.a" \
+    -o "$out/easel.wasm"
+
+size=$(stat -c %s "$out/easel.wasm")
+gzipped=$(gzip -9 -c "$out/easel.wasm" | wc -c)
+echo "build-wasm: $out/easel.wasm, $size bytes, $gzipped gzipped"
