@@ -33,6 +33,14 @@ public struct SVGRenderer: Sendable {
         return Rect(minX: frame.minX - 16, minY: frame.minY - 16, maxX: frame.maxX + 16, maxY: frame.maxY + 16)
     }
 
+    /// One entity's `<g>` element exactly as `render` writes it, with its
+    /// `data-id`: what a live canvas replaces when that entity changes.
+    public func fragment(of entity: Entity) -> String {
+        var svg = ""
+        EntitySVG(entity: entity, options: options).write(to: &svg)
+        return svg
+    }
+
     public func render(_ document: Document) -> String {
         let entities = document.entities
         let frame = options.frame ?? Self.frame(of: document)

@@ -18,3 +18,51 @@ public func easelFree(_ pointer: UnsafeMutableRawPointer) {
 func bytes(at pointer: UnsafeRawPointer, count: Int32) -> [UInt8] {
     Array(UnsafeRawBufferPointer(start: pointer, count: Int(max(count, 0))))
 }
+
+/// Where a call that answers with bytes leaves them: JavaScript reads
+/// `easel_result_length` bytes at `easel_result_pointer` before its next
+/// call into the module. One buffer, grown when needed, never shrunk.
+nonisolated(unsafe) private var resultBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 8)
+nonisolated(unsafe) private var resultLength = 0
+
+func setResult(_ bytes: [UInt8]) {
+    if bytes.count > resultBuffer.count {
+        resultBuffer.deallocate()
+        resultBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 8)
+    }
+    bytes.withUnsafeBytes { source in
+        if let base = source.baseAddress, let target = resultBuffer.baseAddress {
+            target.copyMemory(from: base, byteCount: source.count)
+        }
+    }
+    resultLength = bytes.count
+}
+
+@_cdecl("easel_result_pointer")
+public func easelResultPointer() -> UnsafeMutableRawPointer? {
+    resultBuffer.baseAddress
+}
+
+@_cdecl("easel_result_length")
+public func easelResultLength() -> Int32 {
+    Int32(resultLength)
+}
+
+/// Records of a result: a kind byte, a little-endian 32-bit length, then
+/// that many bytes.
+struct RecordWriter {
+    private(set) var bytes: [UInt8] = []
+    private(set) var count: Int32 = 0
+
+    mutating func record(_ kind: UInt8, _ payload: [UInt8]) {
+        bytes.append(kind)
+        let length = UInt32(payload.count)
+        for shift in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8(truncatingIfNeeded: length >> UInt32(shift))) }
+        bytes += payload
+        count += 1
+    }
+
+    mutating func record(_ kind: UInt8, _ text: String) {
+        record(kind, Array(text.utf8))
+    }
+}

@@ -57,6 +57,157 @@ export class Easel {
   openDocument() {
     return new WasmDocument(this, this.exports.easel_document_open());
   }
+
+  /**
+   * A new editing session. `hello` is the hello the session will send, as
+   * an object in the protocol's JSON form (document, replica, user, token);
+   * `saved` the bytes of an earlier session's `saved()`, to resume it.
+   */
+  openSession(hello, now = Date.now(), saved = undefined) {
+    const text = new TextEncoder().encode(JSON.stringify({ type: 'hello', protocol: 1, ...hello }));
+    const handle = this.withBytes(text, (pointer, length) => saved === undefined
+      ? this.exports.easel_session_open(pointer, length, now)
+      : this.withBytes(saved, (savedPointer, savedLength) =>
+        this.exports.easel_session_restore(pointer, length, savedPointer, savedLength, now)));
+    if (handle < 0) throw new Error(`the session's hello was refused with error ${-handle}`);
+    return new Session(this, handle);
+  }
+
+  /** The bytes the last call left in the result buffer (a copy). */
+  result() {
+    const pointer = this.exports.easel_result_pointer();
+    const length = this.exports.easel_result_length();
+    return new Uint8Array(this.exports.memory.buffer, pointer, length).slice();
+  }
+
+  /** The result buffer as records: { kind, bytes }. */
+  records() {
+    const bytes = this.result();
+    const view = new DataView(bytes.buffer);
+    const records = [];
+    for (let offset = 0; offset < bytes.length;) {
+      const kind = bytes[offset];
+      const length = view.getUint32(offset + 1, true);
+      records.push({ kind, bytes: bytes.subarray(offset + 5, offset + 5 + length) });
+      offset += 5 + length;
+    }
+    return records;
+  }
+}
+
+/** The gestures `Session.gesture` takes (Docs/web.md). */
+export const Gesture = Object.freeze({
+  tap: 1, dragBegan: 2, dragChanged: 3, dragEnded: 4, dragCancelled: 5,
+  pinchBegan: 6, pinchChanged: 7, pinchEnded: 8, pinchCancelled: 9,
+  rotateBegan: 10, rotateChanged: 11, rotateEnded: 12, rotateCancelled: 13,
+  drawBegan: 14, drawMoved: 15, drawEnded: 16,
+});
+
+/** The commands `Session.command` takes (Docs/web.md). */
+export const Command = Object.freeze({
+  placeEmoji: 1, placeShape: 2, placeText: 3, deleteSelection: 4, duplicateSelection: 5,
+  bringForward: 6, sendBackward: 7, clearAll: 8, undo: 9, redo: 10, resetViewport: 11,
+  setColor: 12, setFill: 13, setWeight: 14, setFont: 15, setSize: 16, setTextStyle: 17,
+  setAlignment: 18, editSelectedText: 19, setDrawing: 20,
+});
+
+export const ConnectionState = Object.freeze(['offline', 'connecting', 'connected', 'weak']);
+
+const text = new TextDecoder();
+const encoder = new TextEncoder();
+
+/** One page's editing session: Easel's client sync engine in the module. */
+export class Session {
+  constructor(easel, handle) {
+    this.easel = easel;
+    this.exports = easel.exports;
+    this.handle = handle;
+  }
+
+  connectionOpened(now = Date.now()) { this.exports.easel_session_connection_opened(this.handle, now); }
+  connectionClosed(now = Date.now()) { this.exports.easel_session_connection_closed(this.handle, now); }
+  tick(now = Date.now()) { this.exports.easel_session_tick(this.handle, now); }
+
+  /** A binary message from the server: 0, or its decoding error code. */
+  receive(bytes, now = Date.now()) {
+    return this.easel.withBytes(bytes, (pointer, length) =>
+      this.exports.easel_session_receive(this.handle, pointer, length, now));
+  }
+
+  /** What to do: `{ send: Uint8Array }` or `{ disconnect: reason }`, in order. */
+  takeOutputs() {
+    this.exports.easel_session_take_outputs(this.handle);
+    return this.easel.records().map(({ kind, bytes }) =>
+      kind === 1 ? { send: bytes } : { disconnect: text.decode(bytes) });
+  }
+
+  /**
+   * What changed on the canvas: `{ draw: id, svg }`, `{ remove: id }`, or
+   * `{ order: [ids] }` (bottom first), in order.
+   */
+  render() {
+    this.exports.easel_session_render(this.handle);
+    return this.easel.records().map(({ kind, bytes }) => {
+      const value = text.decode(bytes);
+      if (kind === 1) {
+        const space = value.indexOf(' ');
+        return { draw: value.slice(0, space), svg: value.slice(space + 1) };
+      }
+      return kind === 2 ? { remove: value } : { order: value === '' ? [] : value.split(' ') };
+    });
+  }
+
+  /** A gesture in screen units: true when the editor took it. */
+  gesture(kind, x = 0, y = 0, { time = 0, force = NaN, now = Date.now() } = {}) {
+    return this.exports.easel_session_gesture(this.handle, kind, x, y, time, force, now) === 0;
+  }
+
+  pointer(x, y, inside = true, now = Date.now()) {
+    this.exports.easel_session_pointer(this.handle, x, y, inside ? 1 : 0, now);
+  }
+
+  /**
+   * A command: true when the editor took it. `integer` carries a colour
+   * (0xRRGGBBAA) or an enum; `a`…`d` numbers; `text` and `extra` strings.
+   */
+  command(kind, { integer = 0, a = 0, b = 0, c = 0, d = 0, text: string = '', extra = '', now = Date.now() } = {}) {
+    const first = encoder.encode(string);
+    const second = encoder.encode(extra);
+    return this.easel.withBytes(first, (textPointer, textLength) =>
+      this.easel.withBytes(second, (extraPointer, extraLength) =>
+        this.exports.easel_session_command(this.handle, kind, integer | 0, a, b, c, d,
+          textPointer, textLength, extraPointer, extraLength, now))) === 0;
+  }
+
+  get connectionState() { return ConnectionState[this.exports.easel_session_connection_state(this.handle)]; }
+
+  get stateHash() {
+    return BigInt.asUintN(64, this.exports.easel_session_state_hash(this.handle)).toString(16).padStart(16, '0');
+  }
+
+  /** { canUndo, canRedo, canBringForward, canSendBackward, hasSelection, gestureInFlight, unacknowledged } */
+  get flags() {
+    const bits = this.exports.easel_session_flags(this.handle);
+    return {
+      canUndo: (bits & 1) !== 0, canRedo: (bits & 2) !== 0, canBringForward: (bits & 4) !== 0,
+      canSendBackward: (bits & 8) !== 0, hasSelection: (bits & 16) !== 0, gestureInFlight: (bits & 32) !== 0,
+      unacknowledged: (bits & 64) !== 0,
+    };
+  }
+
+  get selection() {
+    this.exports.easel_session_selection(this.handle);
+    const value = text.decode(this.easel.result());
+    return value === '' ? [] : value.split(' ');
+  }
+
+  /** The session to keep across a reload (replica, counter, unacknowledged edits). */
+  saved() {
+    this.exports.easel_session_saved(this.handle);
+    return this.easel.result();
+  }
+
+  close() { this.exports.easel_session_close(this.handle); }
 }
 
 export class WasmDocument {

@@ -1,0 +1,324 @@
+import EaselModel
+import EaselProtocol
+import EaselRender
+import EaselSync
+
+/// One page's editing session: Easel's client sync engine, and what the
+/// page was last given to draw, so `render` sends only what changed.
+final class WebSession {
+    var client: SyncClient
+    var drawn: [EntityID: String] = [:]
+    var drawnOrder: [EntityID] = []
+    let renderer = SVGRenderer()
+
+    init(client: SyncClient) {
+        self.client = client
+    }
+}
+
+/// Sessions JavaScript holds by handle. WebAssembly runs this module on one
+/// thread.
+nonisolated(unsafe) private var sessions: [Int32: WebSession] = [:]
+nonisolated(unsafe) private var nextSession: Int32 = 1
+
+/// JavaScript's clock (milliseconds since 1970, `Date.now()`).
+func timestamp(_ milliseconds: Double) -> Timestamp {
+    Timestamp(milliseconds: abs(milliseconds) < 9e18 ? Int64(milliseconds) : 0)
+}
+
+private func open(_ client: SyncClient) -> Int32 {
+    let handle = nextSession
+    nextSession += 1
+    sessions[handle] = WebSession(client: client)
+    return handle
+}
+
+/// The hello a session will send, as JSON (Protocol/README.md, section 2.1;
+/// no `since`): document, replica, user and token in one checked message.
+private func hello(at pointer: UnsafeRawPointer, count: Int32) -> Result<Hello, DecodeError> {
+    do throws(DecodeError) {
+        guard case .hello(let hello) = try Message(json: bytes(at: pointer, count: count)) else {
+            return .failure(DecodeError(.invalidValue, "a session opens with a hello message"))
+        }
+        return .success(hello)
+    } catch {
+        return .failure(error)
+    }
+}
+
+/// A new session from its hello (JSON); its handle, or minus the decoding
+/// error code.
+@_cdecl("easel_session_open")
+public func easelSessionOpen(_ pointer: UnsafeRawPointer, _ count: Int32, _ now: Double) -> Int32 {
+    switch hello(at: pointer, count: count) {
+    case .failure(let error):
+        return -Int32(error.code.rawValue)
+    case .success(let hello):
+        return open(
+            SyncClient(
+                document: hello.document, user: hello.user, replica: hello.replica,
+                configuration: SyncClientConfiguration(encoding: .binary, token: hello.token), at: timestamp(now)))
+    }
+}
+
+/// A session resumed from what `easel_session_saved` gave (its replica,
+/// counter and unacknowledged edits); the hello's replica is not used.
+@_cdecl("easel_session_restore")
+public func easelSessionRestore(
+    _ pointer: UnsafeRawPointer, _ count: Int32, _ saved: UnsafeRawPointer, _ savedCount: Int32, _ now: Double
+) -> Int32 {
+    let session: SavedSession
+    do throws(DecodeError) {
+        session = try SavedSession(encoded: bytes(at: saved, count: savedCount))
+    } catch {
+        return -Int32(error.code.rawValue)
+    }
+    switch hello(at: pointer, count: count) {
+    case .failure(let error):
+        return -Int32(error.code.rawValue)
+    case .success(let hello):
+        return open(
+            SyncClient(
+                document: hello.document, user: hello.user, restoring: session,
+                configuration: SyncClientConfiguration(encoding: .binary, token: hello.token), at: timestamp(now)))
+    }
+}
+
+@_cdecl("easel_session_close")
+public func easelSessionClose(_ handle: Int32) {
+    sessions[handle] = nil
+}
+
+// MARK: The connection
+
+@_cdecl("easel_session_connection_opened")
+public func easelSessionConnectionOpened(_ handle: Int32, _ now: Double) {
+    sessions[handle]?.client.connectionOpened(at: timestamp(now))
+}
+
+@_cdecl("easel_session_connection_closed")
+public func easelSessionConnectionClosed(_ handle: Int32, _ now: Double) {
+    sessions[handle]?.client.connectionClosed(at: timestamp(now))
+}
+
+/// One binary message from the server: 0, its decoding error code, or -1
+/// for no such session.
+@_cdecl("easel_session_receive")
+public func easelSessionReceive(_ handle: Int32, _ pointer: UnsafeRawPointer, _ count: Int32, _ now: Double) -> Int32 {
+    guard let session = sessions[handle] else { return -1 }
+    do throws(DecodeError) {
+        session.client.receive(try Message(binary: bytes(at: pointer, count: count)), at: timestamp(now))
+        return 0
+    } catch {
+        return Int32(error.code.rawValue)
+    }
+}
+
+@_cdecl("easel_session_tick")
+public func easelSessionTick(_ handle: Int32, _ now: Double) {
+    sessions[handle]?.client.tick(at: timestamp(now))
+}
+
+/// What to do since the last call, as records in the result buffer: kind 1
+/// a binary message to send, kind 2 close the connection (the reason, in
+/// UTF-8). Returns how many.
+@_cdecl("easel_session_take_outputs")
+public func easelSessionTakeOutputs(_ handle: Int32) -> Int32 {
+    var records = RecordWriter()
+    for output in sessions[handle]?.client.takeOutputs() ?? [] {
+        switch output {
+        case .send(let message): records.record(1, message.binaryEncoded())
+        case .disconnect(let reason): records.record(2, reason)
+        }
+    }
+    setResult(records.bytes)
+    return records.count
+}
+
+// MARK: Reading the session
+
+/// 0 offline, 1 connecting, 2 connected, 3 weak.
+@_cdecl("easel_session_connection_state")
+public func easelSessionConnectionState(_ handle: Int32) -> Int32 {
+    switch sessions[handle]?.client.connectionState {
+    case .connecting?: 1
+    case .connected?: 2
+    case .weak?: 3
+    case .offline?, nil: 0
+    }
+}
+
+@_cdecl("easel_session_state_hash")
+public func easelSessionStateHash(_ handle: Int32) -> UInt64 {
+    sessions[handle]?.client.editor.document.stateHash.rawValue ?? 0
+}
+
+/// What the toolbar may offer, as bits: 1 undo, 2 redo, 4 bring forward,
+/// 8 send backward, 16 a selection, 32 a gesture in flight, 64 edits not
+/// yet acknowledged.
+@_cdecl("easel_session_flags")
+public func easelSessionFlags(_ handle: Int32) -> Int32 {
+    guard let client = sessions[handle]?.client else { return 0 }
+    let editor = client.editor
+    var flags: Int32 = 0
+    if editor.canUndo { flags |= 1 }
+    if editor.canRedo { flags |= 2 }
+    if editor.canBringForward { flags |= 4 }
+    if editor.canSendBackward { flags |= 8 }
+    if !editor.state.selection.isEmpty { flags |= 16 }
+    if editor.state.gesture != nil { flags |= 32 }
+    if client.unacknowledgedCount > 0 { flags |= 64 }
+    return flags
+}
+
+/// The selected entities' IDs, separated by spaces, in the result buffer.
+@_cdecl("easel_session_selection")
+public func easelSessionSelection(_ handle: Int32) {
+    let selection = sessions[handle]?.client.editor.state.selection ?? []
+    setResult(Array(selection.map { $0.description }.sorted().joined(separator: " ").utf8))
+}
+
+/// The saved session (replica, counter, unacknowledged ops) in the result
+/// buffer, for the page to keep across reloads.
+@_cdecl("easel_session_saved")
+public func easelSessionSaved(_ handle: Int32) {
+    setResult(sessions[handle]?.client.savedSession.encoded() ?? [])
+}
+
+/// What changed on the canvas since the last call, as records in the result
+/// buffer: kind 1 an entity drawn anew (its ID, a space, its `<g>`
+/// element), kind 2 an entity gone (its ID), kind 3 the new bottom-to-top
+/// order (IDs separated by spaces), only when it changed. Returns how many.
+@_cdecl("easel_session_render")
+public func easelSessionRender(_ handle: Int32) -> Int32 {
+    guard let session = sessions[handle] else { return 0 }
+    var records = RecordWriter()
+    var order: [EntityID] = []
+    var present = Set<EntityID>()
+    for entity in session.client.editor.document.entities {
+        let fragment = session.renderer.fragment(of: entity)
+        order.append(entity.id)
+        present.insert(entity.id)
+        if session.drawn[entity.id] != fragment {
+            session.drawn[entity.id] = fragment
+            records.record(1, entity.id.description + " " + fragment)
+        }
+    }
+    for id in session.drawnOrder where !present.contains(id) {
+        session.drawn[id] = nil
+        records.record(2, id.description)
+    }
+    if order != session.drawnOrder {
+        session.drawnOrder = order
+        records.record(3, order.map { $0.description }.joined(separator: " "))
+    }
+    setResult(records.bytes)
+    return records.count
+}
+
+// MARK: Input
+
+/// A gesture, in screen units (Docs/web.md lists the kinds and what `x`,
+/// `y`, `time` and `force` mean for each; a NaN force is none): 0, or -1
+/// when the editor refuses it (a NaN coordinate, a draw point going back in
+/// time), or -2 for an unknown kind or session.
+@_cdecl("easel_session_gesture")
+public func easelSessionGesture(
+    _ handle: Int32, _ kind: Int32, _ x: Float, _ y: Float, _ time: Float, _ force: Float, _ now: Double
+) -> Int32 {
+    guard let session = sessions[handle] else { return -2 }
+    let point = Point(x: x, y: y)
+    let drawPoint = DrawPoint(location: point, time: time, force: force.isNaN ? nil : force)
+    let event: GestureEvent
+    switch kind {
+    case 1: event = .tap(at: point)
+    case 2: event = .dragBegan(at: point)
+    case 3: event = .dragChanged(translation: Vector(dx: x, dy: y))
+    case 4: event = .dragEnded(translation: Vector(dx: x, dy: y))
+    case 5: event = .dragCancelled
+    case 6: event = .pinchBegan(around: point)
+    case 7: event = .pinchChanged(scale: x)
+    case 8: event = .pinchEnded(scale: x)
+    case 9: event = .pinchCancelled
+    case 10: event = .rotateBegan
+    case 11: event = .rotateChanged(angle: x)
+    case 12: event = .rotateEnded(angle: x)
+    case 13: event = .rotateCancelled
+    case 14: event = .drawBegan(drawPoint)
+    case 15: event = .drawMoved([drawPoint])
+    case 16: event = .drawEnded
+    default: return -2
+    }
+    do throws(ModelError) {
+        try session.client.send(event, at: timestamp(now))
+        return 0
+    } catch {
+        return -1
+    }
+}
+
+/// The pointer moved to (x, y) in screen units, or left the canvas
+/// (`inside` 0): shared with peers as presence.
+@_cdecl("easel_session_pointer")
+public func easelSessionPointer(_ handle: Int32, _ x: Float, _ y: Float, _ inside: Int32, _ now: Double) {
+    sessions[handle]?.client.pointerMoved(to: inside != 0 ? Point(x: x, y: y) : nil, at: timestamp(now))
+}
+
+/// A command (Docs/web.md lists the kinds and their arguments): 0, -1 when
+/// the editor refuses it, -2 for an unknown kind or session, -3 for an
+/// argument out of its range.
+@_cdecl("easel_session_command")
+public func easelSessionCommand(
+    _ handle: Int32, _ kind: Int32, _ integer: Int32, _ a: Float, _ b: Float, _ c: Float, _ d: Float,
+    _ text: UnsafeRawPointer?, _ textCount: Int32, _ extra: UnsafeRawPointer?, _ extraCount: Int32, _ now: Double
+) -> Int32 {
+    guard let session = sessions[handle] else { return -2 }
+    let string = text.map { String(decoding: bytes(at: $0, count: textCount), as: UTF8.self) } ?? ""
+    let second = extra.map { String(decoding: bytes(at: $0, count: extraCount), as: UTF8.self) } ?? ""
+    let point = Point(x: a, y: b)
+    let color = Color(rawValue: UInt32(bitPattern: integer))
+    let command: Command
+    switch kind {
+    case 1: command = .place(.emoji(string, size: c), at: point)
+    case 2:
+        guard let shape = UInt8(exactly: integer).flatMap(ShapeKind.init(rawValue:)) else { return -3 }
+        command = .place(.shape(shape, width: c, height: d), at: point)
+    case 3: command = .place(.text(string, font: second, size: c), at: point)
+    case 4: command = .deleteSelection
+    case 5: command = .duplicateSelection
+    case 6: command = .bringForward
+    case 7: command = .sendBackward
+    case 8: command = .clearAll
+    case 9: command = .undo
+    case 10: command = .redo
+    case 11: command = .resetViewport
+    case 12: command = .setStyle(.color(color))
+    case 13: command = .setStyle(.fill(color))
+    case 14: command = .setStyle(.weight(a))
+    case 15: command = .setStyle(.font(string))
+    case 16: command = .setStyle(.size(a))
+    case 17:
+        guard let style = UInt8(exactly: integer).flatMap(TextStyle.init(rawValue:)) else { return -3 }
+        command = .setStyle(.textStyle(style))
+    case 18:
+        guard let alignment = UInt8(exactly: integer).flatMap(TextAlignment.init(rawValue:)) else { return -3 }
+        command = .setStyle(.alignment(alignment))
+    case 19:
+        let texts = session.client.editor.state.selection.filter {
+            session.client.editor.document.kind(of: $0) == .text
+        }
+        guard texts.count == 1, let target = texts.first else { return -1 }
+        command = .editText(target, string)
+    case 20:
+        guard let tool = UInt8(exactly: b).flatMap(StrokeTool.init(rawValue:)) else { return -3 }
+        command = .setDrawing(DrawingSettings(tool: tool, color: color, weight: a, endCap: c != 0 ? .arrow : .round))
+    default:
+        return -2
+    }
+    do throws(ModelError) {
+        try session.client.perform(command, at: timestamp(now))
+        return 0
+    } catch {
+        return -1
+    }
+}

@@ -1,0 +1,125 @@
+// Easel's client sync engine running in the WebAssembly module, driven the
+// way the page drives it, with the server's side played by golden
+// messages from Protocol/vectors.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import { instantiateEasel, Gesture, Command } from '../Shell/easel.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const easel = await instantiateEasel(await readFile(process.env.EASEL_WASM ?? path.join(root, '.build-wasm/easel.wasm')));
+const welcomeTail = Uint8Array.from(Buffer.from(
+  (await readFile(path.join(root, 'Protocol/vectors/valid/welcome-tail.hex'), 'utf8')).replace(/\s+/g, ''), 'hex'));
+
+const hello = {
+  document: 'web/one', replica: '00000000000000a1',
+  user: { name: 'Ada', initials: 'A', color: '#336699ff' },
+};
+const MESSAGE = { hello: 1, push: 3 };
+
+/** A session that connected and got the welcome; the hello it sent. */
+function welcomed(saved = undefined) {
+  const session = easel.openSession(hello, 1000, saved);
+  session.connectionOpened(1000);
+  const sent = session.takeOutputs();
+  assert.equal(session.receive(welcomeTail, 1001), 0);
+  return { session, sent };
+}
+
+function pushes(outputs) {
+  return outputs.filter((output) => output.send && output.send[1] === MESSAGE.push).map((output) => output.send);
+}
+
+test('a session says hello on connecting and is connected after the welcome', () => {
+  const { session, sent } = welcomed();
+  assert.equal(sent.length, 1);
+  assert.equal(sent[0].send[1], MESSAGE.hello);
+  assert.equal(easel.decode(sent[0].send).code, 0);
+  assert.equal(session.connectionState, 'connected');
+  session.close();
+});
+
+test('a placed emoji is drawn at once, pushed to the server, and undoable', () => {
+  const { session } = welcomed();
+  assert.ok(session.command(Command.placeEmoji, { text: '🦊', a: 120, b: 80, c: 40, now: 1002 }));
+  const drawn = session.render();
+  const fox = drawn.find((change) => change.draw && change.svg.includes('🦊'));
+  assert.ok(fox, JSON.stringify(drawn));
+  assert.match(fox.svg, /^<g class="emoji" data-id="/);
+  assert.deepEqual(drawn.find((change) => change.order).order, [fox.draw]);
+  assert.deepEqual(session.render(), [], 'nothing changed since');
+  const sent = pushes(session.takeOutputs());
+  assert.equal(sent.length, 1);
+  assert.equal(easel.decode(sent[0]).code, 0);
+  assert.ok(session.flags.canUndo && session.flags.unacknowledged);
+  assert.ok(session.command(Command.undo, { now: 1003 }));
+  assert.deepEqual(session.render(), [{ remove: fox.draw }, { order: [] }]);
+  session.close();
+});
+
+test('a tap on an entity selects it and a tap on the background clears the selection', () => {
+  const { session } = welcomed();
+  session.command(Command.placeEmoji, { text: '⭐️', a: 200, b: 200, c: 40 });
+  assert.ok(session.gesture(Gesture.tap, 200, 200));
+  assert.equal(session.selection.length, 1);
+  assert.ok(session.flags.hasSelection);
+  assert.ok(session.gesture(Gesture.tap, 900, 900));
+  assert.deepEqual(session.selection, []);
+  session.close();
+});
+
+test('a drag moves the entity once the gesture ends, as one push', () => {
+  const { session } = welcomed();
+  session.command(Command.placeEmoji, { text: '⭐️', a: 200, b: 200, c: 40 });
+  session.takeOutputs();
+  session.render();
+  assert.ok(session.gesture(Gesture.dragBegan, 200, 200));
+  assert.ok(session.gesture(Gesture.dragChanged, 30, 0));
+  assert.ok(session.flags.gestureInFlight);
+  assert.deepEqual(session.render(), [], 'in flight, the document has not changed');
+  assert.ok(session.gesture(Gesture.dragEnded, 50, 10));
+  const [moved] = session.render();
+  assert.match(moved.svg, /translate\(250 210\)/);
+  assert.equal(pushes(session.takeOutputs()).length, 1);
+  session.close();
+});
+
+test('a stroke drawn with pressure streams its samples while the finger moves', () => {
+  const { session } = welcomed();
+  assert.ok(session.gesture(Gesture.drawBegan, 10, 10, { time: 0, force: 0.5 }));
+  assert.ok(session.gesture(Gesture.drawMoved, 20, 15, { time: 0.016, force: 0.6 }));
+  assert.equal(pushes(session.takeOutputs()).length, 1, 'the create and the first samples, before the end');
+  assert.ok(session.gesture(Gesture.drawMoved, 30, 20, { time: 0.033 }));
+  assert.ok(session.gesture(Gesture.drawEnded));
+  const [stroke] = session.render().filter((change) => change.draw);
+  assert.match(stroke.svg, /^<g class="stroke"/);
+  assert.match(stroke.svg, /points="0,0 10,5 20,10"/);
+  session.close();
+});
+
+test('a saved session resumes with its replica and pushes its unacknowledged edits again', () => {
+  const first = welcomed().session;
+  first.command(Command.placeEmoji, { text: '🌙', a: 50, b: 50, c: 40 });
+  const [push] = pushes(first.takeOutputs());
+  const saved = first.saved();
+  first.close();
+  const { session } = welcomed(saved);
+  const [again] = pushes(session.takeOutputs());
+  // The same op again (the batch number may differ): the bytes after the batch match.
+  assert.deepEqual(again.subarray(3), push.subarray(3));
+  assert.equal(session.render().filter((change) => change.draw).length, 1);
+  session.close();
+});
+
+test('bad input is refused with a clear code and changes nothing', () => {
+  assert.throws(() => easel.openSession({ ...hello, document: '../etc' }), /error 108/);
+  const { session } = welcomed();
+  assert.equal(session.receive(new Uint8Array([1, 9])), 100, 'a truncated ping');
+  assert.equal(session.command(99), false);
+  assert.equal(session.command(Command.placeShape, { integer: 77, c: 10, d: 10 }), false);
+  assert.equal(session.gesture(Gesture.tap, NaN, 0), false);
+  assert.deepEqual(session.render(), []);
+  session.close();
+});
