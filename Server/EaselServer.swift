@@ -16,6 +16,9 @@ public struct ServeOptions: Sendable {
     /// it. Only then may the server listen beyond loopback.
     public var secret: String?
     public var limits = ServerLimits()
+    /// The web canvas's folder (`Web/build.sh` makes `.build-wasm/site`);
+    /// nil serves no page.
+    public var webFolder: String?
 
     public init() {}
 }
@@ -53,10 +56,18 @@ public final class EaselServer: Sendable {
         self.options = options
         var configuration = ServerConfiguration()
         configuration.limits = options.limits
+        var site: WebSite?
+        if let folder = options.webFolder {
+            do {
+                site = try WebSite(directory: folder)
+            } catch {
+                throw ServeError(error.description)
+            }
+        }
         host = try ServiceHost(
             host: options.host == "localhost" ? "127.0.0.1" : options.host, port: options.port,
             storage: StoreRoomStorage(worker: worker), metrics: ServerMetrics(), configuration: configuration,
-            authenticate: authenticate)
+            site: site, authenticate: authenticate)
         ticker = Ticker(host: host)
     }
 

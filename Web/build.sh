@@ -52,6 +52,12 @@ mapfile -t exports < <(grep -ho '@_cdecl("[a-z_]*")' Web/Bridge/*.swift | sed 's
     "$toolchain/lib/swift/embedded/wasm32-unknown-none-wasm/libswiftUnicodeDataTables.a" \
     -o "$out/easel.wasm"
 
+# The folder `easel serve` serves (Docs/web.md): the pages, the JavaScript
+# shell and the module, flat.
+rm -rf "$out/site"
+mkdir -p "$out/site"
+cp Web/Page/* Web/Shell/*.mjs "$out/easel.wasm" "$out/site/"
+
 size=$(stat -c %s "$out/easel.wasm")
 gzipped=$(gzip -9 -c "$out/easel.wasm" | wc -c)
-echo "build-wasm: $out/easel.wasm, $size bytes, $gzipped gzipped"
+echo "build-wasm: $out/easel.wasm, $size bytes, $gzipped gzipped; the page in $out/site"

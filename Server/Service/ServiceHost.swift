@@ -14,6 +14,8 @@ final class ServiceHost: @unchecked Sendable {
     private let storage: StoreRoomStorage
     private let metrics: ServerMetrics
     private let limits: ServerLimits
+    /// The web canvas's files; nil when the server runs without a page.
+    private let site: WebSite?
     /// Encodes big welcomes, so a snapshot of a large document does not
     /// stall every other connection's traffic.
     private let encoder = DispatchQueue(label: "easel-encoder", qos: .userInitiated)
@@ -42,8 +44,9 @@ final class ServiceHost: @unchecked Sendable {
 
     init(
         host: String, port: Int, storage: StoreRoomStorage, metrics: ServerMetrics, configuration: ServerConfiguration,
-        authenticate: @escaping Authenticator
+        site: WebSite?, authenticate: @escaping Authenticator
     ) throws(ServeError) {
+        self.site = site
         self.storage = storage
         self.metrics = metrics
         limits = configuration.limits
@@ -329,30 +332,37 @@ final class ServiceHost: @unchecked Sendable {
 
     // MARK: HTTP on the same port
 
-    /// `/healthz` (200 while serving, 503 while stopping) and `/metrics`.
+    /// `/healthz` (200 while serving, 503 while stopping), `/metrics`, and
+    /// the web canvas's pages and files (`WebSite`).
     private func respondToHTTP(_ wsi: OpaquePointer, path: String) -> Int32 {
-        let status: UInt32
-        let type: String
-        let body: [UInt8]
+        let response: HTTPResponse
         switch path {
         case "/healthz":
-            status = stopping == nil ? 200 : 503
-            type = "text/plain"
-            body = Array((stopping == nil ? "serving\n" : "stopping\n").utf8)
+            response = .text(stopping == nil ? 200 : 503, stopping == nil ? "serving\n" : "stopping\n")
         case "/metrics":
-            status = 200
-            type = "text/plain; version=0.0.4"
-            body = metrics.exposition(
-                connections: connections.count, rooms: server.openDocuments.count, storage: storage.worker.metrics)
+            response = HTTPResponse(
+                status: 200, contentType: "text/plain; version=0.0.4",
+                body: metrics.exposition(
+                    connections: connections.count, rooms: server.openDocuments.count, storage: storage.worker.metrics))
         default:
-            status = 404
-            type = "text/plain"
-            body = Array("no such page: Easel serves WebSockets, /healthz and /metrics\n".utf8)
+            response =
+                site?.response(for: path, ifNoneMatch: ifNoneMatch(wsi))
+                ?? .text(404, "no such page: Easel serves WebSockets, /healthz, /metrics and its web canvas\n")
         }
-        guard easel_lws_http_headers(wsi, status, type, body.count) == 0 else { return -1 }
-        httpBodies[wsi] = [UInt8](repeating: 0, count: easel_lws_pre) + body
+        let written = response.headerLines.withCString { extra in
+            easel_lws_http_headers(wsi, response.status, response.contentType, response.body.count, extra)
+        }
+        guard written == 0 else { return -1 }
+        httpBodies[wsi] = [UInt8](repeating: 0, count: easel_lws_pre) + response.body
         lws_callback_on_writable(wsi)
         return 0
+    }
+
+    private func ifNoneMatch(_ wsi: OpaquePointer) -> String? {
+        var buffer = [CChar](repeating: 0, count: 256)
+        let length = easel_lws_if_none_match(wsi, &buffer, Int32(buffer.count))
+        guard length >= 0 else { return nil }
+        return String(decoding: buffer.prefix(Int(length)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     // MARK: Other threads

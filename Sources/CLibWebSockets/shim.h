@@ -4,6 +4,7 @@
 #define EASEL_LWS_SHIM_H
 
 #include <libwebsockets.h>
+#include <string.h>
 
 // Bytes lws writes the frame header into, before every payload it sends.
 static const size_t easel_lws_pre = LWS_PRE;
@@ -46,12 +47,36 @@ static inline void easel_lws_quiet_logs(void) {
 }
 
 // Writes an HTTP response's status line and headers for a body of `length`
-// bytes; the body follows in the writable callback.
-static inline int easel_lws_http_headers(struct lws *wsi, unsigned int status, const char *content_type, size_t length) {
-    unsigned char buffer[LWS_PRE + 512];
+// bytes, plus `extra` headers, one "name: value" a line; the body follows in
+// the writable callback. Non-zero when the headers do not fit or a line is
+// not a header.
+static inline int easel_lws_http_headers(struct lws *wsi, unsigned int status, const char *content_type, size_t length,
+                                         const char *extra) {
+    unsigned char buffer[LWS_PRE + 2048];
     unsigned char *start = &buffer[LWS_PRE], *position = start, *end = &buffer[sizeof(buffer) - 1];
     if (lws_add_http_common_headers(wsi, status, content_type, (lws_filepos_t)length, &position, end)) return 1;
+    for (const char *line = extra; line && *line;) {
+        const char *colon = strchr(line, ':'), *newline = strchr(line, '\n');
+        if (!colon || !newline || colon > newline) return 1;
+        char name[64];
+        size_t name_length = (size_t)(colon - line) + 1; // lws wants the colon
+        if (name_length >= sizeof name) return 1;
+        memcpy(name, line, name_length);
+        name[name_length] = 0;
+        const char *value = colon + 1;
+        while (*value == ' ') value++;
+        if (lws_add_http_header_by_name(wsi, (const unsigned char *)name, (const unsigned char *)value,
+                                        (int)(newline - value), &position, end)) return 1;
+        line = newline + 1;
+    }
     return lws_finalize_write_http_header(wsi, start, &position, end);
+}
+
+// The request's If-None-Match header into `buffer` (NUL-terminated); its
+// length, or -1 when it is absent or does not fit.
+static inline int easel_lws_if_none_match(struct lws *wsi, char *buffer, int size) {
+    if (lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_IF_NONE_MATCH) <= 0) return -1;
+    return lws_hdr_copy(wsi, buffer, size, WSI_TOKEN_HTTP_IF_NONE_MATCH);
 }
 
 // Writes the whole body (after LWS_PRE bytes of room) and ends the

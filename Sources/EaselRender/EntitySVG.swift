@@ -30,6 +30,9 @@ struct EntitySVG {
         svg += "</g>\n"
     }
 
+    /// The `transform` attribute of the entity's group.
+    var transformAttribute: String { transform(EntityGeometry(entity)) }
+
     /// `position + pivot + rotate(scale × (local − pivot))`, as SVG
     /// applies transforms: right to left.
     private func transform(_ geometry: EntityGeometry) -> String {

@@ -41,6 +41,12 @@ public struct SVGRenderer: Sendable {
         return svg
     }
 
+    /// The `transform` attribute `fragment(of:)` gives the entity's group:
+    /// what a live canvas changes alone while a gesture moves the entity.
+    public func transformAttribute(of entity: Entity) -> String {
+        EntitySVG(entity: entity, options: options).transformAttribute
+    }
+
     public func render(_ document: Document) -> String {
         let entities = document.entities
         let frame = options.frame ?? Self.frame(of: document)

@@ -216,6 +216,44 @@ public func easelSessionRender(_ handle: Int32) -> Int32 {
     return records.count
 }
 
+/// Where the gesture in flight shows its entities, as records in the result
+/// buffer: kind 1, an ID, a space, the `transform` attribute its group takes
+/// meanwhile. Returns how many (none when no gesture moves entities).
+@_cdecl("easel_session_preview")
+public func easelSessionPreview(_ handle: Int32) -> Int32 {
+    guard let session = sessions[handle] else { return 0 }
+    let editor = session.client.editor
+    var records = RecordWriter()
+    for id in (editor.state.gesture?.entities ?? []).sorted() {
+        guard var entity = editor.document[id] else { continue }
+        entity.transform = editor.state.displayedTransform(of: entity)
+        records.record(1, id.description + " " + session.renderer.transformAttribute(of: entity))
+    }
+    setResult(records.bytes)
+    return records.count
+}
+
+/// The viewport as displayed (an in-flight pan or zoom included), in the
+/// result buffer as three little-endian binary32 numbers: pan x, pan y,
+/// zoom, where screen = document × zoom + pan.
+@_cdecl("easel_session_viewport")
+public func easelSessionViewport(_ handle: Int32) {
+    let viewport = sessions[handle]?.client.editor.state.displayedViewport ?? .standard
+    var bytes: [UInt8] = []
+    for value in [viewport.pan.dx, viewport.pan.dy, viewport.zoom] {
+        let bits = value.bitPattern
+        for shift in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8(truncatingIfNeeded: bits >> UInt32(shift))) }
+    }
+    setResult(bytes)
+}
+
+/// The state hash as four emoji (Protocol/README.md, section 9), in the
+/// result buffer.
+@_cdecl("easel_session_emoji_key")
+public func easelSessionEmojiKey(_ handle: Int32) {
+    setResult(Array((sessions[handle]?.client.editor.document.stateHash.emojiKey ?? "").utf8))
+}
+
 // MARK: Input
 
 /// A gesture, in screen units (Docs/web.md lists the kinds and what `x`,

@@ -195,6 +195,29 @@ export class Session {
     };
   }
 
+  /** Where the gesture in flight shows its entities: a Map of ID to transform. */
+  preview() {
+    this.exports.easel_session_preview(this.handle);
+    return new Map(this.easel.records().map(({ bytes }) => {
+      const value = text.decode(bytes);
+      const space = value.indexOf(' ');
+      return [value.slice(0, space), value.slice(space + 1)];
+    }));
+  }
+
+  /** [panX, panY, zoom]: screen = document × zoom + pan. */
+  viewport() {
+    this.exports.easel_session_viewport(this.handle);
+    const view = new DataView(this.easel.result().buffer);
+    return [view.getFloat32(0, true), view.getFloat32(4, true), view.getFloat32(8, true)];
+  }
+
+  /** The state hash as four emoji. */
+  get emojiKey() {
+    this.exports.easel_session_emoji_key(this.handle);
+    return text.decode(this.easel.result());
+  }
+
   get selection() {
     this.exports.easel_session_selection(this.handle);
     const value = text.decode(this.easel.result());

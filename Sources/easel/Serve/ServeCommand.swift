@@ -36,7 +36,16 @@ struct Serve: ParsableCommand {
             valueName: "secret"))
     var secret: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "The web canvas's folder, served at / and /d/<document> (Docs/web.md). Web/build.sh makes it; without this option it is used when it exists.",
+            valueName: "folder"))
+    var web: String?
+
     @OptionGroup(title: "Limits (Docs/SECURITY.md)") var limits: LimitOptions
+
+    /// Where `Web/build.sh` puts the page, from the repository's root.
+    static let defaultWebFolder = ".build-wasm/site"
 
     func run() throws {
         var options = ServeOptions()
@@ -46,6 +55,8 @@ struct Serve: ParsableCommand {
         options.durability = durability
         options.secret = serverSecret(given: secret)
         options.limits = limits.serverLimits
+        let built = FileManager.default.fileExists(atPath: Self.defaultWebFolder)
+        options.webFolder = web ?? (built ? Self.defaultWebFolder : nil)
         // Signals are taken by one thread that asks the server to stop;
         // every other thread, made after this, inherits the block.
         var signals = sigset_t()
@@ -72,6 +83,11 @@ struct Serve: ParsableCommand {
         // waits for this line, so it must not sit in a buffer.
         let access = options.secret == nil ? "no tokens: loopback only" : "access tokens required"
         announce("easel: serving \(server.url) (database \(db), durability \(durability.rawValue), \(access))")
+        if let folder = options.webFolder {
+            announce("easel: the web canvas is at http://\(options.host):\(server.port)/ (from \(folder))")
+        } else {
+            announce("easel: no web canvas (\(Self.defaultWebFolder) is missing: Web/build.sh builds it)")
+        }
         server.run()
         announce("easel: stopped")
     }

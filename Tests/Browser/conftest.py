@@ -1,0 +1,83 @@
+"""A real `easel serve` with the web canvas, and real headless Chromium
+(Debian's, driven by Selenium with Debian's chromedriver), for the page's
+tests. Every server and browser a test starts is stopped when it ends."""
+
+import pathlib
+import re
+import signal
+import subprocess
+
+import pytest
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+SITE = ROOT / ".build-wasm" / "site"
+
+
+def easel_binary() -> pathlib.Path:
+    for configuration in ("debug", "release"):
+        path = ROOT / ".build" / configuration / "easel"
+        if path.exists():
+            return path
+    pytest.fail("no easel binary: run `swift build` (the README's test command does) first")
+
+
+class Server:
+    def __init__(self, folder: pathlib.Path, arguments=()):
+        if not (SITE / "canvas.html").exists():
+            pytest.fail("no web canvas: run Web/build.sh (the README's test command does) first")
+        self.database = folder / "easel.db"
+        self.process = subprocess.Popen(
+            [str(easel_binary()), "serve", "--port", "0", "--db", str(self.database), "--web", str(SITE),
+             *arguments],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        line = self.process.stdout.readline()
+        match = re.search(r"ws://127\.0\.0\.1:(\d+)", line)
+        if not match:
+            self.process.kill()
+            pytest.fail(f"easel serve did not start: {line} {self.process.stderr.read()}")
+        self.port = int(match.group(1))
+        self.http = f"http://127.0.0.1:{self.port}"
+        self.ws = f"ws://127.0.0.1:{self.port}"
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+@pytest.fixture
+def server(tmp_path):
+    running = Server(tmp_path)
+    yield running
+    running.stop()
+
+
+def chromium(width=1200, height=800):
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", f"--window-size={width},{height}",
+                     "--disable-dev-shm-usage"):
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+
+
+@pytest.fixture
+def browsers():
+    """Opens browsers on demand (each its own profile: its own user); quits them all."""
+    opened = []
+
+    def open_browser():
+        driver = chromium()
+        opened.append(driver)
+        return driver
+
+    yield open_browser
+    for driver in opened:
+        driver.quit()

@@ -1,0 +1,180 @@
+// The canvas page: loads Easel's WebAssembly module, opens a session for
+// the document named in the path, and wires the WebSocket, the input and
+// the toolbar to it. Rules live in the module (Docs/web.md).
+import { instantiateEasel, Command } from '/static/easel.mjs';
+import { isDocumentName, rememberDocument } from '/static/documents.mjs';
+import { CanvasView } from '/static/view.mjs';
+import { Connection } from '/static/connection.mjs';
+import { attachInput } from '/static/input.mjs';
+
+const $ = (id) => document.getElementById(id);
+
+function fail(message) {
+  const problem = $('problem');
+  problem.textContent = message;
+  problem.hidden = false;
+}
+
+function randomReplica() {
+  const bytes = crypto.getRandomValues(new Uint8Array(8));
+  bytes[7] |= 1; // never 0
+  return [...bytes].map((byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+function initials(name) {
+  const words = name.trim().split(/\s+/).filter(Boolean);
+  const letters = words.length > 1 ? [words[0], words[words.length - 1]] : words;
+  return letters.map((word) => [...word][0].toUpperCase()).join('').slice(0, 4) || '?';
+}
+
+/** A colour from the name, dark enough for white initials on it. */
+function colourFor(name) {
+  let hash = 0;
+  for (const char of name) hash = (hash * 31 + char.codePointAt(0)) >>> 0;
+  const hue = hash % 360;
+  const [r, g, b] = hslToRgb(hue / 360, 0.6, 0.38);
+  return `#${[r, g, b, 255].map((value) => value.toString(16).padStart(2, '0')).join('')}`;
+}
+
+function hslToRgb(h, s, l) {
+  const k = (n) => (n + h * 12) % 12;
+  const a = s * Math.min(l, 1 - l);
+  const f = (n) => Math.round(255 * (l - a * Math.max(-1, Math.min(k(n) - 3, 9 - k(n), 1))));
+  return [f(0), f(8), f(4)];
+}
+
+function userName() {
+  const saved = localStorage.getItem('easel.user');
+  if (saved) return saved;
+  const name = `Guest ${Math.floor(1000 + Math.random() * 9000)}`;
+  localStorage.setItem('easel.user', name);
+  return name;
+}
+
+async function start() {
+  const name = decodeURIComponent(location.pathname.slice('/d/'.length));
+  if (!isDocumentName(name)) return fail(`"${name}" is not a document name.`);
+  // A token comes in the fragment, which never reaches a server or a log;
+  // it leaves the address bar at once.
+  const token = new URLSearchParams(location.hash.slice(1)).get('token') ?? undefined;
+  if (location.hash) history.replaceState(null, '', location.pathname);
+  $('document-name').textContent = name;
+  document.title = `${name} · Easel`;
+
+  const easel = await instantiateEasel(await (await fetch('/static/easel.wasm')).arrayBuffer());
+  const user = userName();
+  $('user-name').value = user;
+  const session = easel.openSession({
+    document: name, replica: randomReplica(),
+    user: { name: user, initials: initials(user), color: colourFor(user) },
+    ...(token ? { token } : {}),
+  });
+  rememberDocument(name);
+
+  const view = new CanvasView($('canvas'));
+  let drawing = false;
+  let pending = false;
+  const changed = () => {
+    if (pending) return;
+    pending = true;
+    queueMicrotask(() => { pending = false; update(); });
+  };
+  const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+  const connection = new Connection(session, `${scheme}://${location.host}/d/${name}`, changed);
+  attachInput($('canvas'), session, { isDrawing: () => drawing, changed });
+
+  function update() {
+    connection.flush();
+    view.apply(session.render());
+    view.preview(session.preview());
+    view.setViewport(session.viewport());
+    view.setSelection(session.selection);
+    const flags = session.flags;
+    $('undo').disabled = !flags.canUndo;
+    $('redo').disabled = !flags.canRedo;
+    $('forward').hidden = !flags.canBringForward;
+    $('backward').hidden = !flags.canSendBackward;
+    $('duplicate').disabled = !flags.hasSelection;
+    $('delete').disabled = !flags.hasSelection;
+    const state = session.connectionState;
+    $('connection').dataset.state = state;
+    $('connection').textContent = state;
+    $('state-key').textContent = session.emojiKey;
+  }
+
+  const screenCentre = () => {
+    const box = $('canvas').getBoundingClientRect();
+    return { a: box.width / 2, b: box.height / 2 };
+  };
+  const perform = (kind, options = {}) => {
+    session.command(kind, options);
+    changed();
+  };
+  for (const button of document.querySelectorAll('[data-emoji]')) {
+    button.addEventListener('click', () =>
+      perform(Command.placeEmoji, { ...screenCentre(), c: 48, text: button.dataset.emoji }));
+  }
+  for (const button of document.querySelectorAll('[data-shape]')) {
+    button.addEventListener('click', () =>
+      perform(Command.placeShape, { ...screenCentre(), integer: Number(button.dataset.shape), c: 120, d: 80 }));
+  }
+  $('place-text').addEventListener('click', () =>
+    perform(Command.placeText, { ...screenCentre(), c: 24, text: $('text').value, extra: 'Helvetica' }));
+  $('set-text').addEventListener('click', () => perform(Command.editSelectedText, { text: $('text').value }));
+  const drawingSettings = () => {
+    const rgba = parseInt($('color').value.slice(1), 16) * 256 + 255;
+    perform(Command.setDrawing, { integer: rgba | 0, a: Number($('weight').value), b: 0 });
+    if (session.flags.hasSelection) perform(Command.setColor, { integer: rgba | 0 });
+  };
+  $('color').addEventListener('change', drawingSettings);
+  $('weight').addEventListener('change', () => {
+    drawingSettings();
+    if (session.flags.hasSelection) perform(Command.setWeight, { a: Number($('weight').value) });
+  });
+  $('draw').addEventListener('click', () => {
+    drawing = !drawing;
+    $('draw').setAttribute('aria-pressed', String(drawing));
+    $('canvas').classList.toggle('drawing', drawing);
+  });
+  $('undo').addEventListener('click', () => perform(Command.undo));
+  $('redo').addEventListener('click', () => perform(Command.redo));
+  $('duplicate').addEventListener('click', () => perform(Command.duplicateSelection));
+  $('delete').addEventListener('click', () => perform(Command.deleteSelection));
+  $('forward').addEventListener('click', () => perform(Command.bringForward));
+  $('backward').addEventListener('click', () => perform(Command.sendBackward));
+  $('reset-zoom').addEventListener('click', () => perform(Command.resetViewport));
+  // Clear all asks once more on the button itself: no dialog box.
+  let clearArmed = null;
+  $('clear').addEventListener('click', () => {
+    if (clearArmed) {
+      clearTimeout(clearArmed);
+      clearArmed = null;
+      $('clear').textContent = 'Clear all';
+      perform(Command.clearAll);
+    } else {
+      $('clear').textContent = 'Really clear?';
+      clearArmed = setTimeout(() => { clearArmed = null; $('clear').textContent = 'Clear all'; }, 3000);
+    }
+  });
+  $('user-name').addEventListener('change', () => {
+    localStorage.setItem('easel.user', $('user-name').value.trim() || userName());
+  });
+  document.addEventListener('keydown', (event) => {
+    if (event.target instanceof HTMLInputElement) return;
+    const command = event.ctrlKey || event.metaKey;
+    if (event.key === 'Delete' || event.key === 'Backspace') perform(Command.deleteSelection);
+    else if (command && event.key.toLowerCase() === 'z') perform(event.shiftKey ? Command.redo : Command.undo);
+    else return;
+    event.preventDefault();
+  });
+
+  setInterval(() => {
+    session.tick();
+    update();
+  }, 50);
+  update();
+  // For tests and for people debugging in the console.
+  window.easel = { session, connection, view };
+}
+
+start().catch((error) => fail(`The canvas could not start: ${error.message}`));

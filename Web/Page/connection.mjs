@@ -1,0 +1,60 @@
+// The WebSocket (binary `easel.v1`) between a session and the server:
+// bytes in, bytes out, reconnection with jittered backoff. Every protocol
+// rule lives in the session, in the WebAssembly module.
+
+export class Connection {
+  constructor(session, url, changed) {
+    this.session = session;
+    this.url = url;
+    this.changed = changed;
+    this.socket = null;
+    this.attempt = 0;
+    this.online = true;
+    this.connect();
+  }
+
+  connect() {
+    if (!this.online || this.socket) return;
+    const socket = new WebSocket(this.url, 'easel.v1');
+    socket.binaryType = 'arraybuffer';
+    this.socket = socket;
+    socket.onopen = () => {
+      this.attempt = 0;
+      this.session.connectionOpened();
+      this.changed();
+    };
+    socket.onmessage = (event) => {
+      if (event.data instanceof ArrayBuffer) this.session.receive(new Uint8Array(event.data));
+      this.changed();
+    };
+    socket.onclose = () => {
+      if (this.socket !== socket) return;
+      this.socket = null;
+      this.session.connectionClosed();
+      this.changed();
+      if (this.online) {
+        const delay = Math.min(5000, 250 * 2 ** this.attempt) * (0.5 + Math.random() / 2);
+        this.attempt += 1;
+        setTimeout(() => this.connect(), delay);
+      }
+    };
+  }
+
+  /** Carries out what the session asks: messages to send, or a close. */
+  flush() {
+    for (const output of this.session.takeOutputs()) {
+      if (output.send) {
+        if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(output.send);
+      } else if (output.disconnect !== undefined) {
+        this.socket?.close(1000);
+      }
+    }
+  }
+
+  /** Offline on purpose (a button, a test): edits wait in the outbox. */
+  setOnline(online) {
+    this.online = online;
+    if (online) this.connect();
+    else this.socket?.close(1000);
+  }
+}
