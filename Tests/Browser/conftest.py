@@ -2,6 +2,7 @@
 (Debian's, driven by Selenium with Debian's chromedriver), for the page's
 tests. Every server and browser a test starts is stopped when it ends."""
 
+import os
 import pathlib
 import re
 import signal
@@ -24,14 +25,17 @@ def easel_binary() -> pathlib.Path:
 
 
 class Server:
-    def __init__(self, folder: pathlib.Path, arguments=()):
+    def __init__(self, folder: pathlib.Path, arguments=(), secret=None):
         if not (SITE / "canvas.html").exists():
             pytest.fail("no web canvas: run Web/build.sh (the README's test command does) first")
         self.database = folder / "easel.db"
         self.process = subprocess.Popen(
             [str(easel_binary()), "serve", "--port", "0", "--db", str(self.database), "--web", str(SITE),
              *arguments],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            env={**{k: v for k, v in os.environ.items() if k != "EASEL_SECRET"},
+                 **({"EASEL_SECRET": secret} if secret else {})})
+        self.secret = secret
         line = self.process.stdout.readline()
         match = re.search(r"ws://127\.0\.0\.1:(\d+)", line)
         if not match:
@@ -51,9 +55,23 @@ class Server:
                 self.process.wait()
 
 
+    def token(self, user, document, role):
+        result = subprocess.run(
+            [str(easel_binary()), "token", "--user", user, "--doc", document, "--role", role, "--ttl", "1h"],
+            capture_output=True, text=True, env={**os.environ, "EASEL_SECRET": self.secret}, check=True)
+        return result.stdout.strip()
+
+
 @pytest.fixture
 def server(tmp_path):
     running = Server(tmp_path)
+    yield running
+    running.stop()
+
+
+@pytest.fixture
+def secured_server(tmp_path):
+    running = Server(tmp_path, secret="a browser test's secret, 32 bytes")
     yield running
     running.stop()
 

@@ -1,0 +1,97 @@
+"""What the browser tests do to a canvas page and read from it."""
+
+import time
+
+from selenium.webdriver.common.actions.action_builder import ActionBuilder
+
+
+def wait_until(condition, seconds=15, what="the condition"):
+    deadline = time.time() + seconds
+    value = None
+    while time.time() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError(f"{what} never held (last: {value!r})")
+
+
+class Canvas:
+    """One open canvas page."""
+
+    def __init__(self, driver, server, document, fragment=""):
+        self.driver = driver
+        driver.get(f"{server.http}/d/{document}{fragment}")
+        wait_until(lambda: self.js("return window.easel && window.easel.session.connectionState") == "connected",
+                   what="connected")
+        box = self.js("const b = document.getElementById('canvas').getBoundingClientRect();"
+                      "return [b.left, b.top, b.width, b.height];")
+        self.left, self.top, self.width, self.height = box
+
+    def js(self, script, *arguments):
+        return self.driver.execute_script(script, *arguments)
+
+    # What the page holds.
+
+    @property
+    def state(self):
+        return self.js(
+            "const s = window.easel.session;"
+            "return {hash: s.stateHash, pending: s.flags.unacknowledged, selection: s.selection,"
+            " drawn: document.querySelectorAll('#entities > g').length};")
+
+    def entities(self):
+        """ID → {kind, transform, text} of every drawn entity, bottom first."""
+        return self.js(
+            "return [...document.querySelectorAll('#entities > g')].map(g => "
+            "[g.dataset.id, g.getAttribute('class').split(' ')[0], g.getAttribute('transform'), g.textContent]);")
+
+    def transform_of(self, entity):
+        return self.js("return document.querySelector(`#entities > g[data-id='${arguments[0]}']`)"
+                       ".getAttribute('transform')", entity)
+
+    def viewport(self):
+        return self.js("return window.easel.session.viewport()")
+
+    # Input, in canvas coordinates (CSS pixels from the canvas's corner).
+
+    def click(self, selector):
+        self.driver.find_element("css selector", selector).click()
+
+    def mouse(self, path):
+        """Presses at the first point, moves through the others, releases."""
+        actions = ActionBuilder(self.driver)
+        pointer = actions.pointer_action
+        for index, (x, y) in enumerate(path):
+            pointer.move_to_location(round(self.left + x), round(self.top + y))
+            if index == 0:
+                pointer.pointer_down()
+        pointer.pointer_up()
+        actions.perform()
+
+    def tap(self, x, y):
+        self.mouse([(x, y)])
+
+    def drag(self, x, y, dx, dy):
+        self.mouse([(x, y), (x + dx / 2, y + dy / 2), (x + dx, y + dy)])
+
+    def touch(self, kind, points):
+        self.driver.execute_cdp_cmd("Input.dispatchTouchEvent", {
+            "type": kind,
+            "touchPoints": [{"x": self.left + x, "y": self.top + y, "id": index} for index, (x, y) in enumerate(points)],
+        })
+
+    def two_fingers(self, start, end, steps=6):
+        """Two touch points moving from `start` to `end` (pairs of points)."""
+        self.touch("touchStart", start)
+        for step in range(1, steps + 1):
+            t = step / steps
+            self.touch("touchMove", [(a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t)
+                                     for a, b in zip(start, end)])
+        self.touch("touchEnd", [])
+
+
+def translation(transform):
+    """(x, y) of a group's leading translate(), to the hundredth the renderer writes."""
+    x, y = transform.split("translate(")[1].split(")")[0].split()
+    return round(float(x), 2), round(float(y), 2)

@@ -1,0 +1,37 @@
+"""What a page does when its connection goes, and what a view token allows."""
+
+from pages import Canvas, wait_until
+
+
+def test_edits_made_offline_arrive_when_the_page_comes_back(server, browsers):
+    document = "web/offline"
+    away, other = Canvas(browsers(), server, document), Canvas(browsers(), server, document)
+    away.js("window.easel.connection.setOnline(false)")
+    wait_until(lambda: away.js("return window.easel.session.connectionState") == "offline", what="offline")
+    assert away.js("return document.getElementById('connection').dataset.state") == "offline"
+    away.click("[data-emoji='🌲']")
+    away.click("[data-shape='1']")
+    wait_until(lambda: away.state["drawn"] == 2 and away.state["pending"], what="drawn while offline")
+    assert other.state["drawn"] == 0
+
+    away.js("window.easel.connection.setOnline(true)")
+    wait_until(lambda: other.state["drawn"] == 2, what="the other page received the edits")
+    wait_until(lambda: not away.state["pending"] and away.state["hash"] == other.state["hash"], what="converged")
+
+
+def test_a_view_token_sees_every_edit_and_cannot_push(secured_server, browsers):
+    document = "web/viewing"
+    editor = Canvas(browsers(), secured_server, document,
+                    "#token=" + secured_server.token("ed", document, "edit"))
+    viewer = Canvas(browsers(), secured_server, document,
+                    "#token=" + secured_server.token("vic", document, "view"))
+    assert "token" not in viewer.driver.current_url, "the token leaves the address bar"
+    editor.click("[data-emoji='🎈']")
+    wait_until(lambda: viewer.state["drawn"] == 1, what="the viewer sees the edit")
+
+    viewer.click("[data-emoji='🦊']")
+    # Refused (303): the viewer drops its own edit and comes back to the
+    # server's state.
+    wait_until(lambda: viewer.state["drawn"] == 1 and not viewer.state["pending"]
+               and viewer.state["hash"] == editor.state["hash"], what="the viewer back to the server's state")
+    assert editor.state["drawn"] == 1
