@@ -1,5 +1,7 @@
 """What a page does when its connection goes, and what a view token allows."""
 
+import time
+
 from pages import Canvas, wait_until
 
 
@@ -35,3 +37,20 @@ def test_a_view_token_sees_every_edit_and_cannot_push(secured_server, browsers):
     wait_until(lambda: viewer.state["drawn"] == 1 and not viewer.state["pending"]
                and viewer.state["hash"] == editor.state["hash"], what="the viewer back to the server's state")
     assert editor.state["drawn"] == 1
+
+
+def test_a_page_reloaded_with_unacknowledged_edits_shows_and_sends_them(server, browsers):
+    document = "web/reload"
+    page, other = Canvas(browsers(), server, document), Canvas(browsers(), server, document)
+    page.js("window.easel.connection.setOnline(false)")
+    wait_until(lambda: page.js("return window.easel.session.connectionState") == "offline", what="offline")
+    page.click("[data-emoji='🎈']")
+    page.click("[data-shape='0']")
+    wait_until(lambda: page.js("return indexedDB.databases().then(all => all.length)") == 1, what="saved")
+    time.sleep(0.5)  # the save runs at most 200 ms after the edit
+
+    reloaded = Canvas(page.driver, server, document)
+    assert reloaded.state["drawn"] == 2, "the edits are back before anything arrives"
+    wait_until(lambda: other.state["drawn"] == 2, what="the other page received them")
+    wait_until(lambda: not reloaded.state["pending"] and reloaded.state["hash"] == other.state["hash"],
+               what="converged")

@@ -148,6 +148,11 @@ public func easelSessionConnectionState(_ handle: Int32) -> Int32 {
     }
 }
 
+@_cdecl("easel_session_replica")
+public func easelSessionReplica(_ handle: Int32) -> UInt64 {
+    sessions[handle]?.client.replica.rawValue ?? 0
+}
+
 @_cdecl("easel_session_state_hash")
 public func easelSessionStateHash(_ handle: Int32) -> UInt64 {
     sessions[handle]?.client.editor.document.stateHash.rawValue ?? 0

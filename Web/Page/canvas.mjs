@@ -6,6 +6,7 @@ import { isDocumentName, rememberDocument } from '/static/documents.mjs';
 import { CanvasView } from '/static/view.mjs';
 import { Connection } from '/static/connection.mjs';
 import { attachInput } from '/static/input.mjs';
+import { SessionStore } from '/static/store.mjs';
 
 const $ = (id) => document.getElementById(id);
 
@@ -64,11 +65,16 @@ async function start() {
   const easel = await instantiateEasel(await (await fetch('/static/easel.wasm')).arrayBuffer());
   const user = userName();
   $('user-name').value = user;
+  // Edits an earlier page of this document left unacknowledged (a reload,
+  // a closed tab, an offline spell) come back with their replica.
+  const store = await SessionStore.open();
+  const saved = await store.claim(name);
   const session = easel.openSession({
     document: name, replica: randomReplica(),
     user: { name: user, initials: initials(user), color: colourFor(user) },
     ...(token ? { token } : {}),
-  });
+  }, Date.now(), saved);
+  const replica = session.replica;
   rememberDocument(name);
 
   const view = new CanvasView($('canvas'));
@@ -100,7 +106,26 @@ async function start() {
     $('connection').dataset.state = state;
     $('connection').textContent = state;
     $('state-key').textContent = session.emojiKey;
+    keepSession(flags.unacknowledged);
   }
+
+  // Saved whenever the outbox may have changed, at most every 200 ms, and
+  // forgotten once everything is acknowledged.
+  let keptPending = false;
+  let keepTimer = null;
+  function keepSession(pending) {
+    if (!pending && !keptPending) return;
+    if (keepTimer) return;
+    keepTimer = setTimeout(() => {
+      keepTimer = null;
+      const stillPending = session.flags.unacknowledged;
+      keptPending = stillPending;
+      store.keep(name, replica, session.saved(), stillPending);
+    }, 200);
+  }
+  addEventListener('pagehide', () => {
+    if (session.flags.unacknowledged) store.keep(name, replica, session.saved(), true);
+  });
 
   const screenCentre = () => {
     const box = $('canvas').getBoundingClientRect();

@@ -218,6 +218,11 @@ export class Session {
     return text.decode(this.easel.result());
   }
 
+  /** This session's replica, as 16 hex digits. */
+  get replica() {
+    return BigInt.asUintN(64, this.exports.easel_session_replica(this.handle)).toString(16).padStart(16, '0');
+  }
+
   get selection() {
     this.exports.easel_session_selection(this.handle);
     const value = text.decode(this.easel.result());
