@@ -22,7 +22,7 @@ fi
 
 swift_flags=(
     -target wasm32-unknown-none-wasm -enable-experimental-feature Embedded
-    -enable-experimental-feature Extern -wmo -Osize -parse-as-library
+    -enable-experimental-feature Extern -wmo -O -parse-as-library
     -I "$out/modules"
 )
 

@@ -6,7 +6,7 @@ import Foundation
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Measure Easel against its peers (build with -c release).",
-        subcommands: [BenchMerge.self, BenchStore.self, BenchServe.self, BenchRelay.self]
+        subcommands: [BenchMerge.self, BenchWasm.self, BenchStore.self, BenchServe.self, BenchRelay.self]
     )
 }
 
@@ -38,7 +38,7 @@ struct BenchMerge: ParsableCommand {
         var loro: [Double] = []
         var loroBytes = 0
         for run in 1...runs {
-            decodeAndApply.append(try timeDecodeAndApply(workload))
+            decodeAndApply.append(try workload.timeDecodeAndApply().seconds)
             applyOnly.append(timeApplyOnly(workload))
             decodeOnly.append(try timeDecodeOnly(workload))
             if peer != "none" {
@@ -59,22 +59,6 @@ struct BenchMerge: ParsableCommand {
             print(row("Loro import", count / median(loro), bytes: loroBytes))
             print(String(format: "ratio Easel (decode + apply) / Loro: %.1fx", median(loro) / median(decodeAndApply)))
         }
-    }
-
-    private func timeDecodeAndApply(_ workload: MergeWorkload) throws -> Double {
-        var document = workload.base
-        let clock = ContinuousClock()
-        let elapsed = try clock.measure {
-            for bytes in workload.messages {
-                guard case .ops(let ops) = try Message(binary: bytes) else {
-                    throw ValidationError("not an ops message")
-                }
-                // Indices, not `for in`: iterating would copy every op.
-                for index in ops.indices { document.apply(ops[index].op) }
-            }
-        }
-        precondition(document.highestCounter > workload.base.highestCounter)
-        return elapsed.seconds
     }
 
     private func timeDecodeOnly(_ workload: MergeWorkload) throws -> Double {
