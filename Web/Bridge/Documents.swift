@@ -27,23 +27,27 @@ public func easelDocumentClose(_ handle: Int32) {
 public func easelDocumentReceive(_ handle: Int32, _ pointer: UnsafeRawPointer, _ count: Int32, _ json: Int32)
     -> Int32
 {
-    guard documents[handle] != nil else { return -1 }
+    // Taken out while it changes, so every apply works on a uniquely held
+    // value instead of going through the dictionary once per op.
+    guard var document = documents.removeValue(forKey: handle) else { return -1 }
+    defer { documents[handle] = document }
     let message: Message
     do throws(DecodeError) {
         message = try Message(decoding: bytes(at: pointer, count: count), as: json != 0 ? .json : .binary)
     } catch {
         return Int32(error.code.rawValue)
     }
+    // Indices, not `for in`: iterating would copy every op.
     switch message {
     case .ops(let ops):
-        for op in ops { documents[handle]?.apply(op.op) }
+        for index in ops.indices { document.apply(ops[index].op) }
     case .welcome(let welcome):
         switch welcome.content {
-        case .snapshot(let ops): for op in ops { documents[handle]?.apply(op) }
-        case .tail(let ops): for op in ops { documents[handle]?.apply(op.op) }
+        case .snapshot(let ops): for index in ops.indices { document.apply(ops[index]) }
+        case .tail(let ops): for index in ops.indices { document.apply(ops[index].op) }
         }
     case .push(let push):
-        for op in push.ops { documents[handle]?.apply(op) }
+        for index in push.ops.indices { document.apply(push.ops[index]) }
     default:
         break
     }
