@@ -69,6 +69,12 @@ class Canvas:
         pointer.pointer_up()
         actions.perform()
 
+    def hover(self, x, y):
+        """The mouse moves to the point without pressing."""
+        actions = ActionBuilder(self.driver)
+        actions.pointer_action.move_to_location(round(self.left + x), round(self.top + y))
+        actions.perform()
+
     def tap(self, x, y):
         self.mouse([(x, y)])
 

@@ -365,3 +365,37 @@ public func easelSessionCommand(
         return -1
     }
 }
+
+// MARK: Peers
+
+/// The other people in the document, from their presence, as records in the
+/// result buffer (kind 1 each, sorted by replica): replica (u64), colour
+/// (u32, 0xRRGGBBAA), cursor x and y in document units (f32; NaN when off the
+/// canvas), idle (u8), then name, initials and the selected IDs separated
+/// by spaces, each a u32 length and UTF-8. Little-endian throughout.
+@_cdecl("easel_session_peers")
+public func easelSessionPeers(_ handle: Int32) -> Int32 {
+    var records = RecordWriter()
+    let peers = sessions[handle]?.client.peers.values.sorted { $0.replica.rawValue < $1.replica.rawValue } ?? []
+    for peer in peers {
+        var bytes: [UInt8] = []
+        func integer<T: FixedWidthInteger>(_ value: T) {
+            for shift in stride(from: 0, to: T.bitWidth, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> shift)) }
+        }
+        func text(_ string: String) {
+            integer(UInt32(string.utf8.count))
+            bytes += Array(string.utf8)
+        }
+        integer(peer.replica.rawValue)
+        integer(peer.user.color.rawValue)
+        integer((peer.cursor?.x ?? .nan).bitPattern)
+        integer((peer.cursor?.y ?? .nan).bitPattern)
+        bytes.append(peer.idle ? 1 : 0)
+        text(peer.user.name)
+        text(peer.user.initials)
+        text(peer.selection.map { $0.description }.joined(separator: " "))
+        records.record(1, bytes)
+    }
+    setResult(records.bytes)
+    return records.count
+}

@@ -93,8 +93,10 @@ async function start() {
     connection.flush();
     view.apply(session.render());
     view.preview(session.preview());
-    view.setViewport(session.viewport());
+    const viewport = session.viewport();
+    view.setViewport(viewport);
     view.setSelection(session.selection);
+    view.setPeers(session.peers(), viewport);
     const flags = session.flags;
     $('undo').disabled = !flags.canUndo;
     $('redo').disabled = !flags.canRedo;

@@ -66,8 +66,51 @@ export class CanvasView {
     this.viewport.setAttribute('transform', `translate(${panX} ${panY}) scale(${zoom})`);
   }
 
+  /** Other people's cursors (a disc with their initials, in their colour)
+   * and what they selected (a dashed box), over everything, in screen units. */
+  setPeers(peers, [panX, panY, zoom]) {
+    const layer = this.svg.querySelector('#peers');
+    const origin = this.svg.getBoundingClientRect();
+    layer.replaceChildren();
+    for (const peer of peers) {
+      for (const id of peer.selection) {
+        const box = this.elements.get(id)?.getBoundingClientRect();
+        if (!box) continue;
+        layer.append(element('rect', {
+          class: 'peer-selection', x: box.left - origin.left - 3, y: box.top - origin.top - 3,
+          width: box.width + 6, height: box.height + 6, fill: 'none', stroke: peer.color,
+          'stroke-width': 2, 'stroke-dasharray': '5 3', 'data-replica': peer.replica,
+        }));
+      }
+      if (!peer.cursor) continue;
+      const x = peer.cursor.x * zoom + panX;
+      const y = peer.cursor.y * zoom + panY;
+      const cursor = element('g', {
+        class: 'peer-cursor', transform: `translate(${x} ${y})`, 'data-replica': peer.replica,
+        opacity: peer.idle ? 0.4 : 1,
+      });
+      cursor.append(element('path', { d: 'M0 0 L0 14 L4 10 L9 10 Z', fill: peer.color, stroke: '#ffffff' }));
+      cursor.append(element('circle', { cx: 18, cy: 20, r: 11, fill: peer.color }));
+      const label = element('text', {
+        x: 18, y: 20, 'text-anchor': 'middle', 'dominant-baseline': 'central', fill: '#ffffff',
+        'font-size': 10, 'font-family': 'system-ui, sans-serif',
+      });
+      label.textContent = peer.initials;
+      const title = element('title', {});
+      title.textContent = peer.name;
+      cursor.append(label, title);
+      layer.append(cursor);
+    }
+  }
+
   setSelection(ids) {
     const selected = new Set(ids);
     for (const [id, element] of this.elements) element.classList.toggle('selected', selected.has(id));
   }
+}
+
+function element(name, attributes) {
+  const created = document.createElementNS(SVG, name);
+  for (const [key, value] of Object.entries(attributes)) created.setAttribute(key, String(value));
+  return created;
 }

@@ -218,6 +218,37 @@ export class Session {
     return text.decode(this.easel.result());
   }
 
+  /**
+   * The other people here, from their presence: { replica, color ("#rrggbbaa"),
+   * cursor ({x, y} in document units, or null), idle, name, initials, selection }.
+   */
+  peers() {
+    this.exports.easel_session_peers(this.handle);
+    return this.easel.records().map(({ bytes }) => {
+      const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      let offset = 0;
+      const string = () => {
+        const length = view.getUint32(offset, true);
+        const value = text.decode(bytes.subarray(offset + 4, offset + 4 + length));
+        offset += 4 + length;
+        return value;
+      };
+      const replica = view.getBigUint64(0, true).toString(16).padStart(16, '0');
+      const color = `#${view.getUint32(8, true).toString(16).padStart(8, '0')}`;
+      const x = view.getFloat32(12, true);
+      const y = view.getFloat32(16, true);
+      const idle = bytes[20] !== 0;
+      offset = 21;
+      const name = string();
+      const initials = string();
+      const selection = string();
+      return {
+        replica, color, cursor: Number.isNaN(x) ? null : { x, y }, idle, name, initials,
+        selection: selection === '' ? [] : selection.split(' '),
+      };
+    });
+  }
+
   /** This session's replica, as 16 hex digits. */
   get replica() {
     return BigInt.asUintN(64, this.exports.easel_session_replica(this.handle)).toString(16).padStart(16, '0');
