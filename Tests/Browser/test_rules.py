@@ -3,6 +3,9 @@ back from the page's selection, viewport and drawn document."""
 
 import math
 
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.keys import Keys
+
 from pages import Canvas, translation, wait_until
 
 
@@ -62,3 +65,21 @@ def test_the_emojiart_gesture_rules_hold_for_pointer_and_touch_input(server, bro
     # Reset zoom brings the standard viewport back.
     page.click("#reset-zoom")
     wait_until(lambda: page.viewport() == [0, 0, 1], what="reset")
+
+
+def test_text_is_typed_in_place_and_reaches_the_other_page(server, browsers):
+    document = "web/typing"
+    writer, reader = Canvas(browsers(), server, document), Canvas(browsers(), server, document)
+    writer.click("#place-text")
+    text = wait_until(lambda: reader.entities(), what="the text on both pages")[0]
+    assert text[1] == "text" and text[3] == "Hello"
+    cx, cy = round(writer.width / 2), round(writer.height / 2)
+    writer.tap(cx, cy)
+    wait_until(lambda: writer.state["selection"] == [text[0]], what="the text selected")
+    ActionChains(writer.driver).double_click(writer.driver.find_element("id", "canvas")).perform()
+    editor = writer.driver.find_element("id", "text-editor")
+    wait_until(lambda: editor.is_displayed(), what="the editor open")
+    assert editor.get_attribute("value") == "Hello"
+    editor.send_keys(Keys.END, ", world", Keys.ENTER)
+    wait_until(lambda: [e[3] for e in reader.entities()] == ["Hello, world"], what="the new text on the other page")
+    assert not editor.is_displayed()

@@ -399,3 +399,16 @@ public func easelSessionPeers(_ handle: Int32) -> Int32 {
     setResult(records.bytes)
     return records.count
 }
+
+/// The text of the one selected text entity, in the result buffer; 0 when
+/// the selection is not exactly one text entity, else 1.
+@_cdecl("easel_session_selected_text")
+public func easelSessionSelectedText(_ handle: Int32) -> Int32 {
+    guard let editor = sessions[handle]?.client.editor else { return 0 }
+    let texts = editor.state.selection.compactMap { id -> String? in
+        if case .text(let text)? = editor.document[id]?.content { text.string } else { nil }
+    }
+    guard texts.count == 1, let text = texts.first else { return 0 }
+    setResult(Array(text.utf8))
+    return 1
+}

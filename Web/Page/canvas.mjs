@@ -183,6 +183,32 @@ async function start() {
       clearArmed = setTimeout(() => { clearArmed = null; $('clear').textContent = 'Clear all'; }, 3000);
     }
   });
+  // Text typed in place: a double click on a selected text opens an editor
+  // over it; Enter keeps the text, Escape leaves it as it was.
+  const editor = $('text-editor');
+  $('canvas').addEventListener('dblclick', () => {
+    const current = session.selectedText;
+    const selected = session.selection;
+    if (current === null || selected.length !== 1) return;
+    const box = view.elements.get(selected[0])?.getBoundingClientRect();
+    if (!box) return;
+    editor.value = current;
+    editor.style.left = `${box.left + scrollX}px`;
+    editor.style.top = `${box.top + scrollY}px`;
+    editor.style.width = `${Math.max(160, box.width + 24)}px`;
+    editor.hidden = false;
+    editor.focus();
+    editor.select();
+  });
+  editor.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter') {
+      perform(Command.editSelectedText, { text: editor.value });
+      editor.hidden = true;
+    } else if (event.key === 'Escape') {
+      editor.hidden = true;
+    }
+  });
+  editor.addEventListener('blur', () => { editor.hidden = true; });
   $('user-name').addEventListener('change', () => {
     localStorage.setItem('easel.user', $('user-name').value.trim() || userName());
   });

@@ -249,6 +249,12 @@ export class Session {
     });
   }
 
+  /** The text of the one selected text entity, or null. */
+  get selectedText() {
+    if (this.exports.easel_session_selected_text(this.handle) === 0) return null;
+    return text.decode(this.easel.result());
+  }
+
   /** This session's replica, as 16 hex digits. */
   get replica() {
     return BigInt.asUintN(64, this.exports.easel_session_replica(this.handle)).toString(16).padStart(16, '0');
