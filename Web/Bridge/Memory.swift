@@ -56,13 +56,19 @@ struct RecordWriter {
 
     mutating func record(_ kind: UInt8, _ payload: [UInt8]) {
         bytes.append(kind)
-        let length = UInt32(payload.count)
-        for shift in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8(truncatingIfNeeded: length >> UInt32(shift))) }
+        bytes.appendLittleEndian(UInt32(payload.count))
         bytes += payload
         count += 1
     }
 
     mutating func record(_ kind: UInt8, _ text: String) {
         record(kind, Array(text.utf8))
+    }
+}
+
+extension [UInt8] {
+    /// The integer's bytes, least significant first.
+    mutating func appendLittleEndian<T: FixedWidthInteger>(_ value: T) {
+        for shift in stride(from: 0, to: T.bitWidth, by: 8) { append(UInt8(truncatingIfNeeded: value >> shift)) }
     }
 }

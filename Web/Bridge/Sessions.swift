@@ -245,10 +245,7 @@ public func easelSessionPreview(_ handle: Int32) -> Int32 {
 public func easelSessionViewport(_ handle: Int32) {
     let viewport = sessions[handle]?.client.editor.state.displayedViewport ?? .standard
     var bytes: [UInt8] = []
-    for value in [viewport.pan.dx, viewport.pan.dy, viewport.zoom] {
-        let bits = value.bitPattern
-        for shift in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8(truncatingIfNeeded: bits >> UInt32(shift))) }
-    }
+    for value in [viewport.pan.dx, viewport.pan.dy, viewport.zoom] { bytes.appendLittleEndian(value.bitPattern) }
     setResult(bytes)
 }
 
@@ -292,8 +289,13 @@ public func easelSessionGesture(
     case 16: event = .drawEnded
     default: return -2
     }
+    return outcome { () throws(ModelError) in try session.client.send(event, at: timestamp(now)) }
+}
+
+/// 0 when the editor took the input, -1 when it refused it.
+private func outcome(_ body: () throws(ModelError) -> Void) -> Int32 {
     do throws(ModelError) {
-        try session.client.send(event, at: timestamp(now))
+        try body()
         return 0
     } catch {
         return -1
@@ -358,12 +360,7 @@ public func easelSessionCommand(
     default:
         return -2
     }
-    do throws(ModelError) {
-        try session.client.perform(command, at: timestamp(now))
-        return 0
-    } catch {
-        return -1
-    }
+    return outcome { () throws(ModelError) in try session.client.perform(command, at: timestamp(now)) }
 }
 
 // MARK: Peers
@@ -379,17 +376,14 @@ public func easelSessionPeers(_ handle: Int32) -> Int32 {
     let peers = sessions[handle]?.client.peers.values.sorted { $0.replica.rawValue < $1.replica.rawValue } ?? []
     for peer in peers {
         var bytes: [UInt8] = []
-        func integer<T: FixedWidthInteger>(_ value: T) {
-            for shift in stride(from: 0, to: T.bitWidth, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> shift)) }
-        }
         func text(_ string: String) {
-            integer(UInt32(string.utf8.count))
+            bytes.appendLittleEndian(UInt32(string.utf8.count))
             bytes += Array(string.utf8)
         }
-        integer(peer.replica.rawValue)
-        integer(peer.user.color.rawValue)
-        integer((peer.cursor?.x ?? .nan).bitPattern)
-        integer((peer.cursor?.y ?? .nan).bitPattern)
+        bytes.appendLittleEndian(peer.replica.rawValue)
+        bytes.appendLittleEndian(peer.user.color.rawValue)
+        bytes.appendLittleEndian((peer.cursor?.x ?? .nan).bitPattern)
+        bytes.appendLittleEndian((peer.cursor?.y ?? .nan).bitPattern)
         bytes.append(peer.idle ? 1 : 0)
         text(peer.user.name)
         text(peer.user.initials)

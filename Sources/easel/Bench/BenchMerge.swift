@@ -86,20 +86,11 @@ struct BenchMerge: ParsableCommand {
     }
 
     private func runLoro() throws -> (seconds: Double, bytes: Int) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "python3", peer, "--entities", "\(entities)", "--sets", "\(sets)", "--writers", "\(writers)",
-        ]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0,
-            let result = try JSONSerialization.jsonObject(with: output) as? [String: Any],
-            let seconds = result["seconds"] as? Double, let bytes = result["bytes"] as? Int
-        else { throw ValidationError("the Loro peer failed: \(String(decoding: output, as: UTF8.self))") }
+        let result = try runPeer(
+            ["python3", peer, "--entities", "\(entities)", "--sets", "\(sets)", "--writers", "\(writers)"], name: "Loro")
+        guard let seconds = result["seconds"] as? Double, let bytes = result["bytes"] as? Int else {
+            throw ValidationError("the Loro peer gave no seconds and bytes: \(result)")
+        }
         return (seconds, bytes)
     }
 
@@ -107,6 +98,22 @@ struct BenchMerge: ParsableCommand {
         let size = bytes.map { String(format: ", %.2f bytes an op", Double($0) / Double(sets)) } ?? ""
         return String(format: "  %-22@ %6.2f M sets/s%@", name, perSecond / 1e6, size)
     }
+}
+
+/// Runs a benchmark's other side as a child process (found on the PATH)
+/// and reads the one JSON object it prints.
+func runPeer(_ arguments: [String], name: String) throws -> [String: Any] {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = arguments
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    try process.run()
+    let output = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0, let result = try? JSONSerialization.jsonObject(with: output) as? [String: Any]
+    else { throw ValidationError("\(name) failed: \(String(decoding: output, as: UTF8.self))") }
+    return result
 }
 
 func median(_ values: [Double]) -> Double {

@@ -65,18 +65,10 @@ struct BenchWasm: ParsableCommand {
     }
 
     private func runNode(workload: String) throws -> (seconds: Double, hash: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["node", script, workload, module]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0,
-            let result = try JSONSerialization.jsonObject(with: output) as? [String: Any],
-            let seconds = result["seconds"] as? Double, let hash = result["hash"] as? String
-        else { throw ValidationError("the wasm side failed: \(String(decoding: output, as: UTF8.self))") }
+        let result = try runPeer(["node", script, workload, module], name: "the wasm side")
+        guard let seconds = result["seconds"] as? Double, let hash = result["hash"] as? String else {
+            throw ValidationError("the wasm side gave no seconds and hash: \(result)")
+        }
         return (seconds, hash)
     }
 }
