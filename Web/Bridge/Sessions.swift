@@ -9,10 +9,26 @@ final class WebSession {
     var client: SyncClient
     var drawn: [EntityID: String] = [:]
     var drawnOrder: [EntityID] = []
+    /// The entities an op named since the last render: only they are drawn
+    /// again. Nil means every entity (a new session, a welcome).
+    var touched: Set<EntityID>?
     let renderer = SVGRenderer()
 
     init(client: SyncClient) {
         self.client = client
+    }
+
+    func touch(_ op: Op) {
+        touched?.insert(op.entity)
+    }
+
+    /// Runs a local edit and notes the entities its ops name: they join the
+    /// end of the outbox.
+    func editing(_ edit: () throws(ModelError) -> Void) throws(ModelError) {
+        let before = client.unacknowledgedCount
+        try edit()
+        let added = client.unacknowledgedCount - before
+        if added > 0, touched != nil { for op in client.unacknowledged.suffix(added) { touch(op) } }
     }
 }
 
@@ -106,12 +122,19 @@ public func easelSessionConnectionClosed(_ handle: Int32, _ now: Double) {
 @_cdecl("easel_session_receive")
 public func easelSessionReceive(_ handle: Int32, _ pointer: UnsafeRawPointer, _ count: Int32, _ now: Double) -> Int32 {
     guard let session = sessions[handle] else { return -1 }
+    let message: Message
     do throws(DecodeError) {
-        session.client.receive(try Message(binary: bytes(at: pointer, count: count)), at: timestamp(now))
-        return 0
+        message = try Message(binary: bytes(at: pointer, count: count))
     } catch {
         return Int32(error.code.rawValue)
     }
+    switch message {
+    case .ops(let ops): for index in ops.indices { session.touch(ops[index].op) }
+    case .welcome: session.touched = nil  // a snapshot may replace everything
+    default: break
+    }
+    session.client.receive(message, at: timestamp(now))
+    return 0
 }
 
 @_cdecl("easel_session_tick")
@@ -194,29 +217,45 @@ public func easelSessionSaved(_ handle: Int32) {
 /// buffer: kind 1 an entity drawn anew (its ID, a space, its `<g>`
 /// element), kind 2 an entity gone (its ID), kind 3 the new bottom-to-top
 /// order (IDs separated by spaces), only when it changed. Returns how many.
+///
+/// Only the entities that ops named since the last call are rendered again
+/// (all of them after a welcome), so a frame costs what changed, plus one
+/// walk of the z-order when anything did.
 @_cdecl("easel_session_render")
 public func easelSessionRender(_ handle: Int32) -> Int32 {
     guard let session = sessions[handle] else { return 0 }
+    let document = session.client.editor.document
     var records = RecordWriter()
-    var order: [EntityID] = []
-    var present = Set<EntityID>()
-    for entity in session.client.editor.document.entities {
+    func draw(_ entity: Entity) {
         let fragment = session.renderer.fragment(of: entity)
-        order.append(entity.id)
-        present.insert(entity.id)
         if session.drawn[entity.id] != fragment {
             session.drawn[entity.id] = fragment
             records.record(1, entity.id.description + " " + fragment)
         }
     }
-    for id in session.drawnOrder where !present.contains(id) {
-        session.drawn[id] = nil
-        records.record(2, id.description)
+    func erase(_ id: EntityID) {
+        if session.drawn.removeValue(forKey: id) != nil { records.record(2, id.description) }
     }
-    if order != session.drawnOrder {
-        session.drawnOrder = order
-        records.record(3, order.map { $0.description }.joined(separator: " "))
+    if let touched = session.touched {
+        // Only what an op named since the last call; sorted, so the records
+        // come in the same order on every run.
+        for id in touched.sorted() {
+            if let entity = document[id] { draw(entity) } else { erase(id) }
+        }
+    } else {
+        let entities = document.entities
+        let present = Set(entities.map { $0.id })
+        for entity in entities { draw(entity) }
+        for id in session.drawnOrder where !present.contains(id) { erase(id) }
     }
+    if session.touched?.isEmpty != true {
+        let order = document.zOrder
+        if order != session.drawnOrder {
+            session.drawnOrder = order
+            records.record(3, order.map { $0.description }.joined(separator: " "))
+        }
+    }
+    session.touched = []
     setResult(records.bytes)
     return records.count
 }
@@ -289,7 +328,9 @@ public func easelSessionGesture(
     case 16: event = .drawEnded
     default: return -2
     }
-    return outcome { () throws(ModelError) in try session.client.send(event, at: timestamp(now)) }
+    return outcome { () throws(ModelError) in
+        try session.editing { () throws(ModelError) in try session.client.send(event, at: timestamp(now)) }
+    }
 }
 
 /// 0 when the editor took the input, -1 when it refused it.
@@ -360,7 +401,9 @@ public func easelSessionCommand(
     default:
         return -2
     }
-    return outcome { () throws(ModelError) in try session.client.perform(command, at: timestamp(now)) }
+    return outcome { () throws(ModelError) in
+        try session.editing { () throws(ModelError) in try session.client.perform(command, at: timestamp(now)) }
+    }
 }
 
 // MARK: Peers

@@ -79,6 +79,10 @@ test('a drag moves the entity once the gesture ends, as one push', () => {
   assert.ok(session.gesture(Gesture.dragChanged, 30, 0));
   assert.ok(session.flags.gestureInFlight);
   assert.deepEqual(session.render(), [], 'in flight, the document has not changed');
+  const [[moving, transform]] = [...session.preview()];
+  assert.equal(transform, 'translate(230 200)', `${moving} is shown moved by transform alone`);
+  assert.deepEqual(session.viewport(), [0, 0, 1]);
+  assert.equal([...session.emojiKey].length, 4);
   assert.ok(session.gesture(Gesture.dragEnded, 50, 10));
   const [moved] = session.render();
   assert.match(moved.svg, /translate\(250 210\)/);
@@ -121,5 +125,22 @@ test('bad input is refused with a clear code and changes nothing', () => {
   assert.equal(session.command(Command.placeShape, { integer: 77, c: 10, d: 10 }), false);
   assert.equal(session.gesture(Gesture.tap, NaN, 0), false);
   assert.deepEqual(session.render(), []);
+  session.close();
+});
+
+test('a frame renders only the entities that ops named since the last one', () => {
+  const { session } = welcomed();
+  for (let index = 0; index < 50; index++) {
+    session.command(Command.placeEmoji, { text: '🌱', a: 20 + 15 * index, b: 300, c: 20 });
+  }
+  assert.equal(session.render().filter((change) => change.draw).length, 50);
+  session.takeOutputs();
+  assert.ok(session.gesture(Gesture.tap, 20, 300));
+  assert.deepEqual(session.render(), [], 'a selection changes no entity');
+  assert.ok(session.gesture(Gesture.dragBegan, 20, 300));
+  assert.ok(session.gesture(Gesture.dragEnded, 0, 40));
+  const changes = session.render();
+  assert.equal(changes.length, 1, JSON.stringify(changes.map((change) => Object.keys(change))));
+  assert.match(changes[0].svg, /translate\(20 340\)/);
   session.close();
 });
