@@ -100,7 +100,7 @@ public final class EaselServer: Sendable {
 }
 
 /// Wakes the service thread every 50 ms so timers run: an lws timer that
-/// short burns a core (../shared/notes/libwebsockets.md).
+/// short burns a core (seen with libwebsockets 4.1 here).
 private final class Ticker: @unchecked Sendable {
     private let host: ServiceHost
     private let lock = NSLock()

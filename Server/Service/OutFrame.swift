@@ -3,7 +3,7 @@ import CLibWebSockets
 /// One encoded message, behind the `LWS_PRE` bytes lws writes its frame
 /// header into. Shared by every recipient of a broadcast: lws writes whole
 /// messages at once and only ever touches the header room, so one buffer
-/// serves them all (../shared/notes/libwebsockets.md). Immutable once
+/// serves them all. Immutable once
 /// made, so the encoder thread may make them for the service thread.
 final class OutFrame: @unchecked Sendable {
     private let buffer: UnsafeMutableRawBufferPointer

@@ -51,29 +51,31 @@ private func open(_ client: SyncClient) -> Int32 {
 
 /// The hello a session will send, as JSON (Protocol/README.md, section 2.1;
 /// no `since`): document, replica, user and token in one checked message.
-private func hello(at pointer: UnsafeRawPointer, count: Int32) -> Result<Hello, DecodeError> {
+/// Opens the session `client` makes from it; its handle, or minus the
+/// decoding error code.
+private func open(hello pointer: UnsafeRawPointer, count: Int32, _ client: (Hello, SyncClientConfiguration) -> SyncClient)
+    -> Int32
+{
+    let hello: Hello
     do throws(DecodeError) {
-        guard case .hello(let hello) = try Message(json: bytes(at: pointer, count: count)) else {
-            return .failure(DecodeError(.invalidValue, "a session opens with a hello message"))
+        guard case .hello(let decoded) = try Message(json: bytes(at: pointer, count: count)) else {
+            return -Int32(ErrorCode.invalidValue.rawValue)
         }
-        return .success(hello)
+        hello = decoded
     } catch {
-        return .failure(error)
+        return -Int32(error.code.rawValue)
     }
+    return open(client(hello, SyncClientConfiguration(encoding: .binary, token: hello.token)))
 }
 
 /// A new session from its hello (JSON); its handle, or minus the decoding
 /// error code.
 @_cdecl("easel_session_open")
 public func easelSessionOpen(_ pointer: UnsafeRawPointer, _ count: Int32, _ now: Double) -> Int32 {
-    switch hello(at: pointer, count: count) {
-    case .failure(let error):
-        return -Int32(error.code.rawValue)
-    case .success(let hello):
-        return open(
-            SyncClient(
-                document: hello.document, user: hello.user, replica: hello.replica,
-                configuration: SyncClientConfiguration(encoding: .binary, token: hello.token), at: timestamp(now)))
+    open(hello: pointer, count: count) { hello, configuration in
+        SyncClient(
+            document: hello.document, user: hello.user, replica: hello.replica, configuration: configuration,
+            at: timestamp(now))
     }
 }
 
@@ -89,14 +91,10 @@ public func easelSessionRestore(
     } catch {
         return -Int32(error.code.rawValue)
     }
-    switch hello(at: pointer, count: count) {
-    case .failure(let error):
-        return -Int32(error.code.rawValue)
-    case .success(let hello):
-        return open(
-            SyncClient(
-                document: hello.document, user: hello.user, restoring: session,
-                configuration: SyncClientConfiguration(encoding: .binary, token: hello.token), at: timestamp(now)))
+    return open(hello: pointer, count: count) { hello, configuration in
+        SyncClient(
+            document: hello.document, user: hello.user, restoring: session, configuration: configuration,
+            at: timestamp(now))
     }
 }
 
