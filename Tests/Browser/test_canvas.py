@@ -1,73 +1,30 @@
-"""The web canvas in real Chromium against a real `easel serve`: pages and
-bots co-edit one document and end with the server's state."""
+"""The web canvas in real Chromium against a real `easel serve`: two pages
+and a bot co-edit one document with every kind of gesture, end with the
+server's state, and show what `easel render` draws of it."""
 
 import json
-import pathlib
+import math
 import subprocess
-import time
 
 from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.keys import Keys
 
-from conftest import ROOT, easel_binary
+from conftest import easel_binary
+from pages import Canvas, translation, wait_until
+from pictures import SHOTS, canvas_area, differing_pixels, inked_pixels, rendered
 
-
-def open_canvas(driver, server, document):
-    driver.get(f"{server.http}/d/{document}")
-    wait_for(driver, "return window.easel && window.easel.session.connectionState", "connected")
-
-
-def wait_for(driver, script, expected, seconds=15):
-    deadline = time.time() + seconds
-    value = None
-    while time.time() < deadline:
-        value = driver.execute_script(script)
-        if value == expected:
-            return value
-        time.sleep(0.05)
-    raise AssertionError(f"{script!r} stayed {value!r}, not {expected!r}")
+# A page may differ from the render in at most this fraction of the pixels
+# the render inks (pictures.CHANNEL_TOLERANCE says what differing means):
+# anti-aliased edges at a fractional offset differ, a missing or misplaced
+# entity differs far more (the test checks that it would fail without the
+# balloon).
+MOST_DIFFERING = 0.08
 
 
-def translation(transform):
-    """(x, y) of a group's leading translate(), to the hundredth the renderer writes."""
-    x, y = transform.split("translate(")[1].split(")")[0].split()
-    return round(float(x), 2), round(float(y), 2)
-
-
-def wait_until(condition, seconds=15):
-    deadline = time.time() + seconds
-    while time.time() < deadline:
-        if condition():
-            return
-        time.sleep(0.05)
-    raise AssertionError("the condition never held")
-
-
-def state(driver):
-    return driver.execute_script(
-        "const s = window.easel.session;"
-        "return {hash: s.stateHash, pending: s.flags.unacknowledged,"
-        " drawn: document.querySelectorAll('#entities > g').length, selection: s.selection};")
-
-
-def settled(drivers, expected_hash, seconds=15):
-    deadline = time.time() + seconds
-    states = []
-    while time.time() < deadline:
-        states = [state(driver) for driver in drivers]
-        if all(s["hash"] == expected_hash and not s["pending"] for s in states):
-            return states
-        time.sleep(0.1)
-    raise AssertionError(f"pages did not reach the server's state {expected_hash}: {states}")
-
-
-def severe_console_entries(driver):
-    return [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
-
-
-def run_bot(server, document, script, tmp_path):
-    path = tmp_path / "bot.easel"
+def run_bot(server, document, script, folder):
+    path = folder / "bot.easel"
     path.write_text(script)
-    report = tmp_path / "report.json"
+    report = folder / "report.json"
     result = subprocess.run(
         [str(easel_binary()), "bot", "--url", server.ws, "--doc", document, "--script", str(path),
          "--report", str(report)],
@@ -76,36 +33,93 @@ def run_bot(server, document, script, tmp_path):
     return json.loads(report.read_text())
 
 
+def severe_console_entries(page):
+    return [entry for entry in page.driver.get_log("browser") if entry["level"] == "SEVERE"]
+
+
 def test_two_pages_and_a_bot_co_edit_and_end_with_the_servers_state(server, browsers, tmp_path):
     document = "web/together"
-    first, second = browsers(), browsers()
-    open_canvas(first, server, document)
-    open_canvas(second, server, document)
+    first, second = Canvas(browsers(), server, document), Canvas(browsers(), server, document)
+    cx, cy = round(first.width / 2), round(first.height / 2)
 
-    first.find_element("css selector", "[data-emoji='🦊']").click()
-    second.find_element("css selector", "[data-shape='3']").click()
-    wait_for(first, "return document.querySelectorAll('#entities > g').length", 2)
-    wait_for(second, "return document.querySelectorAll('#entities > g').length", 2)
+    # Place on both pages; a drag on the unselected fox moves it alone.
+    first.click("[data-emoji='🦊']")
+    fox = wait_until(lambda: second.entities(), what="the fox on both pages")[0][0]
+    fox_at = translation(first.transform_of(fox))
+    first.drag(cx, cy, -250, 0)
+    second.click("[data-shape='3']")
+    star = wait_until(lambda: [e[0] for e in first.entities() if e[0] != fox], what="the star on both pages")[0]
+    star_at = translation(second.transform_of(star))
 
-    # A real pointer drag on the first page moves the entity on top (the
-    # star, placed last on the second page) once it ends.
-    star = "return document.querySelector('#entities > g.shape').getAttribute('transform')"
-    before = translation(first.execute_script(star))
-    canvas = first.find_element("id", "canvas")
-    ActionChains(first).move_to_element(canvas).click_and_hold().move_by_offset(60, 0).move_by_offset(60, 20) \
-        .release().perform()
-    wait_until(lambda: translation(first.execute_script(star)) == (before[0] + 120, before[1] + 20))
+    # Select, drag, pinch with two touch points and rotate the star on the
+    # first page; the second page sees each of them.
+    first.tap(cx, cy)
+    wait_until(lambda: first.state["selection"] == [star], what="the star selected")
+    first.drag(cx, cy, 0, 60)
+    y = cy + 60
+    first.two_fingers([(cx - 40, y), (cx + 40, y)], [(cx - 60, y), (cx + 60, y)])
+    turn = math.pi / 6
+    first.two_fingers([(cx - 60, y), (cx + 60, y)],
+                      [(cx - 60 * math.cos(turn), y - 60 * math.sin(turn)),
+                       (cx + 60 * math.cos(turn), y + 60 * math.sin(turn))])
+    wait_until(lambda: "rotate(30)" in second.transform_of(star), what="the star turned on the second page")
+    transform = second.transform_of(star)
+    assert translation(transform) == (star_at[0], star_at[1] + 60) and "scale(1.5)" in transform, transform
+    assert translation(second.transform_of(fox)) == (fox_at[0] - 250, fox_at[1])
+    first.tap(cx + 300, cy - 150)
+
+    # Draw and type on the second page.
+    second.click("#draw")
+    second.mouse([(cx + 150, cy - 160), (cx + 200, cy - 120), (cx + 260, cy - 140), (cx + 320, cy - 90)])
+    second.click("#draw")
+    wait_until(lambda: any(e[1] == "stroke" for e in first.entities()), what="the stroke on the first page")
+    second.click("#place-text")
+    text = wait_until(lambda: [e[0] for e in first.entities() if e[1] == "text"], what="the text")[0]
+    second.tap(cx, cy)
+    wait_until(lambda: second.state["selection"] == [text], what="the text selected")
+    ActionChains(second.driver).double_click(second.driver.find_element("id", "canvas")).perform()
+    editor = second.driver.find_element("id", "text-editor")
+    wait_until(lambda: editor.is_displayed(), what="the text editor open")
+    editor.send_keys(Keys.END, ", world", Keys.ENTER)
+    wait_until(lambda: "Hello, world" in [e[3] for e in first.entities()], what="the new text on the first page")
+    second.tap(cx + 300, cy - 150)
+
+    # Delete the fox on the first page, and undo it.
+    first.tap(cx - 250, cy)
+    wait_until(lambda: first.state["selection"] == [fox], what="the fox selected")
+    first.click("#delete")
+    wait_until(lambda: fox not in [e[0] for e in second.entities()], what="the fox gone from the second page")
+    first.click("#undo")
+    wait_until(lambda: fox in [e[0] for e in second.entities()], what="the fox back on the second page")
+    first.tap(cx + 300, cy - 150)
 
     report = run_bot(server, document, "\n".join([
-        'place emoji "🎈" at 200 200 size 40',
-        'tap 200 200',
-        'drag 200 200 by 30 0',
+        'place emoji "🎈" at 200 120 size 40',
+        'tap 200 120',
+        'drag 200 120 by 30 0',
     ]) + "\n", tmp_path)
     assert report["passed"], report
-    states = settled([first, second], report["serverStateHash"].split()[0])
-    assert [s["drawn"] for s in states] == [3, 3]
-    for driver in (first, second):
-        assert severe_console_entries(driver) == []
-    shots = ROOT / ".build-wasm" / "screenshots"
-    shots.mkdir(parents=True, exist_ok=True)
-    first.save_screenshot(str(shots / "two-pages-and-a-bot.png"))
+    server_hash = report["serverStateHash"].split()[0]
+    for page in (first, second):
+        wait_until(lambda: page.state["hash"] == server_hash and not page.state["pending"],
+                   what="the page at the server's state")
+        assert page.state["drawn"] == 5 and page.state["selection"] == []
+        assert severe_console_entries(page) == []
+
+    # Each page shows what `easel render` draws of the server's state.
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    first.driver.save_screenshot(str(SHOTS / "two-pages-and-a-bot.png"))
+    reference, frame = rendered(server, document, browsers(), tmp_path, "render-of-the-server")
+    assert frame[2] <= first.width and frame[3] <= first.height, frame
+    ink = inked_pixels(reference)
+    for number, page in enumerate((first, second), start=1):
+        page.click("#reset-zoom")
+        page.js("document.getElementById('peers').style.display = 'none'")
+        differing = differing_pixels(canvas_area(page, frame, f"page-{number}"), reference)
+        print(f"page {number}: {differing} of the {ink} pixels the render inks differ ({differing / ink:.1%})")
+        assert differing <= MOST_DIFFERING * ink
+
+    first.js("document.querySelector(\"#entities > g.emoji:last-child\").style.display = 'none'")
+    without_balloon = differing_pixels(canvas_area(first, frame, "page-1-without-the-balloon"), reference)
+    print(f"without the balloon: {without_balloon} differ ({without_balloon / ink:.1%})")
+    assert without_balloon > MOST_DIFFERING * ink

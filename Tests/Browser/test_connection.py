@@ -1,7 +1,9 @@
 """What a page does when its connection goes, and what a view token allows."""
 
 import time
+from types import SimpleNamespace
 
+from latency import LatencyProxy
 from pages import Canvas, wait_until
 
 
@@ -54,3 +56,19 @@ def test_a_page_reloaded_with_unacknowledged_edits_shows_and_sends_them(server, 
     wait_until(lambda: other.state["drawn"] == 2, what="the other page received them")
     wait_until(lambda: not reloaded.state["pending"] and reloaded.state["hash"] == other.state["hash"],
                what="converged")
+
+
+def test_delayed_pings_show_weak_and_prompt_ones_show_connected_again(server, browsers):
+    proxy = LatencyProxy(server.port)
+    try:
+        page = Canvas(browsers(), SimpleNamespace(http=f"http://127.0.0.1:{proxy.port}"), "web/weak")
+        indicator = "return document.getElementById('connection').dataset.state"
+        assert page.js(indicator) == "connected"
+        # Pings go every 5 s; one unanswered for 1 s makes the connection weak.
+        proxy.delay = 1.5
+        wait_until(lambda: page.js(indicator) == "weak", seconds=12, what="weak shown")
+        assert page.js("return document.getElementById('connection').textContent") == "weak"
+        proxy.delay = 0
+        wait_until(lambda: page.js(indicator) == "connected", seconds=12, what="connected again")
+    finally:
+        proxy.close()
