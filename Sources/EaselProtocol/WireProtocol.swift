@@ -1,8 +1,14 @@
 /// The protocol's version and names, in one place (Protocol/README.md).
 public enum WireProtocol {
-    /// The protocol version this code speaks; also the first byte of every
-    /// binary message.
-    public static let version: UInt32 = 1
+    /// The highest protocol version this code speaks. Version 2 adds one
+    /// optional field to presence (`state`), which a server never sends to a
+    /// connection that speaks version 1.
+    public static let version: UInt32 = 2
+    /// The first version whose presence may carry `state`.
+    public static let presenceStateVersion: UInt32 = 2
+    /// The first byte of every binary message: the layout of the frame,
+    /// which versions 1 and 2 share.
+    public static let frameVersion: UInt8 = 1
     /// The WebSocket subprotocol of the binary encoding (and the default).
     public static let binarySubprotocol = "easel.v1"
     /// The WebSocket subprotocol of the JSON encoding.

@@ -69,6 +69,21 @@ class Canvas:
         pointer.pointer_up()
         actions.perform()
 
+    def press(self, x, y, path):
+        """Presses at (x, y) and moves through `path`, leaving the button down."""
+        actions = ActionBuilder(self.driver)
+        pointer = actions.pointer_action
+        pointer.move_to_location(round(self.left + x), round(self.top + y))
+        pointer.pointer_down()
+        for px, py in path:
+            pointer.move_to_location(round(self.left + px), round(self.top + py))
+        actions.perform()
+
+    def release(self):
+        actions = ActionBuilder(self.driver)
+        actions.pointer_action.pointer_up()
+        actions.perform()
+
     def hover(self, x, y):
         """The mouse moves to the point without pressing."""
         actions = ActionBuilder(self.driver)

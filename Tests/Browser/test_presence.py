@@ -33,3 +33,44 @@ def test_a_peers_cursor_and_selection_show_on_the_other_page(server, browsers):
     shots = ROOT / ".build-wasm" / "screenshots"
     shots.mkdir(parents=True, exist_ok=True)
     bob.driver.save_screenshot(str(shots / "a-peer-cursor-and-selection.png"))
+
+
+def test_a_peers_drag_and_stroke_in_flight_show_on_the_other_page_before_they_commit(server, browsers):
+    document = "web/previews"
+    ada, bob = Canvas(browsers(), server, document), Canvas(browsers(), server, document)
+    ada.click("[data-emoji='🦊']")
+    fox = wait_until(lambda: bob.entities(), what="the fox on both pages")[0][0]
+    placed = translation(bob.transform_of(fox))
+    committed = bob.state["hash"]
+    cx, cy = round(ada.width / 2), round(ada.height / 2)
+
+    # Ada's pointer stays down: the drag is in flight, nothing committed.
+    ada.press(cx, cy, [(cx + 40, cy), (cx + 80, cy + 30)])
+    wait_until(lambda: translation(bob.transform_of(fox)) == (placed[0] + 80, placed[1] + 30),
+               what="the fox previewed where ada drags it")
+    assert bob.state["hash"] == committed
+    ada.release()
+    wait_until(lambda: bob.state["hash"] != committed, what="the drag committed")
+    assert translation(bob.transform_of(fox)) == (placed[0] + 80, placed[1] + 30)
+
+    ada.click("#draw")
+    ada.press(cx - 200, cy - 100, [(cx - 150, cy - 60), (cx - 100, cy - 90)])
+    wait_until(lambda: bob.js("return document.querySelectorAll('#peer-strokes > g').length") == 1,
+               what="ada's stroke in progress on bob's page")
+    ada.release()
+    wait_until(lambda: any(e[1] == "stroke" for e in bob.entities()), what="the stroke committed")
+    wait_until(lambda: bob.js("return document.querySelectorAll('#peer-strokes > g').length") == 0,
+               what="the preview gone once the stroke is drawn")
+
+
+def test_the_state_key_is_marked_when_a_peers_state_at_the_same_position_matches(server, browsers):
+    document = "web/agreement"
+    ada, bob = Canvas(browsers(), server, document), Canvas(browsers(), server, document)
+    ada.click("[data-emoji='🎈']")
+    bob.click("[data-shape='2']")
+    for page in (ada, bob):
+        wait_until(lambda: page.js("return document.getElementById('state-key').dataset.agreement") == "same",
+                   what="the key marked as the same as the peer's")
+    keys = [page.js("return document.getElementById('state-key').textContent") for page in (ada, bob)]
+    assert keys[0] == keys[1] and len(keys[0]) > 0
+    assert "The same state as" in bob.js("return document.getElementById('state-key').title")

@@ -22,6 +22,25 @@ struct RoomPresenceTests {
         #expect(transcript.messages(to: sender).isEmpty)
     }
 
+    @Test func presenceStateReachesVersionTwoConnectionsAndIsLeftOutForVersionOneInRelayAndWelcome() throws {
+        let harness = try ServerHarness()
+        let (sender, _) = harness.join(alice, as: "alice", protocol: 2)
+        let (current, _) = harness.join(bob, as: "bob", protocol: 2)
+        let (older, _) = harness.join(carol, as: "carol", protocol: 1)
+        var withState = presence(cursorX: 5)
+        withState.state = PresenceState(position: 0, hash: StateHash(rawValue: 42))
+        let transcript = harness.send(.presence(withState), from: sender)
+        #expect(transcript.messages(to: current) == [.presence(withState)])
+        #expect(transcript.messages(to: older) == [.presence(presence(cursorX: 5))])
+
+        let (lateCurrent, currentWelcome) = harness.join(ReplicaID(rawValue: 0xD0), as: "dave", protocol: 2)
+        let (lateOlder, olderWelcome) = harness.join(ReplicaID(rawValue: 0xE0), as: "erin", protocol: 1)
+        #expect(try #require(currentWelcome.welcome(to: lateCurrent)).peers.contains(withState))
+        let olderPeers = try #require(olderWelcome.welcome(to: lateOlder)).peers
+        #expect(olderPeers.contains(presence(cursorX: 5)) && olderPeers.allSatisfy { $0.state == nil })
+        #expect(try #require(olderWelcome.welcome(to: lateOlder)).protocolVersion == 1)
+    }
+
     @Test func presenceBeyondTwentyASecondIsHeldAndOnlyTheLatestRelayedWhenTheIntervalEnds() throws {
         let harness = try ServerHarness()
         let (sender, _) = harness.join(alice, as: "alice")

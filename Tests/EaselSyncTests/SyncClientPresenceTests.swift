@@ -9,12 +9,17 @@ struct SyncClientPresenceTests {
     typealias F = RoomFixtures
     let start = Timestamp(milliseconds: 0)
 
-    func connectedClient(snapshot: [Op] = [], peers: [Presence] = []) throws -> SyncClient {
+    func connectedClient(snapshot: [Op] = [], peers: [Presence] = [], protocol version: UInt32 = WireProtocol.version)
+        throws -> SyncClient
+    {
         var client = SyncClient(
             document: try DocumentName("boards/one"), user: ServerHarness.user("bob"), replica: bob, at: start)
         client.connectionOpened(at: start)
         client.receive(
-            .welcome(Welcome(epoch: Epoch(rawValue: 1), position: 0, content: .snapshot(snapshot), peers: peers)),
+            .welcome(
+                Welcome(
+                    protocolVersion: version, epoch: Epoch(rawValue: 1), position: UInt64(snapshot.count),
+                    content: .snapshot(snapshot), peers: peers)),
             at: start)
         _ = client.takeOutputs()
         return client
@@ -76,5 +81,60 @@ struct SyncClientPresenceTests {
             return
         }
         #expect(points == [Point(x: 10, y: 10), Point(x: 20, y: 15)])
+    }
+
+    @Test func aClientSharesItsStateAtItsPositionOnlyWhileTheServerHasAcknowledgedEveryEdit() throws {
+        var client = try connectedClient(snapshot: [F.createStar()])
+        let atOne = PresenceState(position: 1, hash: client.editor.document.stateHash)
+        #expect(client.stateAtPosition == atOne)
+        #expect(client.presence(at: start).state == atOne, "shared from the welcome on")
+
+        try client.perform(.place(.emoji("🦊", size: 40), at: Point(x: 5, y: 5)), at: start + 1_100)
+        #expect(client.stateAtPosition == nil, "an unacknowledged edit: no longer a prefix of the log")
+        guard case .send(.push(let push))? = client.takeOutputs().first(where: { if case .send(.push) = $0 { true } else { false } })
+        else {
+            Issue.record("expected a push")
+            return
+        }
+        client.tick(at: start + 2_200)
+        #expect(sentPresence(&client).allSatisfy { $0.state == atOne }, "what it shares stays true of position 1")
+
+        client.receive(.ack(Ack(batch: push.batch, first: 2, count: UInt32(push.ops.count))), at: start + 2_300)
+        let atTwo = try #require(client.stateAtPosition)
+        #expect(atTwo == PresenceState(position: 2, hash: client.editor.document.stateHash))
+        client.tick(at: start + 3_300)
+        #expect(sentPresence(&client).last?.state == atTwo)
+    }
+
+    @Test func aNewStateIsSharedAtMostOncePerStateInterval() throws {
+        var client = try connectedClient(snapshot: [F.createStar()])
+        #expect(client.presence(at: start).state?.position == 1)
+        client.receive(.ops([PositionedOp(position: 2, op: F.moveStar(2, to: 30))]), at: start + 20)
+        client.tick(at: start + 500)
+        #expect(sentPresence(&client).allSatisfy { $0.state?.position == 1 })
+        client.tick(at: start + 1_010)
+        #expect(sentPresence(&client).last?.state?.position == 2)
+    }
+
+    @Test func aClientWhoseWelcomeSaysVersionOneSharesNoState() throws {
+        var client = try connectedClient(snapshot: [F.createStar()], protocol: 1)
+        client.pointerMoved(to: Point(x: 1, y: 1), at: start + 1_000)
+        let sent = sentPresence(&client)
+        #expect(!sent.isEmpty && sent.allSatisfy { $0.state == nil })
+    }
+
+    @Test func peersAtTheSamePositionAgreeOrDisagreeByHashAndPeersElsewhereAreNeither() throws {
+        var client = try connectedClient(snapshot: [F.createStar()])
+        client.tick(at: start + 10)
+        let mine = try #require(client.stateAtPosition)
+        func peer(_ replica: ReplicaID, _ state: PresenceState) -> Message {
+            .presence(Presence(replica: replica, user: ServerHarness.user("p"), state: state))
+        }
+        client.receive(peer(alice, mine), at: start + 20)
+        client.receive(peer(carol, PresenceState(position: 1, hash: StateHash(rawValue: mine.hash.rawValue ^ 1))), at: start + 20)
+        client.receive(peer(ReplicaID(rawValue: 0xD0), PresenceState(position: 7, hash: mine.hash)), at: start + 20)
+        let agreement = client.stateAgreement
+        #expect(agreement.agreeing == [alice])
+        #expect(agreement.disagreeing == [carol])
     }
 }

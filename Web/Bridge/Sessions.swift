@@ -258,18 +258,43 @@ public func easelSessionRender(_ handle: Int32) -> Int32 {
     return records.count
 }
 
-/// Where the gesture in flight shows its entities, as records in the result
-/// buffer: kind 1, an ID, a space, the `transform` attribute its group takes
-/// meanwhile. Returns how many (none when no gesture moves entities).
+/// What gestures in flight show before they commit, this page's and its
+/// peers' (from their presence), as records in the result buffer: kind 1,
+/// an entity ID, a space, the `transform` attribute its group takes
+/// meanwhile (this page's gesture wins over a peer's on the same entity);
+/// kind 2, a peer's replica, a space, the `<g>` of the stroke it is drawing,
+/// in document units. Returns how many.
 @_cdecl("easel_session_preview")
 public func easelSessionPreview(_ handle: Int32) -> Int32 {
     guard let session = sessions[handle] else { return 0 }
     let editor = session.client.editor
     var records = RecordWriter()
+    var moved = Set<EntityID>()
     for id in (editor.state.gesture?.entities ?? []).sorted() {
         guard var entity = editor.document[id] else { continue }
         entity.transform = editor.state.displayedTransform(of: entity)
+        moved.insert(id)
         records.record(1, id.description + " " + session.renderer.transformAttribute(of: entity))
+    }
+    let peers = session.client.peers.values.sorted { $0.replica.rawValue < $1.replica.rawValue }
+    for peer in peers {
+        guard let gesture = peer.gesture else { continue }
+        if case .drawing(let tool, let color, let weight, let points) = gesture {
+            let stroke = Entity(
+                preview: EntityID(OpID(counter: 1, replica: peer.replica)), transform: Transform(),
+                style: Style(color: color, weight: weight),
+                content: .stroke(
+                    StrokeContent(
+                        tool: tool, endCap: .round, samples: points.map { StrokeSample(x: $0.x, y: $0.y, time: 0) })))
+            records.record(2, peer.replica.description + " " + session.renderer.fragment(of: stroke))
+            continue
+        }
+        for id in gesture.entities where !moved.contains(id) {
+            guard var entity = editor.document[id], let transform = gesture.transform(of: entity) else { continue }
+            entity.transform = transform
+            moved.insert(id)
+            records.record(1, id.description + " " + session.renderer.transformAttribute(of: entity))
+        }
     }
     setResult(records.bytes)
     return records.count
@@ -409,12 +434,16 @@ public func easelSessionCommand(
 /// The other people in the document, from their presence, as records in the
 /// result buffer (kind 1 each, sorted by replica): replica (u64), colour
 /// (u32, 0xRRGGBBAA), cursor x and y in document units (f32; NaN when off the
-/// canvas), idle (u8), then name, initials and the selected IDs separated
-/// by spaces, each a u32 length and UTF-8. Little-endian throughout.
+/// canvas), idle (u8), their state against this page's (u8: 0 not at the
+/// same position, 1 the same hash there, 2 another hash there: diverged),
+/// then name, initials and the selected IDs separated by spaces, each a u32
+/// length and UTF-8. Little-endian throughout.
 @_cdecl("easel_session_peers")
 public func easelSessionPeers(_ handle: Int32) -> Int32 {
     var records = RecordWriter()
-    let peers = sessions[handle]?.client.peers.values.sorted { $0.replica.rawValue < $1.replica.rawValue } ?? []
+    guard let client = sessions[handle]?.client else { return 0 }
+    let peers = client.peers.values.sorted { $0.replica.rawValue < $1.replica.rawValue }
+    let agreement = client.stateAgreement
     for peer in peers {
         var bytes: [UInt8] = []
         func text(_ string: String) {
@@ -426,6 +455,8 @@ public func easelSessionPeers(_ handle: Int32) -> Int32 {
         bytes.appendLittleEndian((peer.cursor?.x ?? .nan).bitPattern)
         bytes.appendLittleEndian((peer.cursor?.y ?? .nan).bitPattern)
         bytes.append(peer.idle ? 1 : 0)
+        bytes.append(
+            agreement.agreeing.contains(peer.replica) ? 1 : agreement.disagreeing.contains(peer.replica) ? 2 : 0)
         text(peer.user.name)
         text(peer.user.initials)
         text(peer.selection.map { $0.description }.joined(separator: " "))

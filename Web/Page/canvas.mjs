@@ -89,6 +89,17 @@ async function start() {
   const connection = new Connection(session, `${scheme}://${location.host}/d/${name}`, changed);
   attachInput($('canvas'), session, { isDrawing: () => drawing, changed });
 
+  // The state key is marked when peers at the same log position hold the
+  // same state (✓), and flagged when one holds another (≠): diverged.
+  function showAgreement(peers) {
+    const same = peers.filter((peer) => peer.state === 'same').map((peer) => peer.name);
+    const diverged = peers.filter((peer) => peer.state === 'diverged').map((peer) => peer.name);
+    const key = $('state-key');
+    key.dataset.agreement = diverged.length ? 'diverged' : same.length ? 'same' : '';
+    key.title = diverged.length ? `A different state from ${diverged.join(', ')} at the same point: diverged`
+      : same.length ? `The same state as ${same.join(', ')}` : 'The document\'s state, as four emoji';
+  }
+
   function update() {
     connection.flush();
     view.apply(session.render());
@@ -96,7 +107,9 @@ async function start() {
     const viewport = session.viewport();
     view.setViewport(viewport);
     view.setSelection(session.selection);
-    view.setPeers(session.peers(), viewport);
+    const peers = session.peers();
+    view.setPeers(peers, viewport);
+    showAgreement(peers);
     const flags = session.flags;
     $('undo').disabled = !flags.canUndo;
     $('redo').disabled = !flags.canRedo;

@@ -8,6 +8,9 @@ export class CanvasView {
     this.svg = svg;
     this.viewport = svg.querySelector('#viewport');
     this.layer = svg.querySelector('#entities');
+    this.peerStrokes = svg.querySelector('#peer-strokes');
+    /** A peer's replica → the SVG of its stroke in progress, as drawn. */
+    this.strokesShown = new Map();
     this.elements = new Map();
     /** Entities a gesture in flight shows elsewhere: their drawn transform. */
     this.previewed = new Map();
@@ -45,9 +48,11 @@ export class CanvasView {
     return element ? document.importNode(element, true) : null;
   }
 
-  /** Moves the entities of the gesture in flight by transform alone; puts
-   * back those it no longer moves. `transforms` maps an ID to a transform. */
-  preview(transforms) {
+  /** Shows gestures in flight (`Session.preview()`): moves their entities by
+   * transform alone, putting back those no gesture moves any more, and
+   * shows peers' strokes in progress. */
+  preview({ transforms, strokes }) {
+    this.previewStrokes(strokes);
     for (const [id, drawn] of this.previewed) {
       if (!transforms.has(id)) {
         this.elements.get(id)?.setAttribute('transform', drawn);
@@ -59,6 +64,25 @@ export class CanvasView {
       if (!element) continue;
       if (!this.previewed.has(id)) this.previewed.set(id, element.getAttribute('transform'));
       element.setAttribute('transform', transform);
+    }
+  }
+
+  /** Peers' strokes in progress, re-parsed only when one changed. */
+  previewStrokes(strokes) {
+    for (const [replica, shown] of this.strokesShown) {
+      if (!strokes.has(replica)) {
+        shown.element?.remove();
+        this.strokesShown.delete(replica);
+      }
+    }
+    for (const [replica, svg] of strokes) {
+      const shown = this.strokesShown.get(replica);
+      if (shown?.svg === svg) continue;
+      const element = this.parse(svg);
+      if (!element) continue;
+      element.setAttribute('data-replica', replica);
+      if (shown?.element) shown.element.replaceWith(element); else this.peerStrokes.append(element);
+      this.strokesShown.set(replica, { svg, element });
     }
   }
 

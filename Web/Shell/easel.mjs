@@ -64,7 +64,7 @@ export class Easel {
    * `saved` the bytes of an earlier session's `saved()`, to resume it.
    */
   openSession(hello, now = Date.now(), saved = undefined) {
-    const text = new TextEncoder().encode(JSON.stringify({ type: 'hello', protocol: 1, ...hello }));
+    const text = new TextEncoder().encode(JSON.stringify({ type: 'hello', protocol: 2, ...hello }));
     const handle = this.withBytes(text, (pointer, length) => saved === undefined
       ? this.exports.easel_session_open(pointer, length, now)
       : this.withBytes(saved, (savedPointer, savedLength) =>
@@ -195,14 +195,21 @@ export class Session {
     };
   }
 
-  /** Where the gesture in flight shows its entities: a Map of ID to transform. */
+  /**
+   * What gestures in flight show, this page's and its peers': `transforms`,
+   * a Map of entity ID to the transform it takes meanwhile, and `strokes`, a
+   * Map of a peer's replica to the SVG of the stroke it is drawing.
+   */
   preview() {
     this.exports.easel_session_preview(this.handle);
-    return new Map(this.easel.records().map(({ bytes }) => {
+    const transforms = new Map();
+    const strokes = new Map();
+    for (const { kind, bytes } of this.easel.records()) {
       const value = text.decode(bytes);
       const space = value.indexOf(' ');
-      return [value.slice(0, space), value.slice(space + 1)];
-    }));
+      (kind === 1 ? transforms : strokes).set(value.slice(0, space), value.slice(space + 1));
+    }
+    return { transforms, strokes };
   }
 
   /** [panX, panY, zoom]: screen = document × zoom + pan. */
@@ -220,7 +227,9 @@ export class Session {
 
   /**
    * The other people here, from their presence: { replica, color ("#rrggbbaa"),
-   * cursor ({x, y} in document units, or null), idle, name, initials, selection }.
+   * cursor ({x, y} in document units, or null), idle, state, name, initials,
+   * selection }; `state` compares their document with this page's at the
+   * same log position: 'same', 'diverged', or null (not at the same position).
    */
   peers() {
     this.exports.easel_session_peers(this.handle);
@@ -238,12 +247,13 @@ export class Session {
       const x = view.getFloat32(12, true);
       const y = view.getFloat32(16, true);
       const idle = bytes[20] !== 0;
-      offset = 21;
+      const state = [null, 'same', 'diverged'][bytes[21]] ?? null;
+      offset = 22;
       const name = string();
       const initials = string();
       const selection = string();
       return {
-        replica, color, cursor: Number.isNaN(x) ? null : { x, y }, idle, name, initials,
+        replica, color, cursor: Number.isNaN(x) ? null : { x, y }, idle, state, name, initials,
         selection: selection === '' ? [] : selection.split(' '),
       };
     });

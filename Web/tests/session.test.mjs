@@ -79,7 +79,7 @@ test('a drag moves the entity once the gesture ends, as one push', () => {
   assert.ok(session.gesture(Gesture.dragChanged, 30, 0));
   assert.ok(session.flags.gestureInFlight);
   assert.deepEqual(session.render(), [], 'in flight, the document has not changed');
-  const [[moving, transform]] = [...session.preview()];
+  const [[moving, transform]] = [...session.preview().transforms];
   assert.equal(transform, 'translate(230 200)', `${moving} is shown moved by transform alone`);
   assert.deepEqual(session.viewport(), [0, 0, 1]);
   assert.equal([...session.emojiKey].length, 4);

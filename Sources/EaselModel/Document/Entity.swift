@@ -67,6 +67,24 @@ public struct StrokeContent: Hashable, Sendable {
     public var endCap: EndCap
     /// The samples reachable from index 0 (a chunk after a gap waits).
     public var samples: [StrokeSample]
+
+    public init(tool: StrokeTool, endCap: EndCap, samples: [StrokeSample]) {
+        self.tool = tool
+        self.endCap = endCap
+        self.samples = samples
+    }
+}
+
+extension Entity {
+    /// An entity outside any document, such as a peer's stroke still being
+    /// drawn, for a renderer to draw the way it draws the real thing.
+    public init(preview id: EntityID, transform: Transform, style: Style, content: Content) {
+        self.id = id
+        self.transform = transform
+        self.zKey = .first
+        self.style = style
+        self.content = content
+    }
 }
 
 extension EntityRecord {

@@ -22,7 +22,7 @@ extension Message {
     /// The message in the binary encoding (Protocol/README.md, section 4).
     public func binaryEncoded() -> [UInt8] {
         var writer = ByteWriter(capacity: estimatedBinarySize)
-        writer.byte(UInt8(WireProtocol.version))
+        writer.byte(WireProtocol.frameVersion)
         writer.byte(type.rawValue)
         switch self {
         case .hello(let hello):
@@ -120,8 +120,8 @@ extension Message {
                 .tooLarge, "the message is \(reader.remaining) bytes; at most \(ProtocolLimits.messageBytes)")
         }
         let version = try reader.byte("the wire version")
-        guard UInt32(version) == WireProtocol.version else {
-            throw DecodeError(.unsupportedWireVersion, "wire version \(version); this decoder reads version 1")
+        guard version == WireProtocol.frameVersion else {
+            throw DecodeError(.unsupportedWireVersion, "frame layout \(version); this decoder reads layout 1")
         }
         let tag = try reader.byte("the message tag")
         guard let type = MessageType(rawValue: tag) else {

@@ -5,7 +5,8 @@ private enum PresenceFlags {
     static let viewport: UInt8 = 0x02
     static let gesture: UInt8 = 0x04
     static let idle: UInt8 = 0x08
-    static let known: UInt8 = 0x0F
+    static let state: UInt8 = 0x10
+    static let known: UInt8 = 0x1F
 }
 
 extension ByteWriter {
@@ -33,6 +34,7 @@ extension ByteWriter {
         if presence.viewport != nil { flags |= PresenceFlags.viewport }
         if presence.gesture != nil { flags |= PresenceFlags.gesture }
         if presence.idle { flags |= PresenceFlags.idle }
+        if presence.state != nil { flags |= PresenceFlags.state }
         byte(flags)
         if let cursor = presence.cursor { point(cursor) }
         if let area = presence.viewport {
@@ -43,6 +45,10 @@ extension ByteWriter {
         }
         entityIDs(presence.selection)
         if let gesture = presence.gesture { self.gesture(gesture) }
+        if let state = presence.state {
+            varint(state.position)
+            uint64(state.hash.rawValue)
+        }
     }
 
     private mutating func gesture(_ gesture: GesturePreview) {
@@ -107,9 +113,14 @@ extension BinaryReader {
         }
         let selection = try entityIDs("selected entities")
         let gesture = flags & PresenceFlags.gesture != 0 ? try gesture() : nil
+        var state: PresenceState?
+        if flags & PresenceFlags.state != 0 {
+            let position = try varint("the state position")
+            state = PresenceState(position: position, hash: StateHash(rawValue: try fixed64("the state hash")))
+        }
         return Presence(
             replica: replica, user: user, cursor: cursor, viewport: viewport, selection: selection, gesture: gesture,
-            idle: flags & PresenceFlags.idle != 0)
+            idle: flags & PresenceFlags.idle != 0, state: state)
     }
 
     private mutating func gesture() throws(DecodeError) -> GesturePreview {

@@ -81,6 +81,11 @@ struct JSONFields {
         try JSONConvert.uint64(string(key), "\(path).\(key)")
     }
 
+    /// Sixteen lower-case hex digits (replicas, state hashes).
+    func hex64(_ key: String) throws(DecodeError) -> UInt64 {
+        try JSONConvert.hex64(string(key), "\(path).\(key)")
+    }
+
     func replica(_ key: String) throws(DecodeError) -> ReplicaID {
         ReplicaID(rawValue: try JSONConvert.hex64(string(key), "\(path).\(key)"))
     }

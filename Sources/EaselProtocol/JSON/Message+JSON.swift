@@ -194,10 +194,15 @@ extension Message {
         if let preview = try json.optionalFields("gesture") {
             gesture = try self.gesture(preview)
         }
+        var state: PresenceState?
+        if let fields = try json.optionalFields("state") {
+            state = PresenceState(
+                position: try fields.uint64("position"), hash: StateHash(rawValue: try fields.hex64("hash")))
+        }
         return Presence(
             replica: try json.replica("replica"), user: try user(json.fields("user")), cursor: cursor,
             viewport: viewport, selection: try entities(json, "selection"), gesture: gesture,
-            idle: try json.bool("idle"))
+            idle: try json.bool("idle"), state: state)
     }
 
     private static func entities(_ json: JSONFields, _ key: String) throws(DecodeError) -> [EntityID] {
@@ -300,6 +305,13 @@ extension JSONWriter {
         }
         key("idle")
         bool(presence.idle)
+        if let state = presence.state {
+            key("state")
+            object { json in
+                json.member("position", String(state.position))
+                json.member("hash", state.hash.hex)
+            }
+        }
     }
 
     private mutating func entities(_ entities: [EntityID]) {

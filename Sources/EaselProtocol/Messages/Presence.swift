@@ -11,10 +11,13 @@ public struct Presence: Hashable, Sendable {
     public var gesture: GesturePreview?
     /// No interaction for a while: peers may fade the cursor.
     public var idle: Bool
+    /// The client's document state at a position of the log, for peers to
+    /// compare with theirs at the same position (protocol version 2).
+    public var state: PresenceState?
 
     public init(
         replica: ReplicaID, user: UserInfo, cursor: Point? = nil, viewport: VisibleArea? = nil,
-        selection: [EntityID] = [], gesture: GesturePreview? = nil, idle: Bool = false
+        selection: [EntityID] = [], gesture: GesturePreview? = nil, idle: Bool = false, state: PresenceState? = nil
     ) {
         self.replica = replica
         self.user = user
@@ -23,6 +26,31 @@ public struct Presence: Hashable, Sendable {
         self.selection = selection
         self.gesture = gesture
         self.idle = idle
+        self.state = state
+    }
+}
+
+extension Presence {
+    /// This presence as a peer speaking `version` may be sent it: without
+    /// the fields its version does not know.
+    public func spoken(in version: UInt32) -> Presence {
+        guard version < WireProtocol.presenceStateVersion, state != nil else { return self }
+        var older = self
+        older.state = nil
+        return older
+    }
+}
+
+/// A document state as of a log position: the state hash of exactly the
+/// log's first `position` ops. Two replicas that report the same position
+/// and different hashes have diverged.
+public struct PresenceState: Hashable, Sendable {
+    public var position: UInt64
+    public var hash: StateHash
+
+    public init(position: UInt64, hash: StateHash) {
+        self.position = position
+        self.hash = hash
     }
 }
 
@@ -50,6 +78,32 @@ public enum GesturePreview: Hashable, Sendable {
     case rotating([EntityID], by: Float)
     /// The stroke so far in document units (at most the latest 1024 points).
     case drawing(tool: StrokeTool, color: Color, weight: Float, points: [Point])
+
+    /// Where the gesture shows `entity` while it is in flight; nil when it
+    /// does not move it. The same arithmetic as the sender's editor.
+    public func transform(of entity: Entity) -> Transform? {
+        var transform = entity.transform
+        switch self {
+        case .moving(let ids, let offset) where ids.contains(entity.id):
+            transform.x += offset.dx
+            transform.y += offset.dy
+        case .scaling(let ids, let factor) where ids.contains(entity.id):
+            transform.scale *= factor
+        case .rotating(let ids, let angle) where ids.contains(entity.id):
+            transform.rotation += angle
+        default:
+            return nil
+        }
+        return transform
+    }
+
+    /// The entities the gesture moves (none for a stroke being drawn).
+    public var entities: [EntityID] {
+        switch self {
+        case .moving(let ids, _), .scaling(let ids, _), .rotating(let ids, _): ids
+        case .drawing: []
+        }
+    }
 
     var kind: GestureKind {
         switch self {

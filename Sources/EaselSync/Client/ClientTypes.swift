@@ -14,6 +14,9 @@ public struct SyncClientConfiguration: Hashable, Sendable {
     public var messageBytes = ProtocolLimits.messageBytes
     /// The shortest gap between two presence messages (20 a second).
     public var presenceInterval: Int64 = 1000 / Int64(ProtocolLimits.presencePerSecond)
+    /// The shortest gap between two changes of the state shared in presence:
+    /// hashing the document costs time in proportion to its size.
+    public var stateInterval: Int64 = 1_000
     /// Without interaction this long, presence says idle and goes quiet.
     public var idleAfter: Int64 = 10_000
     /// How often to ping: measures the round trip and keeps the server's

@@ -8,13 +8,53 @@ extension SyncClient {
             replica: replica, user: user, cursor: cursor, viewport: visibleArea,
             selection: Array(editor.state.selection.sorted().prefix(ProtocolLimits.entitiesInPresence)),
             gesture: gesturePreview,
-            idle: now.milliseconds(since: lastInteraction) >= configuration.idleAfter)
+            idle: now.milliseconds(since: lastInteraction) >= configuration.idleAfter,
+            state: agreedVersion >= WireProtocol.presenceStateVersion ? sharedState?.state : nil)
+    }
+
+    /// This copy's state at its position in the log, when the document is
+    /// exactly the log's first ops there: welcomed, every local edit
+    /// acknowledged, no refused edit waiting to be undone by a snapshot.
+    /// Nil otherwise.
+    public var stateAtPosition: PresenceState? {
+        guard isWelcomed, !needsSnapshot, unacknowledgedCount == 0, let point = resumePoint else { return nil }
+        if let shared = sharedState, shared.epoch == point.epoch, shared.state.position == point.position {
+            return shared.state
+        }
+        return PresenceState(position: point.position, hash: editor.document.stateHash)
+    }
+
+    /// How this copy's state compares with the states peers shared: the
+    /// peers at the same position with the same hash, and those at the same
+    /// position with another (diverged). Peers at other positions are in
+    /// neither.
+    public var stateAgreement: (agreeing: [ReplicaID], disagreeing: [ReplicaID]) {
+        guard let mine = sharedState?.state, mine.position == resumePoint?.position else { return ([], []) }
+        var agreeing: [ReplicaID] = []
+        var disagreeing: [ReplicaID] = []
+        for (replica, presence) in peers {
+            guard let theirs = presence.state, theirs.position == mine.position else { continue }
+            if theirs.hash == mine.hash { agreeing.append(replica) } else { disagreeing.append(replica) }
+        }
+        return (agreeing.sorted { $0.rawValue < $1.rawValue }, disagreeing.sorted { $0.rawValue < $1.rawValue })
+    }
+
+    /// Takes this copy's state into what presence shares, at most once per
+    /// `stateInterval`; the same position is never hashed twice.
+    mutating func refreshSharedState(at now: Timestamp) {
+        if let at = stateSharedAt, now.milliseconds(since: at) < configuration.stateInterval { return }
+        guard let point = resumePoint else { return }
+        if let shared = sharedState, shared.epoch == point.epoch, shared.state.position == point.position { return }
+        guard let state = stateAtPosition else { return }
+        sharedState = (point.epoch, state)
+        stateSharedAt = now
     }
 
     /// Sends presence when it changed and the throttle allows; an idle
     /// client's presence stops changing, so it goes quiet.
     mutating func sharePresence(at now: Timestamp) {
         guard isConnected, isWelcomed else { return }
+        refreshSharedState(at: now)
         if let sentAt = presenceSentAt, now.milliseconds(since: sentAt) < configuration.presenceInterval { return }
         let current = presence(at: now)
         guard current != lastPresenceSent else { return }

@@ -40,6 +40,8 @@ public struct SyncClient: Sendable {
     var isConnected = false
     var isWelcomed = false
     var isWeak = false
+    /// The protocol version of the last welcome.
+    var agreedVersion: UInt32 = 1
     var welcomeChunks: [Welcome] = []
     var outputs: [ClientOutput] = []
     var events: [SyncEvent] = []
@@ -60,6 +62,10 @@ public struct SyncClient: Sendable {
     public var visibleArea: VisibleArea?
     var lastPresenceSent: Presence?
     var presenceSentAt: Timestamp?
+    /// The state shared in presence, and its epoch: positions count anew in
+    /// another epoch.
+    var sharedState: (epoch: Epoch, state: PresenceState)?
+    var stateSharedAt: Timestamp?
     var lastInteraction: Timestamp
     /// The latest time any event carried: when pushes formed on taking the
     /// outputs were sent.
@@ -235,6 +241,7 @@ public struct SyncClient: Sendable {
             }
         }
         resumePoint = ResumePoint(position: last.position, epoch: last.epoch)
+        agreedVersion = last.protocolVersion
         needsSnapshot = false
         isWelcomed = true
         // The latest presence of each peer (a loop: Embedded Swift has no
@@ -250,8 +257,12 @@ public struct SyncClient: Sendable {
         guard let index = inFlight.firstIndex(where: { $0.batch == ack.batch }) else { return }
         let push = inFlight.remove(at: index)
         events.append(.acknowledged(push.ops.map({ $0.id })))
+        // Acks and ops come in position order, so everything before the
+        // ack's end is here: with count 0, the head when the server sent it,
+        // which may hold this replica's resent ops (committed for an earlier
+        // connection, never sent back as ops).
         let (end, overflow) = ack.first.addingReportingOverflow(UInt64(ack.count))
-        if ack.count > 0, !overflow { advance(to: end - 1) }
+        if !overflow, end > 0 { advance(to: end - 1) }
     }
 
     private mutating func advance(to position: UInt64) {

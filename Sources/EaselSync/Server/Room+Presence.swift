@@ -20,7 +20,7 @@ extension Room {
         member.presenceRelayedAt = now
         member.presenceHeld = false
         members[connection] = member
-        broadcast(.presence(presence), except: connection, into: &io)
+        broadcast(presence, except: connection, into: &io)
     }
 
     /// Relays held presence whose interval has passed, and closes joined
@@ -39,13 +39,24 @@ extension Room {
             {
                 members[connection]?.presenceHeld = false
                 members[connection]?.presenceRelayedAt = now
-                broadcast(.presence(presence), except: connection, into: &io)
+                broadcast(presence, except: connection, into: &io)
             }
         }
     }
 
-    func broadcast(_ message: Message, except sender: ConnectionID, into io: inout RoomIO) {
-        let others = memberOrder.filter { $0 != sender }
-        if !others.isEmpty { io.outputs.append(.send(message, to: others)) }
+    /// Sends a presence to everyone else, as each one's protocol version
+    /// has it: one message for those who speak the latest, one for the rest.
+    private func broadcast(_ presence: Presence, except sender: ConnectionID, into io: inout RoomIO) {
+        var current: [ConnectionID] = []
+        var older: [ConnectionID] = []
+        for connection in memberOrder where connection != sender {
+            if let member = members[connection], member.protocolVersion < WireProtocol.version {
+                older.append(connection)
+            } else {
+                current.append(connection)
+            }
+        }
+        if !current.isEmpty { io.outputs.append(.send(.presence(presence), to: current)) }
+        if !older.isEmpty { io.outputs.append(.send(.presence(presence.spoken(in: 1)), to: older)) }
     }
 }

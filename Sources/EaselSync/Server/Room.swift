@@ -192,16 +192,16 @@ final class Room {
                 connection, code: .roomFull, close: .tryAgainLater,
                 "\(name) has \(members.count) connections, the most this server allows on one document")
         }
+        let version = min(hello.protocolVersion, WireProtocol.version)
         members[connection] = Member(
-            replica: hello.replica, user: hello.user, author: author, role: identity.role, sentThrough: head,
-            lastHeard: now)
+            replica: hello.replica, user: hello.user, author: author, role: identity.role, protocolVersion: version,
+            sentThrough: head, lastHeard: now)
         memberOrder.append(connection)
         connectionOfReplica[hello.replica] = connection
         let welcome = Welcome(
-            protocolVersion: min(hello.protocolVersion, WireProtocol.version), epoch: epoch, position: head,
-            content: welcomeContent(resuming: hello.since),
+            protocolVersion: version, epoch: epoch, position: head, content: welcomeContent(resuming: hello.since),
             peers: memberOrder.lazy.compactMap { $0 == connection ? nil : self.members[$0]?.presence }
-                .prefix(ProtocolLimits.peersInWelcome).map { $0 })
+                .prefix(ProtocolLimits.peersInWelcome).map { $0.spoken(in: version) })
         io.send(.welcome(welcome), to: connection)
     }
 
@@ -266,6 +266,8 @@ struct Member {
     /// The authenticated user, or the hello's name without authentication.
     var author: String
     var role: ConnectionIdentity.Role
+    /// The protocol version agreed in the welcome.
+    var protocolVersion: UInt32
     /// The highest position this connection has been sent or told of.
     var sentThrough: UInt64
     var lastHeard: Timestamp

@@ -38,7 +38,7 @@ enum InvalidVectors {
                 "the tenth byte carries bits above 2^63"),
             bin("varint-not-minimal", "01 09 80 00", .malformedVarint, "zero written in two bytes"),
             bin("trailing-bytes", "01 09 2a 00", .trailingBytes, "a byte after a ping's nonce"),
-            bin("wire-version-2", "02 09 2a", .unsupportedWireVersion, "wire version 2"),
+            bin("wire-version-2", "02 09 2a", .unsupportedWireVersion, "frame layout 2 (both protocol versions use layout 1)"),
             bin("unknown-message-tag", "01 0b", .unknownMessageType, "message tag 11"),
             bin("unknown-action", pushOneEntity + " 26 00", .unknownTag, "op action 6"),
             bin("reserved-header-bit", pushOneEntity + " a3 00", .unknownTag, "header bit 7 set"),
@@ -50,6 +50,9 @@ enum InvalidVectors {
             bin(
                 "unknown-force-mode", pushOneEntity + " 25 00 00 01 03 00000000 00000000 00000000", .unknownTag,
                 "force mode 3"),
+            bin(
+                "unknown-presence-flag", "01 06 ce110a0000000000" + aliceUser + " 20 00", .unknownTag,
+                "presence flag bit 5"),
             bin(
                 "unknown-gesture-kind", "01 06 ce110a0000000000" + aliceUser + " 04 00 05", .unknownTag,
                 "gesture kind 5"),
@@ -119,6 +122,10 @@ enum InvalidVectors {
             text("batch-as-number", #"{"type":"push","batch":7,"ops":[]}"#, .wrongType, "batch must be a string"),
             text("missing-ops", #"{"type":"push","batch":"7"}"#, .wrongType, "a push without ops"),
             text("idle-as-string", presence(idle: #""no""#), .wrongType, "idle must be a boolean"),
+            text(
+                "state-hash-upper-case",
+                presence(idle: #"false,"state":{"position":"3","hash":"0123456789ABCDEF"}"#), .invalidValue,
+                "a state hash in upper-case hex"),
             text(
                 "x-as-string", push(op.replacingOccurrences(#""x":1"#, #""x":"12""#)), .wrongType, "x must be a number"),
             text("unknown-type", #"{"type":"shout","nonce":"1"}"#, .unknownMessageType, "message type shout"),

@@ -129,7 +129,8 @@ struct RandomMessages {
         return Presence(
             replica: replica(), user: user(), cursor: random.chance(0.5) ? Point(x: float(), y: float()) : nil,
             viewport: random.chance(0.5) ? VisibleArea(x: float(), y: float(), width: float(), height: float()) : nil,
-            selection: entities, gesture: gesture, idle: random.chance(0.3))
+            selection: entities, gesture: gesture, idle: random.chance(0.3),
+            state: random.chance(0.5) ? PresenceState(position: uint64(), hash: StateHash(rawValue: uint64())) : nil)
     }
 
     private mutating func user() -> UserInfo {

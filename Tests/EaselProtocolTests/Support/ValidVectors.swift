@@ -88,6 +88,13 @@ enum ValidVectors {
                             points: [Point(x: 1, y: 2), Point(x: 3, y: 4), Point(x: 5, y: 6)])))
             ),
             ("presence-idle", .presence(Presence(replica: bob, user: bobUser, idle: true))),
+            (
+                "presence-state",
+                .presence(
+                    Presence(
+                        replica: bob, user: bobUser, selection: [star],
+                        state: PresenceState(position: 300, hash: StateHash(rawValue: 0x0123_4567_89AB_CDEF))))
+            ),
             ("leave", .leave(bob)),
             (
                 "error-refused-push",

@@ -55,7 +55,7 @@ enum VectorFiles {
         for folder in ["valid", "invalid", "state-hash"] {
             try manager.createDirectory(at: root.appendingPathComponent(folder), withIntermediateDirectories: true)
         }
-        var index = "{\n  \"protocol\": 1,\n  \"valid\": [\n"
+        var index = "{\n  \"protocol\": \(WireProtocol.version),\n  \"valid\": [\n"
         index += ValidVectors.all.map { name, message in
             try? write(hexFile(message.binaryEncoded()), to: validPath(name, .binary))
             try? write(message.jsonEncoded(), to: validPath(name, .json))

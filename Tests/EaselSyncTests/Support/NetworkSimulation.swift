@@ -20,6 +20,7 @@ struct SimulationCounts: CustomStringConvertible {
     var snapshotWelcomes = 0
     var tailWelcomes = 0
     var duplicateAcks = 0
+    var sharedStatesChecked = 0
 
     mutating func add(_ other: SimulationCounts) {
         seeds += other.seeds
@@ -36,6 +37,7 @@ struct SimulationCounts: CustomStringConvertible {
         snapshotWelcomes += other.snapshotWelcomes
         tailWelcomes += other.tailWelcomes
         duplicateAcks += other.duplicateAcks
+        sharedStatesChecked += other.sharedStatesChecked
     }
 
     var named: [(String, Int)] {
@@ -45,6 +47,7 @@ struct SimulationCounts: CustomStringConvertible {
             ("disconnects", disconnects), ("reconnects", reconnects), ("offline periods", offlinePeriods),
             ("client restarts", restarts), ("snapshot welcomes", snapshotWelcomes), ("tail welcomes", tailWelcomes),
             ("resends acknowledged as duplicates", duplicateAcks),
+            ("shared states checked against the log", sharedStatesChecked),
         ]
     }
 
@@ -125,14 +128,38 @@ struct NetworkSimulation {
     // MARK: Running
 
     mutating func run(steps: Int = 300) throws {
-        for _ in 0..<steps {
+        for step in 0..<steps {
             now = now + 10
             deliverDueFrames()
             try chaos()
             tickEveryone()
             drain()
+            if step % 10 == 9 { checkSharedStates() }
         }
         try quiesce()
+        checkSharedStates()
+    }
+
+    /// The state a participant would share in presence is the state of the
+    /// log's first ops up to its position, whatever the chaos: presence
+    /// compares states by position on that promise.
+    private mutating func checkSharedStates() {
+        let log = storage.commitLog(of: document.rawValue)
+        for (index, participant) in participants.enumerated() {
+            guard let state = participant.engine.stateAtPosition else { continue }
+            counts.sharedStatesChecked += 1
+            guard state.position <= UInt64(log.count) else {
+                problems.append("participant \(index) claims position \(state.position) of \(log.count) committed")
+                continue
+            }
+            var prefix = Document()
+            for entry in log.prefix(Int(state.position)) { prefix.apply(entry.op) }
+            if prefix.stateHash != state.hash {
+                problems.append(
+                    "participant \(index) shares \(state.hash) at position \(state.position), "
+                        + "where the log's first ops hash to \(prefix.stateHash)")
+            }
+        }
     }
 
     /// Stops the chaos and lets everything settle: gestures end, everyone

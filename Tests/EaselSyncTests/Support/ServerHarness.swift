@@ -44,9 +44,11 @@ final class ServerHarness {
     }
 
     /// Opens a connection and says hello; the transcript holds the welcome.
-    func join(_ replica: ReplicaID, as name: String, since: ResumePoint? = nil) -> (ConnectionID, Transcript) {
+    func join(_ replica: ReplicaID, as name: String, since: ResumePoint? = nil, protocol version: UInt32 = 1)
+        -> (ConnectionID, Transcript)
+    {
         let connection = connect()
-        return (connection, send(hello(replica, as: name, since: since), from: connection))
+        return (connection, send(hello(replica, as: name, since: since, protocol: version), from: connection))
     }
 
     @discardableResult
