@@ -8,7 +8,21 @@ import EaselSync
 final class WebSession {
     var client: SyncClient
     var drawn: [EntityID: String] = [:]
-    var drawnOrder: [EntityID] = []
+    /// Each drawn entity's z-order key: an entity is put in its place again
+    /// only when it is new or its key changed.
+    var drawnZKeys: [EntityID: ZKey] = [:]
+    /// The canvas's size in screen units, once the page says; until then
+    /// every entity is drawn.
+    var canvasSize: (width: Float, height: Float)?
+    /// The part of the document whose entities are drawn: the visible part
+    /// and half a screen's width and height around it, so a page holds the
+    /// entities near the screen, not 50,000 of them, and a small pan draws
+    /// nothing new. Nil: everything.
+    var drawnArea: Rect?
+    /// The document's state hash, until an op changes the document: hashing
+    /// costs time in proportion to the document, and the page asks for it
+    /// every update.
+    var cachedHash: StateHash?
     /// The entities an op named since the last render: only they are drawn
     /// again. Nil means every entity (a new session, a welcome).
     var touched: Set<EntityID>?
@@ -20,6 +34,14 @@ final class WebSession {
 
     func touch(_ op: Op) {
         touched?.insert(op.entity)
+        cachedHash = nil
+    }
+
+    var stateHash: StateHash {
+        if let cachedHash { return cachedHash }
+        let hash = client.editor.document.stateHash
+        cachedHash = hash
+        return hash
     }
 
     /// Runs a local edit and notes the entities its ops name: they join the
@@ -28,7 +50,9 @@ final class WebSession {
         let before = client.unacknowledgedCount
         try edit()
         let added = client.unacknowledgedCount - before
-        if added > 0, touched != nil { for op in client.unacknowledged.suffix(added) { touch(op) } }
+        guard added > 0 else { return }
+        cachedHash = nil
+        if touched != nil { for op in client.unacknowledged.suffix(added) { touch(op) } }
     }
 }
 
@@ -128,7 +152,10 @@ public func easelSessionReceive(_ handle: Int32, _ pointer: UnsafeRawPointer, _ 
     }
     switch message {
     case .ops(let ops): for index in ops.indices { session.touch(ops[index].op) }
-    case .welcome: session.touched = nil  // a snapshot may replace everything
+    case .welcome:
+        // A snapshot may replace everything.
+        session.touched = nil
+        session.cachedHash = nil
     default: break
     }
     session.client.receive(message, at: timestamp(now))
@@ -176,7 +203,7 @@ public func easelSessionReplica(_ handle: Int32) -> UInt64 {
 
 @_cdecl("easel_session_state_hash")
 public func easelSessionStateHash(_ handle: Int32) -> UInt64 {
-    sessions[handle]?.client.editor.document.stateHash.rawValue ?? 0
+    sessions[handle]?.stateHash.rawValue ?? 0
 }
 
 /// What the toolbar may offer, as bits: 1 undo, 2 redo, 4 bring forward,
@@ -212,19 +239,31 @@ public func easelSessionSaved(_ handle: Int32) {
 }
 
 /// What changed on the canvas since the last call, as records in the result
-/// buffer: kind 1 an entity drawn anew (its ID, a space, its `<g>`
-/// element), kind 2 an entity gone (its ID), kind 3 the new bottom-to-top
-/// order (IDs separated by spaces), only when it changed. Returns how many.
+/// buffer, in this order: kind 1 an entity drawn anew (its ID, a space, its
+/// `<g>` element), kind 2 an entity gone (its ID), kind 4 an entity to put
+/// in its place (its ID, a space, the ID of the entity just above it, or
+/// nothing when it goes on top; topmost first, so each one's neighbour is
+/// already in place), kind 3 the whole bottom-to-top order (IDs separated
+/// by spaces), only after a welcome. Returns how many.
 ///
 /// Only the entities that ops named since the last call are rendered again
-/// (all of them after a welcome), so a frame costs what changed, plus one
-/// walk of the z-order when anything did.
+/// (all of them after a welcome), and only those new or moved in the
+/// z-order are placed: a frame costs what changed, never the whole order.
+/// Once the page gives the canvas's size, only entities on or near the
+/// screen are drawn; a pan or zoom that leaves that area draws the new one
+/// (an entity that leaves it gets kind 2).
 @_cdecl("easel_session_render")
 public func easelSessionRender(_ handle: Int32) -> Int32 {
     guard let session = sessions[handle] else { return 0 }
     let document = session.client.editor.document
+    let area = session.areaToDraw()
     var records = RecordWriter()
+    var placed: [Entity] = []
+    func shows(_ entity: Entity) -> Bool {
+        area.map { EntityGeometry(entity).documentBounds.intersects($0) } ?? true
+    }
     func draw(_ entity: Entity) {
+        if session.drawnZKeys.updateValue(entity.zKey, forKey: entity.id) != entity.zKey { placed.append(entity) }
         let fragment = session.renderer.fragment(of: entity)
         if session.drawn[entity.id] != fragment {
             session.drawn[entity.id] = fragment
@@ -232,30 +271,63 @@ public func easelSessionRender(_ handle: Int32) -> Int32 {
         }
     }
     func erase(_ id: EntityID) {
+        session.drawnZKeys[id] = nil
         if session.drawn.removeValue(forKey: id) != nil { records.record(2, id.description) }
     }
     if let touched = session.touched {
-        // Only what an op named since the last call; sorted, so the records
-        // come in the same order on every run.
+        // Sorted, so the records come in the same order on every run.
         for id in touched.sorted() {
-            if let entity = document[id] { draw(entity) } else { erase(id) }
+            if let entity = document[id], shows(entity) { draw(entity) } else { erase(id) }
+        }
+        placed.sort { ($0.zKey, $0.id) > ($1.zKey, $1.id) }
+        for entity in placed {
+            // The nearest entity above it that the page has.
+            var above = document.entity(above: entity.id)
+            while let id = above, session.drawn[id] == nil { above = document.entity(above: id) }
+            records.record(4, entity.id.description + " " + (above?.description ?? ""))
         }
     } else {
-        let entities = document.entities
+        let entities = document.entities.filter(shows)
         let present = Set(entities.map { $0.id })
         for entity in entities { draw(entity) }
-        for id in session.drawnOrder where !present.contains(id) { erase(id) }
-    }
-    if session.touched?.isEmpty != true {
-        let order = document.zOrder
-        if order != session.drawnOrder {
-            session.drawnOrder = order
-            records.record(3, order.map { $0.description }.joined(separator: " "))
+        let gone = session.drawn.keys.filter { !present.contains($0) }
+        for id in gone { erase(id) }
+        if !entities.isEmpty || !gone.isEmpty {
+            records.record(3, entities.map { $0.id.description }.joined(separator: " "))
         }
     }
     session.touched = []
     setResult(records.bytes)
     return records.count
+}
+
+/// The canvas's size in screen units: from then on only the entities on or
+/// near the screen are drawn.
+@_cdecl("easel_session_canvas_size")
+public func easelSessionCanvasSize(_ handle: Int32, _ width: Float, _ height: Float) {
+    guard let session = sessions[handle], width > 0, height > 0, width.isFinite, height.isFinite else { return }
+    session.canvasSize = (width, height)
+}
+
+extension WebSession {
+    /// The area whose entities the next render draws; when the screen left
+    /// the area drawn so far, a new one, and everything is looked at again.
+    func areaToDraw() -> Rect? {
+        guard let size = canvasSize else { return nil }
+        let viewport = client.editor.state.displayedViewport
+        let corner = viewport.documentPoint(fromScreen: Point(x: 0, y: 0))
+        let far = viewport.documentPoint(fromScreen: Point(x: size.width, y: size.height))
+        let visible = Rect(
+            minX: min(corner.x, far.x), minY: min(corner.y, far.y), maxX: max(corner.x, far.x),
+            maxY: max(corner.y, far.y))
+        if let drawnArea, drawnArea.contains(visible) { return drawnArea }
+        let area = Rect(
+            minX: visible.minX - visible.width / 2, minY: visible.minY - visible.height / 2,
+            maxX: visible.maxX + visible.width / 2, maxY: visible.maxY + visible.height / 2)
+        drawnArea = area
+        touched = nil
+        return area
+    }
 }
 
 /// What gestures in flight show before they commit, this page's and its
@@ -315,7 +387,7 @@ public func easelSessionViewport(_ handle: Int32) {
 /// result buffer.
 @_cdecl("easel_session_emoji_key")
 public func easelSessionEmojiKey(_ handle: Int32) {
-    setResult(Array((sessions[handle]?.client.editor.document.stateHash.emojiKey ?? "").utf8))
+    setResult(Array((sessions[handle]?.stateHash.emojiKey ?? "").utf8))
 }
 
 // MARK: Input
@@ -437,7 +509,9 @@ public func easelSessionCommand(
 /// canvas), idle (u8), their state against this page's (u8: 0 not at the
 /// same position, 1 the same hash there, 2 another hash there: diverged),
 /// then name, initials and the selected IDs separated by spaces, each a u32
-/// length and UTF-8. Little-endian throughout.
+/// length and UTF-8, then a u32 count and that many boxes (f32 x, y, width,
+/// height in document units) around the first 64 selected entities this
+/// page has. Little-endian throughout.
 @_cdecl("easel_session_peers")
 public func easelSessionPeers(_ handle: Int32) -> Int32 {
     var records = RecordWriter()
@@ -460,6 +534,13 @@ public func easelSessionPeers(_ handle: Int32) -> Int32 {
         text(peer.user.name)
         text(peer.user.initials)
         text(peer.selection.map { $0.description }.joined(separator: " "))
+        let boxes = peer.selection.prefix(64).compactMap { id in
+            client.editor.document[id].map { EntityGeometry($0).documentBounds }
+        }
+        bytes.appendLittleEndian(UInt32(boxes.count))
+        for box in boxes {
+            for value in [box.minX, box.minY, box.width, box.height] { bytes.appendLittleEndian(value.bitPattern) }
+        }
         records.record(1, bytes)
     }
     setResult(records.bytes)

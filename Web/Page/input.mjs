@@ -18,10 +18,13 @@ export function attachInput(svg, session, { isDrawing, changed }) {
   let drawStart = 0;
   let two = null;
 
-  const local = (event) => {
-    const box = svg.getBoundingClientRect();
-    return { x: event.clientX - box.left, y: event.clientY - box.top };
-  };
+  // The canvas's place on the page, measured when it can change, never per
+  // event: measuring forces a layout of every element after a change.
+  let box = svg.getBoundingClientRect();
+  const measure = () => { box = svg.getBoundingClientRect(); };
+  new ResizeObserver(measure).observe(svg);
+  addEventListener('scroll', measure, { passive: true });
+  const local = (event) => ({ x: event.clientX - box.left, y: event.clientY - box.top });
   const force = (event) => (event.pointerType === 'mouse' ? NaN : event.pressure);
   const now = () => Date.now();
 

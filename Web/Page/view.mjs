@@ -14,6 +14,8 @@ export class CanvasView {
     this.elements = new Map();
     /** Entities a gesture in flight shows elsewhere: their drawn transform. */
     this.previewed = new Map();
+    /** Entities shown selected: ID → the element that carries the mark. */
+    this.marked = new Map();
     this.parser = new DOMParser();
   }
 
@@ -31,10 +33,19 @@ export class CanvasView {
         this.elements.get(change.remove)?.remove();
         this.elements.delete(change.remove);
         this.previewed.delete(change.remove);
+      } else if (change.place !== undefined) {
+        const element = this.elements.get(change.place);
+        const above = change.above === null ? null : this.elements.get(change.above);
+        if (element && above !== element) this.layer.insertBefore(element, above ?? null);
       } else if (change.order) {
+        // Moves only the elements out of place: a new entity on top, drawn
+        // at the end already, moves nothing among thousands.
+        let next = this.layer.firstElementChild;
         for (const id of change.order) {
           const element = this.elements.get(id);
-          if (element) this.layer.append(element);
+          if (!element) continue;
+          if (element === next) next = next.nextElementSibling;
+          else this.layer.insertBefore(element, next);
         }
       }
     }
@@ -87,22 +98,23 @@ export class CanvasView {
   }
 
   setViewport([panX, panY, zoom]) {
-    this.viewport.setAttribute('transform', `translate(${panX} ${panY}) scale(${zoom})`);
+    setAttributeIfChanged(this.viewport, 'transform', `translate(${panX} ${panY}) scale(${zoom})`);
   }
 
   /** Other people's cursors (a disc with their initials, in their colour)
    * and what they selected (a dashed box), over everything, in screen units. */
   setPeers(peers, [panX, panY, zoom]) {
+    // Rebuilt only when something shown changed.
+    const shown = JSON.stringify([peers, panX, panY, zoom]);
+    if (shown === this.peersShown) return;
+    this.peersShown = shown;
     const layer = this.svg.querySelector('#peers');
-    const origin = this.svg.getBoundingClientRect();
     layer.replaceChildren();
     for (const peer of peers) {
-      for (const id of peer.selection) {
-        const box = this.elements.get(id)?.getBoundingClientRect();
-        if (!box) continue;
+      for (const box of peer.boxes) {
         layer.append(element('rect', {
-          class: 'peer-selection', x: box.left - origin.left - 3, y: box.top - origin.top - 3,
-          width: box.width + 6, height: box.height + 6, fill: 'none', stroke: peer.color,
+          class: 'peer-selection', x: box.x * zoom + panX - 3, y: box.y * zoom + panY - 3,
+          width: box.width * zoom + 6, height: box.height * zoom + 6, fill: 'none', stroke: peer.color,
           'stroke-width': 2, 'stroke-dasharray': '5 3', 'data-replica': peer.replica,
         }));
       }
@@ -127,10 +139,33 @@ export class CanvasView {
     }
   }
 
+  /** Marks the selected entities; touches only those whose mark changes,
+   * and those drawn anew since (a new element comes without the mark). */
   setSelection(ids) {
     const selected = new Set(ids);
-    for (const [id, element] of this.elements) element.classList.toggle('selected', selected.has(id));
+    for (const [id, element] of this.marked) {
+      if (!selected.has(id) || this.elements.get(id) !== element) {
+        element.classList.remove('selected');
+        this.marked.delete(id);
+      }
+    }
+    for (const id of selected) {
+      const element = this.elements.get(id);
+      if (!element || this.marked.get(id) === element) continue;
+      element.classList.add('selected');
+      this.marked.set(id, element);
+    }
   }
+}
+
+/** Setting an attribute, even to the value it has, makes Chromium lay out
+ * the SVG again: with 10,000 entities that alone costs frames. */
+export function setAttributeIfChanged(target, name, value) {
+  if (target.getAttribute(name) !== value) target.setAttribute(name, value);
+}
+
+export function setTextIfChanged(target, text) {
+  if (target.textContent !== text) target.textContent = text;
 }
 
 function element(name, attributes) {

@@ -142,17 +142,18 @@ export class Session {
   }
 
   /**
-   * What changed on the canvas: `{ draw: id, svg }`, `{ remove: id }`, or
-   * `{ order: [ids] }` (bottom first), in order.
+   * What changed on the canvas: `{ draw: id, svg }`, `{ remove: id }`,
+   * `{ place: id, above: id or null }` (put it just under `above`, or on
+   * top; topmost first), or `{ order: [ids] }` (bottom first, after a
+   * welcome), in order.
    */
   render() {
     this.exports.easel_session_render(this.handle);
     return this.easel.records().map(({ kind, bytes }) => {
       const value = text.decode(bytes);
-      if (kind === 1) {
-        const space = value.indexOf(' ');
-        return { draw: value.slice(0, space), svg: value.slice(space + 1) };
-      }
+      const space = value.indexOf(' ');
+      if (kind === 1) return { draw: value.slice(0, space), svg: value.slice(space + 1) };
+      if (kind === 4) return { place: value.slice(0, space), above: value.slice(space + 1) || null };
       return kind === 2 ? { remove: value } : { order: value === '' ? [] : value.split(' ') };
     });
   }
@@ -212,6 +213,12 @@ export class Session {
     return { transforms, strokes };
   }
 
+  /** The canvas's size in screen units: from then on `render()` draws only
+   * the entities on or near the screen. */
+  setCanvasSize(width, height) {
+    this.exports.easel_session_canvas_size(this.handle, width, height);
+  }
+
   /** [panX, panY, zoom]: screen = document × zoom + pan. */
   viewport() {
     this.exports.easel_session_viewport(this.handle);
@@ -228,8 +235,10 @@ export class Session {
   /**
    * The other people here, from their presence: { replica, color ("#rrggbbaa"),
    * cursor ({x, y} in document units, or null), idle, state, name, initials,
-   * selection }; `state` compares their document with this page's at the
-   * same log position: 'same', 'diverged', or null (not at the same position).
+   * selection, boxes }; `state` compares their document with this page's at
+   * the same log position: 'same', 'diverged', or null (not at the same
+   * position); `boxes` are {x, y, width, height} around the first 64
+   * selected entities, in document units.
    */
   peers() {
     this.exports.easel_session_peers(this.handle);
@@ -252,9 +261,18 @@ export class Session {
       const name = string();
       const initials = string();
       const selection = string();
+      const boxes = [];
+      const count = view.getUint32(offset, true);
+      for (let index = 0; index < count; index++) {
+        const at = offset + 4 + index * 16;
+        boxes.push({
+          x: view.getFloat32(at, true), y: view.getFloat32(at + 4, true),
+          width: view.getFloat32(at + 8, true), height: view.getFloat32(at + 12, true),
+        });
+      }
       return {
         replica, color, cursor: Number.isNaN(x) ? null : { x, y }, idle, state, name, initials,
-        selection: selection === '' ? [] : selection.split(' '),
+        selection: selection === '' ? [] : selection.split(' '), boxes,
       };
     });
   }

@@ -55,7 +55,25 @@ test('a placed emoji is drawn at once, pushed to the server, and undoable', () =
   assert.equal(easel.decode(sent[0]).code, 0);
   assert.ok(session.flags.canUndo && session.flags.unacknowledged);
   assert.ok(session.command(Command.undo, { now: 1003 }));
-  assert.deepEqual(session.render(), [{ remove: fox.draw }, { order: [] }]);
+  assert.deepEqual(session.render(), [{ remove: fox.draw }]);
+  session.close();
+});
+
+test('new entities and entities moved in the z-order are placed by the one just above, topmost first', () => {
+  const { session } = welcomed();
+  session.render();
+  session.command(Command.placeEmoji, { text: '🦊', a: 100, b: 100, c: 40 });
+  session.command(Command.placeEmoji, { text: '🎈', a: 300, b: 100, c: 40 });
+  const both = session.render();
+  const [fox, balloon] = both.filter((change) => change.draw).map((change) => change.draw);
+  // Both new: the balloon (placed last) goes on top first, then the fox under it.
+  assert.deepEqual(both.filter((change) => change.place !== undefined),
+    [{ place: balloon, above: null }, { place: fox, above: balloon }]);
+  session.command(Command.placeEmoji, { text: '⭐️', a: 500, b: 100, c: 40 });
+  const star = session.render().find((change) => change.draw).draw;
+  assert.ok(session.gesture(Gesture.tap, 500, 100));
+  assert.ok(session.command(Command.sendBackward));
+  assert.deepEqual(session.render(), [{ place: star, above: balloon }], 'under the balloon, drawn as it was');
   session.close();
 });
 
@@ -114,6 +132,25 @@ test('a saved session resumes with its replica and pushes its unacknowledged edi
   // The same op again (the batch number may differ): the bytes after the batch match.
   assert.deepEqual(again.subarray(3), push.subarray(3));
   assert.equal(session.render().filter((change) => change.draw).length, 1);
+  session.close();
+});
+
+test('with the canvas size known, only entities on or near the screen are drawn, and a pan draws the new ones', () => {
+  const { session } = welcomed();
+  session.setCanvasSize(800, 600);
+  session.command(Command.placeEmoji, { text: '🦊', a: 100, b: 100, c: 40 });
+  session.command(Command.placeEmoji, { text: '🎈', a: 5000, b: 100, c: 40 });
+  const first = session.render();
+  const drawn = first.filter((change) => change.draw);
+  assert.equal(drawn.length, 1, JSON.stringify(first));
+  assert.match(drawn[0].svg, /🦊/);
+  // A drag on the background pans 4,500 units to the right: the balloon
+  // comes into view, the fox leaves the area drawn.
+  assert.ok(session.gesture(Gesture.dragBegan, 400, 500));
+  assert.ok(session.gesture(Gesture.dragEnded, -4500, 0));
+  const panned = session.render();
+  assert.ok(panned.some((change) => change.draw && change.svg.includes('🎈')), JSON.stringify(panned));
+  assert.deepEqual(panned.filter((change) => change.remove).map((change) => change.remove), [drawn[0].draw]);
   session.close();
 });
 

@@ -16,6 +16,38 @@ extension Document {
         zOrderedSlots.compactMap { records[Int($0)].entity }
     }
 
+    /// The visible entity directly above a visible one in the z-order; nil
+    /// when it is on top or not visible. O(log n), plus the records of
+    /// deleted entities between them: a view can put one entity in its place
+    /// without walking the whole order.
+    public func entity(above id: EntityID) -> EntityID? {
+        guard let slot = slots[id], records[Int(slot)].isVisible else { return nil }
+        var index = lowerBound(key: records[Int(slot)].zKey.value, id: id) + 1
+        while index < zOrderedSlots.count {
+            let record = Int(zOrderedSlots[index])
+            if records[record].isVisible { return records[record].id }
+            index += 1
+        }
+        return nil
+    }
+
+    /// Whether a visible entity outside `set` lies above (`upwards`) or below
+    /// some visible entity in it. Walks the z-order from the far end once,
+    /// building nothing: a toolbar asks on every frame.
+    func hasOther(than set: Set<EntityID>, beyondOneOf upwards: Bool) -> Bool {
+        var passedOne = false
+        func visit(_ slot: Int32) -> Bool {
+            let index = Int(slot)
+            guard records[index].isVisible else { return false }
+            if set.contains(records[index].id) {
+                passedOne = true
+                return false
+            }
+            return passedOne
+        }
+        return upwards ? zOrderedSlots.contains(where: visit) : zOrderedSlots.reversed().contains(where: visit)
+    }
+
     /// IDs of the visible entities, bottom of the z-order first. O(n).
     public var zOrder: [EntityID] {
         zOrderedSlots.compactMap { slot in

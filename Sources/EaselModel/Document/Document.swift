@@ -113,7 +113,7 @@ public struct Document: Sendable {
     }
 
     /// Index in `zOrderedSlots` of the first slot not below (key, id).
-    private func lowerBound(key: ZKey, id: EntityID) -> Int {
+    func lowerBound(key: ZKey, id: EntityID) -> Int {
         var low = 0
         var high = zOrderedSlots.count
         while low < high {

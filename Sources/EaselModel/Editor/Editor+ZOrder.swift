@@ -2,16 +2,12 @@ extension Editor {
     /// Whether bring forward would move anything: some selected entity has
     /// an unselected visible entity above it.
     public var canBringForward: Bool {
-        let order = document.zOrder
-        guard let lowestSelected = order.firstIndex(where: state.selection.contains) else { return false }
-        return order[(lowestSelected + 1)...].contains { !state.selection.contains($0) }
+        !state.selection.isEmpty && document.hasOther(than: state.selection, beyondOneOf: true)
     }
 
     /// Whether send backward would move anything.
     public var canSendBackward: Bool {
-        let order = document.zOrder
-        guard let highestSelected = order.lastIndex(where: state.selection.contains) else { return false }
-        return order[..<highestSelected].contains { !state.selection.contains($0) }
+        !state.selection.isEmpty && document.hasOther(than: state.selection, beyondOneOf: false)
     }
 
     /// Moves each selected entity past the nearest unselected visible entity

@@ -82,6 +82,6 @@ public struct Editor: Sendable {
 
     /// Topmost visible entity under a screen point.
     public func entity(atScreen point: Point) -> EntityID? {
-        document.hitTest(state.viewport.documentPoint(fromScreen: point)).first
+        document.topmostHit(state.viewport.documentPoint(fromScreen: point))
     }
 }

@@ -98,6 +98,38 @@ extension Document {
         entities.reversed().filter { EntityGeometry($0).contains(point) }.map({ $0.id })
     }
 
+    /// The topmost visible entity under a document point: `hitTest(point)
+    /// .first`, without building what cannot be hit. It walks the z-order
+    /// from the top and reads an emoji's, shape's or image's position, size
+    /// and scale in place; only when the point lies inside the circle that
+    /// holds the entity at any rotation is the entity built and tested
+    /// exactly (texts and strokes, whose extent needs their content, always
+    /// are). A tap on the background of 10,000 emoji builds none of them.
+    public func topmostHit(_ point: Point) -> EntityID? {
+        for slot in zOrderedSlots.reversed() {
+            let index = Int(slot)
+            guard let kind = records[index].kind, records[index].alive.value else { continue }
+            let halfDiagonal: Float? =
+                switch kind {
+                case .emoji: records[index].size.value * 0.707_106_8  // half of √2
+                case .shape, .image:
+                    (records[index].width.value * records[index].width.value
+                        + records[index].height.value * records[index].height.value).squareRoot() / 2
+                case .text, .stroke: nil
+                }
+            if let halfDiagonal {
+                // Slightly generous, so rounding never culls a real hit.
+                let reach = halfDiagonal * abs(records[index].scale.value) * 1.001 + 0.001
+                let dx = point.x - records[index].x.value
+                let dy = point.y - records[index].y.value
+                if !(dx * dx + dy * dy <= reach * reach) { continue }
+            }
+            guard let entity = records[index].entity, EntityGeometry(entity).contains(point) else { continue }
+            return entity.id
+        }
+        return nil
+    }
+
     /// The box around the visible entities among `ids`, in document units;
     /// nil when none is visible.
     public func bounds(of ids: some Sequence<EntityID>) -> Rect? {

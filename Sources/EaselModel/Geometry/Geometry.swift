@@ -114,6 +114,15 @@ public struct Rect: Hashable, Sendable {
         point.x >= minX && point.x <= maxX && point.y >= minY && point.y <= maxY
     }
 
+    /// Whether the two share any point (edges included).
+    public func intersects(_ other: Rect) -> Bool {
+        minX <= other.maxX && other.minX <= maxX && minY <= other.maxY && other.minY <= maxY
+    }
+
+    public func contains(_ other: Rect) -> Bool {
+        minX <= other.minX && other.maxX <= maxX && minY <= other.minY && other.maxY <= maxY
+    }
+
     public func union(_ other: Rect) -> Rect {
         Rect(
             minX: min(minX, other.minX), minY: min(minY, other.minY),

@@ -40,8 +40,11 @@ extension SyncClient {
     }
 
     /// Takes this copy's state into what presence shares, at most once per
-    /// `stateInterval`; the same position is never hashed twice.
+    /// `stateInterval` and never while a gesture is in flight (hashing a
+    /// large document would cost the gesture its frames); the same position
+    /// is never hashed twice.
     mutating func refreshSharedState(at now: Timestamp) {
+        guard editor.state.gesture == nil else { return }
         if let at = stateSharedAt, now.milliseconds(since: at) < configuration.stateInterval { return }
         guard let point = resumePoint else { return }
         if let shared = sharedState, shared.epoch == point.epoch, shared.state.position == point.position { return }

@@ -172,4 +172,29 @@ struct CommandTests {
         #expect(throws: ModelError.self) { try editor.perform(.setDrawing(DrawingSettings(weight: .nan))) }
         #expect(editor.state.drawing == DrawingSettings())
     }
+
+    @Test("bring forward and send backward are offered exactly when an unselected entity lies beyond a selected one")
+    func orderCommandsAreOfferedExactlyWhenTheyWouldMoveSomething() throws {
+        var offered = 0
+        for seed in UInt64(0)..<200 {
+            var random = SeededRandom(seed: seed &+ 0xB0B)
+            var editor = Editor(replica: ReplicaID(rawValue: seed + 1))
+            for _ in 0..<40 {
+                guard let input = RandomEditing.next(for: editor, using: &random) else { continue }
+                _ = try? editor.apply(input)
+            }
+            let order = editor.document.zOrder
+            editor.state.selection = Set(order.filter { _ in random.chance(0.3) } + [EntityID(opID(99, carol))])
+            let selected = editor.state.selection
+            let lowest = order.firstIndex(where: selected.contains)
+            let highest = order.lastIndex(where: selected.contains)
+            let forward = lowest.map { order[($0 + 1)...].contains { !selected.contains($0) } } ?? false
+            let backward = highest.map { order[..<$0].contains { !selected.contains($0) } } ?? false
+            #expect(editor.canBringForward == forward, "seed \(seed)")
+            #expect(editor.canSendBackward == backward, "seed \(seed)")
+            if forward || backward { offered += 1 }
+        }
+        #expect(offered > 50)
+    }
 }
+

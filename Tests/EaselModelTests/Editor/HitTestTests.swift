@@ -101,4 +101,38 @@ struct RemoteOpTests {
         try editor.send(.tap(at: Point(x: 3, y: 100)))
         #expect(try editor.perform(.deleteSelection) == [Canvas.aliceOp(42, .delete(Canvas.star))])
     }
+
+    @Test("the topmost hit is hit testing's first answer, for every kind, rotation and scale")
+    func theTopmostHitIsHitTestingsFirstAnswer() throws {
+        var checked = 0
+        var hits = 0
+        for seed in UInt64(0)..<150 {
+            var random = SeededRandom(seed: seed &* 0x9E37_79B9_7F4A_7C15 &+ 7)
+            var editor = Editor(replica: ReplicaID(rawValue: seed + 1))
+            for _ in 0..<60 {
+                guard let input = RandomEditing.next(for: editor, using: &random) else { continue }
+                _ = try? editor.apply(input)
+            }
+            if let input = RandomEditing.finishing(editor, using: &random) { _ = try? editor.apply(input) }
+            let document = editor.document
+            var points: [Point] = []
+            for entity in document.entities {
+                let bounds = EntityGeometry(entity).documentBounds
+                for _ in 0..<12 {
+                    points.append(
+                        Point(
+                            x: bounds.minX - 5 + Float.random(in: 0...1, using: &random) * (bounds.width + 10),
+                            y: bounds.minY - 5 + Float.random(in: 0...1, using: &random) * (bounds.height + 10)))
+                }
+            }
+            for point in points {
+                let expected = document.hitTest(point).first
+                #expect(document.topmostHit(point) == expected, "seed \(seed) at \(point)")
+                checked += 1
+                if expected != nil { hits += 1 }
+            }
+        }
+        #expect(hits > 1_000 && checked - hits > 1_000, "both hits and misses: \(hits) of \(checked)")
+    }
 }
+
