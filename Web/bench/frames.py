@@ -3,12 +3,13 @@ of N entities, selects 100 of them and drags them for a few seconds while
 bots edit the same document; the page's animation frames are timed.
 
     swift build -c release --product easel && Web/build.sh
-    python3 Web/bench/frames.py --entities 10000,50000 [--bots 5] [--seconds 5]
+    python3 Web/bench/frames.py --entities 10000,50000 [--bots 5] [--seconds 5] [--runs 3]
 
 It starts its own `easel serve` (release build) on a free port over a fresh
 database seeded through `easel log import`, and stops it. Prints, for each
-size, page open to first full paint, and the p50 / p95 / p99 / max of the
-intervals between animation frames while dragging (60 Hz is 16.7 ms)."""
+size and run, page open to first full paint, and the p50 / p95 / p99 / max
+of the intervals between animation frames while dragging (60 Hz is 16.7
+ms), then the medians over the runs."""
 
 import argparse
 import json
@@ -68,7 +69,7 @@ def percentile(values, fraction):
 
 
 def run(count, bots, seconds, folder):
-    database = folder / f"bench-{count}.db"
+    database = folder / f"bench-{count}-{time.monotonic_ns()}.db"
     imported = subprocess.run([str(EASEL), "log", "import", "--db", str(database), "--doc", "bench"],
                               input=seed_log(count), capture_output=True, text=True)
     if imported.returncode != 0:
@@ -155,18 +156,25 @@ def main():
     parser.add_argument("--entities", default="10000,50000")
     parser.add_argument("--bots", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=5)
+    parser.add_argument("--runs", type=int, default=3)
     arguments = parser.parse_args()
     for path in (EASEL, SITE / "canvas.html"):
         if not path.exists():
             sys.exit(f"missing {path}: run `swift build -c release --product easel` and `Web/build.sh`")
     with tempfile.TemporaryDirectory() as folder:
         for count in (int(n) for n in arguments.entities.split(",")):
-            result = run(count, arguments.bots, arguments.seconds, pathlib.Path(folder))
-            print(f"{result['entities']:>6} entities ({result['drawn']} drawn, {result['selected']} selected), "
-                  f"{arguments.bots} bots: first full paint {result['first paint ms']} ms; "
-                  f"{result['frames']} frames while dragging ({result['moves']} moves): "
-                  f"p50 {result['p50']:.1f} ms, p95 {result['p95']:.1f} ms, p99 {result['p99']:.1f} ms, "
-                  f"max {result['max']:.1f} ms", flush=True)
+            results = []
+            for _ in range(arguments.runs):
+                result = run(count, arguments.bots, arguments.seconds, pathlib.Path(folder))
+                results.append(result)
+                print(f"{result['entities']:>6} entities ({result['drawn']} drawn, {result['selected']} selected), "
+                      f"{arguments.bots} bots: first full paint {result['first paint ms']} ms; "
+                      f"{result['frames']} frames while dragging ({result['moves']} moves): "
+                      f"p50 {result['p50']:.1f} ms, p95 {result['p95']:.1f} ms, p99 {result['p99']:.1f} ms, "
+                      f"max {result['max']:.1f} ms", flush=True)
+            middle = {key: statistics.median(r[key] for r in results) for key in ("first paint ms", "p50", "p95")}
+            print(f"{count:>6} entities, median of {len(results)}: first full paint {middle['first paint ms']:.0f} ms, "
+                  f"frame p50 {middle['p50']:.1f} ms, p95 {middle['p95']:.1f} ms", flush=True)
 
 
 if __name__ == "__main__":

@@ -12,7 +12,11 @@ extension Editor {
     /// clobbers an edit that came only through the snapshot. O(n) in the
     /// size of `base`.
     public mutating func rebase(onto base: Document, reapplying unacknowledged: some Sequence<Op>) {
-        for op in base.snapshotOps where op.id.replica != replica { history.noteForeign(op) }
+        // With nothing to undo or redo there is nothing to protect (see
+        // History.noteForeign), and no snapshot to build for it.
+        if history.hasSteps {
+            for op in base.snapshotOps where op.id.replica != replica { history.noteForeign(op) }
+        }
         document = base
         for op in unacknowledged { document.apply(op) }
         clock.observe(document.highestCounter)

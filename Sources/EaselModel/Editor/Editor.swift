@@ -31,11 +31,22 @@ public struct Editor: Sendable {
     /// Applies ops from other replicas (or replays of this one's), keeping
     /// the selection and the in-flight gesture to visible entities.
     public mutating func receive(_ ops: some Sequence<Op>) {
-        for op in ops {
-            clock.observe(op.id.counter)
-            document.apply(op)
-            if op.id.replica != replica { history.noteForeign(op) }
-        }
+        for op in ops { receiveOne(op) }
+        receivingEnded()
+    }
+
+    /// One received op, for a caller that holds ops inside other values (a
+    /// message's positioned ops) and should not copy each out; call
+    /// `receivingEnded()` after the last.
+    public mutating func receiveOne(_ op: Op) {
+        clock.observe(op.id.counter)
+        document.apply(op)
+        if op.id.replica != replica { history.noteForeign(op) }
+    }
+
+    /// Drops from the selection and the gesture in flight what the ops
+    /// received since the last call deleted.
+    public mutating func receivingEnded() {
         pruneEditorState()
     }
 

@@ -42,6 +42,8 @@ struct History: Hashable, Sendable {
     /// The highest stamp of any other replica's write to each register.
     var foreignWrites: [RegisterKey: OpID] = [:]
 
+    var hasSteps: Bool { !undoStack.isEmpty || !redoStack.isEmpty }
+
     /// Which stack a revert takes its step from.
     enum Direction {
         case undo
@@ -107,7 +109,12 @@ struct History: Hashable, Sendable {
     }
 
     /// Notes another replica's op, so undo will not clobber what it wrote.
+    ///
+    /// Nothing to note while both stacks are empty: this replica's clock has
+    /// observed the op, so every write it makes later is stamped after it,
+    /// and an earlier foreign write never counts as overwriting it.
     mutating func noteForeign(_ op: Op) {
+        guard hasSteps else { return }
         let key: RegisterKey
         switch op.action {
         case .set(let entity, let field): key = RegisterKey(entity: entity, target: .field(field.id))

@@ -182,7 +182,9 @@ public struct SyncClient: Sendable {
             acknowledge(ack)
         case .ops(let ops):
             guard isWelcomed, let last = ops.last else { return }
-            editor.receive(ops.lazy.map({ $0.op }))
+            // By index: iterating would copy every op out of the message.
+            for index in ops.indices { editor.receiveOne(ops[index].op) }
+            editor.receivingEnded()
             advance(to: last.position)
         case .presence(let presence):
             guard presence.replica != replica else { return }

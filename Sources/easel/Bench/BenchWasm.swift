@@ -5,15 +5,16 @@ import Foundation
 
 /// Merging remote ops in the browser's engine: the same workload as
 /// `easel bench merge`, decoded and applied by native Swift and by the
-/// WebAssembly module under Node (one crossing per message), alternately,
-/// with medians and their ratio.
+/// WebAssembly module under Node and, with `--chromium`, in headless
+/// Chromium (one crossing per message), alternately, with medians and their
+/// ratios.
 struct BenchWasm: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "wasm",
         abstract: "Merge a canvas workload natively and in the WebAssembly module; compare them in the same run.",
         discussion: """
-            Needs Node and the module Web/build.sh makes. Build this command with -c release; \
-            the module is always built -Osize.
+            Needs Node and the module Web/build.sh makes (-O); --chromium also needs Debian's chromium, \
+            chromium-driver and Python's selenium (.ci/setup installs them). Build this command with -c release.
             """
     )
 
@@ -23,6 +24,7 @@ struct BenchWasm: ParsableCommand {
     @Option(help: "Runs of each side; medians are reported.") var runs = 5
     @Option(help: "The WebAssembly module.") var module = ".build-wasm/easel.wasm"
     @Option(help: "The Node script that times the module.") var script = "Web/bench/merge.mjs"
+    @Flag(help: "Time the module in headless Chromium too (Web/bench/merge_chromium.py).") var chromium = false
 
     func run() throws {
         let workload = try MergeWorkload(entities: entities, sets: sets, writers: writers, seed: 1)
@@ -31,23 +33,31 @@ struct BenchWasm: ParsableCommand {
         try Data(Self.workloadFile(workload)).write(to: file)
         var native: [Double] = []
         var wasm: [Double] = []
+        var browser: [Double] = []
         var expected = ""
         for run in 1...runs {
             let (seconds, hash) = try workload.timeDecodeAndApply()
             native.append(seconds)
             expected = hash.hex
-            let (wasmSeconds, wasmHash) = try runNode(workload: file.path)
-            guard wasmHash == expected else {
-                throw ValidationError("the module reached state \(wasmHash), native Swift \(expected)")
+            wasm.append(try timed(["node", script, file.path, module], "the module under Node", expecting: expected))
+            if chromium {
+                browser.append(
+                    try timed(
+                        ["python3", "Web/bench/merge_chromium.py", file.path, module], "the module in Chromium",
+                        expecting: expected))
             }
-            wasm.append(wasmSeconds)
             print("run \(run)/\(runs) done")
         }
         let count = Double(workload.ops.count)
         print("merge in WebAssembly, \(workload.ops.count) property sets on \(entities) entities, median of \(runs):")
-        print(String(format: "  native Swift            %6.2f M sets/s", count / median(native) / 1e6))
-        print(String(format: "  wasm (Node), per message %6.2f M sets/s", count / median(wasm) / 1e6))
-        print(String(format: "ratio wasm / native: %.2fx (both reached state %@)", median(native) / median(wasm), expected))
+        print(String(format: "  native Swift                 %6.2f M sets/s", count / median(native) / 1e6))
+        print(String(format: "  wasm in Node, per message    %6.2f M sets/s", count / median(wasm) / 1e6))
+        if chromium {
+            print(String(format: "  wasm in Chromium, per message %5.2f M sets/s", count / median(browser) / 1e6))
+        }
+        print(String(format: "ratio Node / native: %.2fx", median(native) / median(wasm)))
+        if chromium { print(String(format: "ratio Chromium / native: %.2fx", median(native) / median(browser))) }
+        print("every side reached state \(expected)")
     }
 
     /// The base document as one `ops` message, then the workload's
@@ -64,11 +74,13 @@ struct BenchWasm: ParsableCommand {
         return bytes
     }
 
-    private func runNode(workload: String) throws -> (seconds: Double, hash: String) {
-        let result = try runPeer(["node", script, workload, module], name: "the wasm side")
+    /// Runs one wasm side; its seconds, once its state matches native Swift's.
+    private func timed(_ command: [String], _ name: String, expecting expected: String) throws -> Double {
+        let result = try runPeer(command, name: name)
         guard let seconds = result["seconds"] as? Double, let hash = result["hash"] as? String else {
-            throw ValidationError("the wasm side gave no seconds and hash: \(result)")
+            throw ValidationError("\(name) gave no seconds and hash: \(result)")
         }
-        return (seconds, hash)
+        guard hash == expected else { throw ValidationError("\(name) reached state \(hash), native Swift \(expected)") }
+        return seconds
     }
 }

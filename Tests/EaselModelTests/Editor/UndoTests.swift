@@ -46,6 +46,19 @@ struct UndoTests {
         #expect(editor.document[star]?.transform == Transform(x: 999, y: 100))
     }
 
+    @Test("an editor with nothing to undo keeps no record of foreign writes, and its later undo still spares a later edit")
+    func foreignWritesAreKeptOnlyWhileThereIsSomethingToUndo() throws {
+        var editor = Canvas.editor()
+        editor.receive([op(20, bob, .set(star, .x(150)))])
+        #expect(editor.history.foreignWrites.isEmpty, "nothing to undo: nothing to protect")
+        try moved(&editor, star, by: Vector(dx: 10, dy: 5))
+        editor.receive([op(40, bob, .set(star, .y(777)))])
+        #expect(editor.history.foreignWrites.count == 1)
+        let undo = try editor.perform(.undo)
+        #expect(undo.count == 1, "x goes back; bob's later y stays: \(undo)")
+        #expect(editor.document[star]?.transform == Transform(x: 150, y: 777))
+    }
+
     @Test("undo right after a snapshot rebase never clobbers a later edit the snapshot brought")
     func undoAfterARebaseLeavesTheSnapshotsLaterEditAlone() throws {
         var editor = Canvas.editor()
