@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "EaselAuth", targets: ["EaselAuth"]),
         .library(name: "EaselServer", targets: ["EaselServer"]),
         .library(name: "EaselClient", targets: ["EaselClient"]),
+        .library(name: "EaselClientLWS", targets: ["EaselClientLWS"]),
         .library(name: "EaselBot", targets: ["EaselBot"]),
         .library(name: "EaselRender", targets: ["EaselRender"]),
         .library(name: "EaselReplay", targets: ["EaselReplay"]),
@@ -63,11 +64,18 @@ let package = Package(
             ],
             path: "Server"
         ),
-        // The client engine on a WebSocket transport: libwebsockets, or whatever
-        // an app plugs in behind WebSocketTransport.
+        // The client engine on any WebSocket behind WebSocketTransport, and an
+        // in-process server. No C library: ClientProductsTests checks that it
+        // depends on none.
         .target(
             name: "EaselClient",
-            dependencies: ["EaselModel", "EaselProtocol", "EaselSync", "CLibWebSockets"]
+            dependencies: ["EaselModel", "EaselProtocol", "EaselSync"]
+        ),
+        // The client transport on libwebsockets: one loop thread for many
+        // connections (the bots, the tests).
+        .target(
+            name: "EaselClientLWS",
+            dependencies: ["EaselClient", "EaselProtocol", "EaselSync", "CLibWebSockets"]
         ),
         // Headless bots: scripts and seeded random edits through the editor's
         // own gestures and commands (Script/, Random/: sans-IO), and fleets of
@@ -75,7 +83,7 @@ let package = Package(
         .target(
             name: "EaselBot",
             dependencies: [
-                "EaselModel", "EaselSync", "EaselClient",
+                "EaselModel", "EaselSync", "EaselClient", "EaselClientLWS",
                 .product(name: "HeapModule", package: "swift-collections"),
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
@@ -136,8 +144,8 @@ let package = Package(
         .testTarget(
             name: "EaselServerTests",
             dependencies: [
-                "EaselClient", "EaselSync", "EaselStore", "EaselProtocol", "EaselAuth", "EaselBot", "EaselRender",
-                "EaselReplay", "EaselTestSupport", "easel",
+                "EaselClient", "EaselClientLWS", "EaselSync", "EaselStore", "EaselProtocol", "EaselAuth", "EaselBot",
+                "EaselRender", "EaselReplay", "EaselTestSupport", "easel",
             ]
         ),
         .testTarget(
