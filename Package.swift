@@ -3,6 +3,12 @@ import PackageDescription
 
 let package = Package(
     name: "Easel",
+    // What the library targets use sets the floor: `String(validating:as:)`
+    // (EaselProtocol's decoders) and Synchronization's `Mutex` and `Atomic`
+    // (EaselBot) first shipped in macOS 15 and iOS 18; `Duration` and
+    // `ContinuousClock` (EaselSync, EaselClient) in macOS 13 and iOS 16.
+    // Linux ignores this, and nothing here builds for an Apple platform.
+    platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .library(name: "EaselModel", targets: ["EaselModel"]),
         .library(name: "EaselProtocol", targets: ["EaselProtocol"]),
@@ -26,14 +32,14 @@ let package = Package(
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
     ],
     targets: [
-        // The document, its CRDT ops and the z-order keys. Standard library only:
-        // it must compile unchanged inside an iOS app.
+        // The document, its CRDT ops and the z-order keys. Standard library only,
+        // so the WebAssembly module compiles it with Embedded Swift (Web/build.sh).
         .target(name: "EaselModel"),
         // Messages and their binary and JSON codecs (Protocol/README.md).
-        // Standard library only, like the model: clients embed it.
+        // Standard library only, like the model: the WebAssembly module embeds it.
         .target(name: "EaselProtocol", dependencies: ["EaselModel"]),
         // The sans-IO server rooms and client sync engine (Docs/sync.md).
-        // Standard library only: an iOS app embeds the client half.
+        // Standard library only: the WebAssembly module embeds the client half.
         .target(name: "EaselSync", dependencies: ["EaselModel", "EaselProtocol"]),
         // A document as deterministic SVG (Docs/debugging.md). Model only.
         .target(name: "EaselRender", dependencies: ["EaselModel"]),
