@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "EaselServer", targets: ["EaselServer"]),
         .library(name: "EaselClient", targets: ["EaselClient"]),
         .library(name: "EaselClientLWS", targets: ["EaselClientLWS"]),
+        .library(name: "EaselClientURLSession", targets: ["EaselClientURLSession"]),
         .library(name: "EaselBot", targets: ["EaselBot"]),
         .library(name: "EaselRender", targets: ["EaselRender"]),
         .library(name: "EaselReplay", targets: ["EaselReplay"]),
@@ -71,8 +72,8 @@ let package = Package(
             path: "Server"
         ),
         // The client engine on any WebSocket behind WebSocketTransport, and an
-        // in-process server. No C library: ClientProductsTests checks that it
-        // depends on none.
+        // in-process server. No C library: ClientProductsTests checks that
+        // neither it nor EaselClientURLSession depends on one.
         .target(
             name: "EaselClient",
             dependencies: ["EaselModel", "EaselProtocol", "EaselSync"]
@@ -82,6 +83,13 @@ let package = Package(
         .target(
             name: "EaselClientLWS",
             dependencies: ["EaselClient", "EaselProtocol", "EaselSync", "CLibWebSockets"]
+        ),
+        // The client transport on Foundation's URLSessionWebSocketTask, where
+        // Foundation has it; its own target so that nothing else links
+        // FoundationNetworking (and libcurl) on Linux.
+        .target(
+            name: "EaselClientURLSession",
+            dependencies: ["EaselClient", "EaselProtocol", "EaselSync"]
         ),
         // Headless bots: scripts and seeded random edits through the editor's
         // own gestures and commands (Script/, Random/: sans-IO), and fleets of
@@ -150,8 +158,8 @@ let package = Package(
         .testTarget(
             name: "EaselServerTests",
             dependencies: [
-                "EaselClient", "EaselClientLWS", "EaselSync", "EaselStore", "EaselProtocol", "EaselAuth", "EaselBot",
-                "EaselRender", "EaselReplay", "EaselTestSupport", "easel",
+                "EaselClient", "EaselClientLWS", "EaselClientURLSession", "EaselSync", "EaselStore", "EaselProtocol",
+                "EaselAuth", "EaselBot", "EaselRender", "EaselReplay", "EaselTestSupport", "easel",
             ]
         ),
         .testTarget(

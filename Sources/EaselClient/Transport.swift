@@ -1,6 +1,7 @@
 /// The boundary between a document session and the WebSocket underneath:
-/// small enough that any WebSocket fits behind it (libwebsockets does, in
-/// EaselClientLWS), so a session's code is the same on any.
+/// small enough that any WebSocket fits behind it. Here libwebsockets does
+/// (EaselClientLWS) and `URLSessionWebSocketTask` does (EaselClientURLSession),
+/// so a session's code is the same on either.
 ///
 /// A transport carries one connection. It reports what happens on its own
 /// thread, in order: `transportOpened` once, any number of

@@ -2,17 +2,17 @@ import EaselTestSupport
 import Foundation
 import Testing
 
-/// What an app links when it takes the client: the engine needs no C
-/// library, so libwebsockets and SQLite stay with the bots, the tests and
-/// the server. A build on this machine could
+/// What an app links when it takes the client: the engine and its
+/// URLSession transport need no C library, so libwebsockets and SQLite stay
+/// with the bots, the tests and the server. A build on this machine could
 /// not show that (libwebsockets is installed here), so these read the
 /// package as SwiftPM does and the sources as the compiler would.
 @Suite("Client products")
 struct ClientProductsTests {
-    static let appTargets = ["EaselClient"]
+    static let appTargets = ["EaselClient", "EaselClientURLSession"]
     static let graph = Result { try PackageGraph.load() }
 
-    @Test func theClientDependsOnNoSystemLibraryAndNoOtherPackage() throws {
+    @Test func theClientAndItsURLSessionTransportDependOnNoSystemLibraryAndNoOtherPackage() throws {
         let graph = try Self.graph.get()
         for name in Self.appTargets {
             let closure = try graph.closure(of: name)
