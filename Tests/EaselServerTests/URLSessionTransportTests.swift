@@ -15,7 +15,7 @@
     struct URLSessionTransportTests {
         static let document = "team/board-1"
 
-        /// An app's session on this transport, run against `url`.
+        /// The README's "In your app" code, run against `url`.
         func openTheBoard(at url: URL) throws -> DocumentSession {
             // app:begin
             let engine = SyncClient(
@@ -30,6 +30,21 @@
             }
             // app:end
             return session
+        }
+
+        @Test("the README's In your app code is the code these tests run")
+        func readmeBlockMatchesThisFile() throws {
+            let readme = try String(contentsOf: packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+            let thisFile = try String(contentsOfFile: #filePath, encoding: .utf8)
+            let blocks = ReadmeCode.swiftBlocks(in: readme, after: "## In your app")
+            try #require(blocks.count == 1)
+            let imports = [
+                "EaselClient", "EaselClientURLSession", "EaselModel", "EaselProtocol", "EaselSync", "Foundation",
+            ]
+            let expected =
+                imports.map { "import \($0)\n" }.joined() + "\n"
+                + (ReadmeCode.section(of: thisFile, marker: "app") ?? "")
+            #expect(blocks[0] == expected)
         }
 
         @Test func aSessionOnURLSessionAndOneOnLibwebsocketsEditOneDocumentThroughTheRealServer() throws {
