@@ -3,6 +3,12 @@ import PackageDescription
 
 let package = Package(
     name: "Easel",
+    // What the library targets use sets the floor: `String(validating:as:)`
+    // (EaselProtocol's decoders) and Synchronization's `Mutex` and `Atomic`
+    // (EaselBot) first shipped in macOS 15 and iOS 18; `Duration` and
+    // `ContinuousClock` (EaselSync, EaselClient) in macOS 13 and iOS 16.
+    // Linux ignores this, and nothing here builds for an Apple platform.
+    platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .library(name: "EaselModel", targets: ["EaselModel"]),
         .library(name: "EaselProtocol", targets: ["EaselProtocol"]),
@@ -11,6 +17,8 @@ let package = Package(
         .library(name: "EaselAuth", targets: ["EaselAuth"]),
         .library(name: "EaselServer", targets: ["EaselServer"]),
         .library(name: "EaselClient", targets: ["EaselClient"]),
+        .library(name: "EaselClientLWS", targets: ["EaselClientLWS"]),
+        .library(name: "EaselClientURLSession", targets: ["EaselClientURLSession"]),
         .library(name: "EaselBot", targets: ["EaselBot"]),
         .library(name: "EaselRender", targets: ["EaselRender"]),
         .library(name: "EaselReplay", targets: ["EaselReplay"]),
@@ -25,14 +33,14 @@ let package = Package(
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
     ],
     targets: [
-        // The document, its CRDT ops and the z-order keys. Standard library only:
-        // it must compile unchanged inside an iOS app.
+        // The document, its CRDT ops and the z-order keys. Standard library only,
+        // so the WebAssembly module compiles it with Embedded Swift (Web/build.sh).
         .target(name: "EaselModel"),
         // Messages and their binary and JSON codecs (Protocol/README.md).
-        // Standard library only, like the model: clients embed it.
+        // Standard library only, like the model: the WebAssembly module embeds it.
         .target(name: "EaselProtocol", dependencies: ["EaselModel"]),
         // The sans-IO server rooms and client sync engine (Docs/sync.md).
-        // Standard library only: an iOS app embeds the client half.
+        // Standard library only: the WebAssembly module embeds the client half.
         .target(name: "EaselSync", dependencies: ["EaselModel", "EaselProtocol"]),
         // A document as deterministic SVG (Docs/debugging.md). Model only.
         .target(name: "EaselRender", dependencies: ["EaselModel"]),
@@ -63,11 +71,25 @@ let package = Package(
             ],
             path: "Server"
         ),
-        // The client engine on a WebSocket transport: libwebsockets, or whatever
-        // an app plugs in behind WebSocketTransport.
+        // The client engine on any WebSocket behind WebSocketTransport, and an
+        // in-process server. No C library: ClientProductsTests checks that
+        // neither it nor EaselClientURLSession depends on one.
         .target(
             name: "EaselClient",
-            dependencies: ["EaselModel", "EaselProtocol", "EaselSync", "CLibWebSockets"]
+            dependencies: ["EaselModel", "EaselProtocol", "EaselSync"]
+        ),
+        // The client transport on libwebsockets: one loop thread for many
+        // connections (the bots, the tests).
+        .target(
+            name: "EaselClientLWS",
+            dependencies: ["EaselClient", "EaselProtocol", "EaselSync", "CLibWebSockets"]
+        ),
+        // The client transport on Foundation's URLSessionWebSocketTask, where
+        // Foundation has it; its own target so that nothing else links
+        // FoundationNetworking (and libcurl) on Linux.
+        .target(
+            name: "EaselClientURLSession",
+            dependencies: ["EaselClient", "EaselProtocol", "EaselSync"]
         ),
         // Headless bots: scripts and seeded random edits through the editor's
         // own gestures and commands (Script/, Random/: sans-IO), and fleets of
@@ -75,7 +97,7 @@ let package = Package(
         .target(
             name: "EaselBot",
             dependencies: [
-                "EaselModel", "EaselSync", "EaselClient",
+                "EaselModel", "EaselSync", "EaselClient", "EaselClientLWS",
                 .product(name: "HeapModule", package: "swift-collections"),
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
@@ -136,8 +158,8 @@ let package = Package(
         .testTarget(
             name: "EaselServerTests",
             dependencies: [
-                "EaselClient", "EaselSync", "EaselStore", "EaselProtocol", "EaselAuth", "EaselBot", "EaselRender",
-                "EaselReplay", "EaselTestSupport", "easel",
+                "EaselClient", "EaselClientLWS", "EaselClientURLSession", "EaselSync", "EaselStore", "EaselProtocol",
+                "EaselAuth", "EaselBot", "EaselRender", "EaselReplay", "EaselTestSupport", "easel",
             ]
         ),
         .testTarget(

@@ -53,17 +53,6 @@ public final class DocumentSession: @unchecked Sendable {
         self.onEvents = onEvents
     }
 
-    /// A session on a libwebsockets loop, to `ws://host:port`.
-    public convenience init(
-        engine: SyncClient, url: String, loop: ClientLoop, origin: ContinuousClock.Instant = .now,
-        backoffCap: Duration = .seconds(10), onEvents: EventHandler? = nil
-    ) throws {
-        guard let address = WebSocketAddress(url) else { throw TransportError("not a ws:// URL: \(url)") }
-        self.init(engine: engine, origin: origin, backoffCap: backoffCap, onEvents: onEvents) { encoding in
-            loop.transport(to: address, subprotocol: encoding.subprotocol)
-        }
-    }
-
     /// The engine's time: milliseconds since the origin.
     public var now: Timestamp {
         Timestamp(milliseconds: (ContinuousClock.now - origin).wholeMilliseconds)

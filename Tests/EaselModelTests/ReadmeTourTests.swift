@@ -13,10 +13,10 @@ struct ReadmeTourTests {
     func readmeBlocksMatchThisFile() throws {
         let readme = try readFile(repositoryRoot + "/README.md")
         let thisFile = try readFile(#filePath)
-        let blocks = Self.swiftBlocks(in: readme, after: "## A tour of the model")
+        let blocks = ReadmeCode.swiftBlocks(in: readme, after: "## A tour of the model")
         try #require(blocks.count == 2)
-        #expect(blocks[0] == "import EaselModel\n\n" + (Self.section(of: thisFile, marker: "tour") ?? ""))
-        #expect(blocks[1] == Self.section(of: thisFile, marker: "editor-tour"))
+        #expect(blocks[0] == "import EaselModel\n\n" + (ReadmeCode.section(of: thisFile, marker: "tour") ?? ""))
+        #expect(blocks[1] == ReadmeCode.section(of: thisFile, marker: "editor-tour"))
     }
 
     @Test("the README's editor tour runs")
@@ -74,30 +74,6 @@ struct ReadmeTourTests {
         #expect(aliceCanvas[star]?.transform.x == 150)
         #expect(aliceCanvas.stateHash == bobCanvas.stateHash)
         #expect(aliceCanvas.canonicalEncoding == bobCanvas.canonicalEncoding)
-    }
-
-    /// The ```swift blocks after `heading`, in order.
-    static func swiftBlocks(in markdown: String, after heading: String) -> [String] {
-        guard var position = markdown.range(of: heading)?.upperBound else { return [] }
-        var blocks: [String] = []
-        while let open = markdown.range(of: "```swift\n", range: position..<markdown.endIndex),
-            let close = markdown.range(of: "```", range: open.upperBound..<markdown.endIndex)
-        {
-            blocks.append(String(markdown[open.upperBound..<close.lowerBound]))
-            position = close.upperBound
-        }
-        return blocks
-    }
-
-    /// The lines between `// marker:begin` and `// marker:end`, de-indented.
-    static func section(of source: String, marker: String) -> String? {
-        let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
-        guard let begin = lines.firstIndex(where: { $0.hasSuffix("// \(marker):begin") }),
-            let end = lines.firstIndex(where: { $0.hasSuffix("// \(marker):end") }), begin < end
-        else { return nil }
-        let indent = String(repeating: " ", count: 8)
-        return lines[(begin + 1)..<end].map { $0.hasPrefix(indent) ? String($0.dropFirst(8)) : String($0) }
-            .joined(separator: "\n") + "\n"
     }
 }
 

@@ -1,5 +1,6 @@
 import EaselAuth
 import EaselClient
+import EaselClientLWS
 import EaselModel
 import EaselProtocol
 import EaselStore

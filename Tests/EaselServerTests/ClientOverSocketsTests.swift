@@ -1,4 +1,5 @@
 import EaselClient
+import EaselClientLWS
 import EaselModel
 import EaselProtocol
 import EaselStore
@@ -7,7 +8,8 @@ import EaselTestSupport
 import Foundation
 import Testing
 
-/// Our own client (EaselClient on libwebsockets) against the real server.
+/// Our own client (EaselClient on EaselClientLWS's libwebsockets transport)
+/// against the real server.
 @Suite("EaselClient over real sockets", .serialized)
 struct ClientOverSocketsTests {
     static let origin = Timestamp(milliseconds: 0)

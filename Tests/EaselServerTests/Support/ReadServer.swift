@@ -1,4 +1,5 @@
 import EaselClient
+import EaselClientLWS
 import EaselModel
 import EaselProtocol
 import EaselSync

@@ -1,4 +1,5 @@
 import CLibWebSockets
+import EaselClient
 import Foundation
 
 /// One libwebsockets client context and its service thread, shared by any
@@ -198,12 +199,4 @@ func easelClientCallback(
     guard let wsi, let context = lws_get_context(wsi), let loop = lws_context_user(context) else { return 0 }
     return Unmanaged<ClientLoop>.fromOpaque(loop).takeUnretainedValue().handle(
         wsi, reason, input: input, length: length)
-}
-
-public struct TransportError: Error, CustomStringConvertible, Sendable {
-    public var description: String
-
-    init(_ description: String) {
-        self.description = description
-    }
 }

@@ -1,4 +1,5 @@
 import CLibWebSockets
+import EaselClient
 import EaselProtocol
 import Foundation
 
