@@ -149,24 +149,31 @@ import Testing
             set -u
             t() { "\(tmux.path)" -S "\(folder)/socket" "$@"; }
             trap 't kill-server 2>/dev/null' EXIT
-            # Waits until the last prompt on the screen is $1, then keeps the screen in $2.
+            # Waits until the last prompt on the screen is $1 (and the screen
+            # holds $3, when given), then keeps the screen in $2.
             screen() {
                 for _ in $(seq 400); do
                     t capture-pane -p -t step > "\(folder)/$2"
-                    [ "$(grep '^\\[' "\(folder)/$2" | tail -n 1 | sed 's/ *$//')" = "$1" ] && return 0
+                    if [ "$(grep '^\\[' "\(folder)/$2" | tail -n 1 | sed 's/ *$//')" = "$1" ] \
+                        && { [ -z "${3:-}" ] || grep -qF -- "$3" "\(folder)/$2"; }; then
+                        return 0
+                    fi
                     sleep 0.05
                 done
                 return 1
             }
+            # One key at a time, each after the prompt it answers: keys typed
+            # ahead are echoed before the prompts they answer.
+            key() { t send-keys -t step "$1" Enter; }
             t new-session -d -s step -x 200 -y 60 "\(try ServerProcess.executable().path) replay --log \(log.path) --step"
             screen '[0/7] >' start || exit 11
-            for key in n n n b; do t send-keys -t step "$key" Enter; done
-            screen '[2/7] >' stepped || exit 12
-            t send-keys -t step 'j 6' Enter
-            t send-keys -t step 's \(log.star)' Enter
-            screen '[6/7] >' shown || exit 13
-            t send-keys -t step 'b 6' Enter
-            screen '[0/7] >' back || exit 14
+            key n; screen '[1/7] >' one || exit 12
+            key n; screen '[2/7] >' two || exit 12
+            key n; screen '[3/7] >' three || exit 12
+            key b; screen '[2/7] >' stepped || exit 12
+            key 'j 6'; screen '[6/7] >' jumped || exit 13
+            key 's \(log.star)'; screen '[6/7] >' shown 'shape = star' || exit 13
+            key 'b 6'; screen '[0/7] >' back || exit 14
             """
         let path = folder + "/drive.sh"
         try script.write(toFile: path, atomically: true, encoding: .utf8)

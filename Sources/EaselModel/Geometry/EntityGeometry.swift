@@ -26,29 +26,59 @@ public struct EntityGeometry: Hashable, Sendable {
     static let strokeHitSlop: Float = 4
 
     public init(_ entity: Entity) {
-        position = Point(x: entity.transform.x, y: entity.transform.y)
-        scale = entity.transform.scale
-        rotation = entity.transform.rotation
-        polyline = []
-        halfWeight = 0
+        let transform = entity.transform
         switch entity.content {
-        case .emoji(_, let size):
-            localBox = Rect(center: .zero, width: size, height: size)
+        case .emoji(_, let size): self.init(transform, width: size, height: size)
         case .shape(_, let width, let height), .image(_, let width, let height):
-            localBox = Rect(center: .zero, width: width, height: height)
-        case .text(let text):
-            let lines = text.string.split(separator: "\n", omittingEmptySubsequences: false)
-            let longest = lines.map({ $0.count }).max() ?? 0
-            localBox = Rect(
-                center: .zero, width: Float(max(longest, 1)) * text.size * Self.glyphWidth,
-                height: Float(lines.count) * text.size * Self.lineHeight)
-        case .stroke(let stroke):
-            polyline = stroke.samples.map { Point(x: $0.x, y: $0.y) }
-            halfWeight = entity.style.weight / 2
-            localBox = (Rect(enclosing: polyline) ?? Rect(center: .zero, width: 0, height: 0)).insetBy(-halfWeight)
+            self.init(transform, width: width, height: height)
+        case .text(let text): self.init(transform, text: text.string, size: text.size)
+        case .stroke(let stroke): self.init(transform, samples: stroke.samples, weight: entity.style.weight)
         }
-        pivot = localBox.center
-        if case .stroke = entity.content {} else { pivot = .zero }
+    }
+
+    /// The geometry of a visible record, read in place: no entity is built.
+    init?(_ record: EntityRecord) {
+        guard let kind = record.kind, record.alive.value else { return nil }
+        let transform = Transform(
+            x: record.x.value, y: record.y.value, scale: record.scale.value, rotation: record.rotation.value)
+        switch kind {
+        case .emoji: self.init(transform, width: record.size.value, height: record.size.value)
+        case .shape, .image: self.init(transform, width: record.width.value, height: record.height.value)
+        case .text: self.init(transform, text: record.text.value, size: record.size.value)
+        case .stroke: self.init(transform, samples: record.strokeSamples.samples, weight: record.weight.value)
+        }
+    }
+
+    /// A box centred on the local origin, which is the pivot.
+    private init(_ transform: Transform, width: Float, height: Float) {
+        self.init(transform, localBox: Rect(center: .zero, width: width, height: height), pivot: .zero)
+    }
+
+    private init(_ transform: Transform, text: String, size: Float) {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let longest = lines.map({ $0.count }).max() ?? 0
+        self.init(
+            transform, width: Float(max(longest, 1)) * size * Self.glyphWidth,
+            height: Float(lines.count) * size * Self.lineHeight)
+    }
+
+    /// A stroke turns about the middle of its samples' box.
+    private init(_ transform: Transform, samples: [StrokeSample], weight: Float) {
+        let polyline = samples.map { Point(x: $0.x, y: $0.y) }
+        let box = (Rect(enclosing: polyline) ?? Rect(center: .zero, width: 0, height: 0)).insetBy(-weight / 2)
+        self.init(transform, localBox: box, pivot: box.center, polyline: polyline, halfWeight: weight / 2)
+    }
+
+    private init(
+        _ transform: Transform, localBox: Rect, pivot: Point, polyline: [Point] = [], halfWeight: Float = 0
+    ) {
+        position = Point(x: transform.x, y: transform.y)
+        scale = transform.scale
+        rotation = transform.rotation
+        self.localBox = localBox
+        self.pivot = pivot
+        self.polyline = polyline
+        self.halfWeight = halfWeight
     }
 
     /// A local point in document coordinates.
@@ -99,12 +129,11 @@ extension Document {
     }
 
     /// The topmost visible entity under a document point: `hitTest(point)
-    /// .first`, without building what cannot be hit. It walks the z-order
-    /// from the top and reads an emoji's, shape's or image's position, size
-    /// and scale in place; only when the point lies inside the circle that
-    /// holds the entity at any rotation is the entity built and tested
-    /// exactly (texts and strokes, whose extent needs their content, always
-    /// are). A tap on the background of 10,000 emoji builds none of them.
+    /// .first`, without building any entity. It walks the z-order from the
+    /// top and reads each record in place: an emoji's, shape's or image's
+    /// position, size and scale first, and only when the point lies inside
+    /// the circle that holds it at any rotation its exact geometry (texts
+    /// and strokes, whose extent needs their content, always).
     public func topmostHit(_ point: Point) -> EntityID? {
         for slot in zOrderedSlots.reversed() {
             let index = Int(slot)
@@ -124,8 +153,8 @@ extension Document {
                 let dy = point.y - records[index].y.value
                 if !(dx * dx + dy * dy <= reach * reach) { continue }
             }
-            guard let entity = records[index].entity, EntityGeometry(entity).contains(point) else { continue }
-            return entity.id
+            guard let geometry = EntityGeometry(records[index]), geometry.contains(point) else { continue }
+            return records[index].id
         }
         return nil
     }
