@@ -7,6 +7,7 @@ import { CanvasView, setAttributeIfChanged, setTextIfChanged } from '/static/vie
 import { Connection } from '/static/connection.mjs';
 import { attachInput } from '/static/input.mjs';
 import { SessionStore } from '/static/store.mjs';
+import { colourFor, initials } from '/static/people.mjs';
 
 const $ = (id) => document.getElementById(id);
 
@@ -20,28 +21,6 @@ function randomReplica() {
   const bytes = crypto.getRandomValues(new Uint8Array(8));
   bytes[7] |= 1; // never 0
   return [...bytes].map((byte) => byte.toString(16).padStart(2, '0')).join('');
-}
-
-function initials(name) {
-  const words = name.trim().split(/\s+/).filter(Boolean);
-  const letters = words.length > 1 ? [words[0], words[words.length - 1]] : words;
-  return letters.map((word) => [...word][0].toUpperCase()).join('').slice(0, 4) || '?';
-}
-
-/** A colour from the name, dark enough for white initials on it. */
-function colourFor(name) {
-  let hash = 0;
-  for (const char of name) hash = (hash * 31 + char.codePointAt(0)) >>> 0;
-  const hue = hash % 360;
-  const [r, g, b] = hslToRgb(hue / 360, 0.6, 0.38);
-  return `#${[r, g, b, 255].map((value) => value.toString(16).padStart(2, '0')).join('')}`;
-}
-
-function hslToRgb(h, s, l) {
-  const k = (n) => (n + h * 12) % 12;
-  const a = s * Math.min(l, 1 - l);
-  const f = (n) => Math.round(255 * (l - a * Math.max(-1, Math.min(k(n) - 3, 9 - k(n), 1))));
-  return [f(0), f(8), f(4)];
 }
 
 function userName() {
@@ -85,11 +64,21 @@ async function start() {
     changed();
   }).observe($('canvas'));
   let drawing = false;
-  let pending = false;
+  // What the session has to send goes out at once; the canvas is drawn
+  // once a frame, however many events came in it (a pointer can send two
+  // or three a frame). The 50 ms tick below draws too, for hidden pages,
+  // which get no frames.
+  let flushPending = false;
+  let drawPending = false;
   const changed = () => {
-    if (pending) return;
-    pending = true;
-    queueMicrotask(() => { pending = false; update(); });
+    if (!flushPending) {
+      flushPending = true;
+      queueMicrotask(() => { flushPending = false; connection.flush(); });
+    }
+    if (!drawPending) {
+      drawPending = true;
+      requestAnimationFrame(() => { drawPending = false; update(); });
+    }
   };
   const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
   const connection = new Connection(session, `${scheme}://${location.host}/d/${name}`, changed);
