@@ -65,7 +65,8 @@ def test_two_pages_and_a_bot_co_edit_and_end_with_the_servers_state(server, brow
     wait_until(lambda: "rotate(30)" in second.transform_of(star), what="the star turned on the second page")
     transform = second.transform_of(star)
     assert translation(transform) == (star_at[0], star_at[1] + 60) and "scale(1.5)" in transform, transform
-    assert translation(second.transform_of(fox)) == (fox_at[0] - 250, fox_at[1])
+    wait_until(lambda: translation(second.transform_of(fox)) == (fox_at[0] - 250, fox_at[1]),
+               what="the fox where the first page dragged it")
     first.tap(cx + 300, cy - 150)
 
     # Draw and type on the second page.
@@ -101,9 +102,10 @@ def test_two_pages_and_a_bot_co_edit_and_end_with_the_servers_state(server, brow
     assert report["passed"], report
     server_hash = report["serverStateHash"].split()[0]
     for page in (first, second):
-        wait_until(lambda: page.state["hash"] == server_hash and not page.state["pending"],
-                   what="the page at the server's state")
-        assert page.state["drawn"] == 5 and page.state["selection"] == []
+        # The module's state first; the page draws it on the next frame.
+        wait_until(lambda: page.state["hash"] == server_hash and not page.state["pending"]
+                   and page.state["drawn"] == 5, what="the page at the server's state, drawn")
+        assert page.state["selection"] == []
         assert severe_console_entries(page) == []
 
     # Each page shows what `easel render` draws of the server's state.

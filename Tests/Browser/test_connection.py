@@ -12,7 +12,8 @@ def test_edits_made_offline_arrive_when_the_page_comes_back(server, browsers):
     away, other = Canvas(browsers(), server, document), Canvas(browsers(), server, document)
     away.js("window.easel.connection.setOnline(false)")
     wait_until(lambda: away.js("return window.easel.session.connectionState") == "offline", what="offline")
-    assert away.js("return document.getElementById('connection').dataset.state") == "offline"
+    wait_until(lambda: away.js("return document.getElementById('connection').dataset.state") == "offline",
+               what="offline shown (the page draws on the next frame)")
     away.click("[data-emoji='🌲']")
     away.click("[data-shape='1']")
     wait_until(lambda: away.state["drawn"] == 2 and away.state["pending"], what="drawn while offline")
@@ -72,3 +73,23 @@ def test_delayed_pings_show_weak_and_prompt_ones_show_connected_again(server, br
         wait_until(lambda: page.js(indicator) == "connected", seconds=12, what="connected again")
     finally:
         proxy.close()
+
+
+def test_a_page_without_a_token_asks_for_one_and_joins_with_it(secured_server, browsers):
+    document = "web/asking"
+    driver = browsers()
+    driver.get(f"{secured_server.http}/d/{document}")
+    form = driver.find_element("id", "token-form")
+    wait_until(lambda: form.is_displayed(), what="the page asks for a token")
+    assert "token" in driver.find_element("id", "token-reason").text.lower()
+    assert driver.execute_script("return window.easel.session.connectionState") == "offline", "it stops retrying"
+
+    driver.find_element("id", "token-input").send_keys(secured_server.token("ann", document, "edit"))
+    driver.find_element("css selector", "#token-form button").click()
+    wait_until(lambda: driver.execute_script(
+        "return window.easel && window.easel.session.connectionState") == "connected", what="joined with the token")
+    assert "token" not in driver.current_url, "the token leaves the address bar"
+    driver.find_element("css selector", "[data-emoji='🦊']").click()
+    wait_until(lambda: driver.execute_script(
+        "return document.querySelectorAll('#entities > g').length === 1"
+        " && !window.easel.session.flags.unacknowledged"), what="an edit acknowledged")

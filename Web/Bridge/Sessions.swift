@@ -196,6 +196,15 @@ public func easelSessionConnectionState(_ handle: Int32) -> Int32 {
     }
 }
 
+/// The last error the server sent: its code (0 for none), with its message
+/// in the result buffer.
+@_cdecl("easel_session_last_error")
+public func easelSessionLastError(_ handle: Int32) -> Int32 {
+    guard let error = sessions[handle]?.client.lastError else { return 0 }
+    setResult(Array(error.message.utf8))
+    return Int32(error.code.rawValue)
+}
+
 @_cdecl("easel_session_replica")
 public func easelSessionReplica(_ handle: Int32) -> UInt64 {
     sessions[handle]?.client.replica.rawValue ?? 0

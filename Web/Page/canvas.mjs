@@ -106,8 +106,29 @@ async function start() {
     requestAnimationFrame(() => requestAnimationFrame(() => performance.mark('easel:first-paint')));
   }
 
+  // Without a token the server accepts (none, expired, another
+  // document's), retrying cannot help: stop, and ask for one. It goes into
+  // the fragment, like a token in a link, never into a query string.
+  const AUTHENTICATION_ERRORS = [300, 301, 302];
+  let askedForToken = false;
+  function askForTokenIfRefused() {
+    const error = session.lastError;
+    if (askedForToken || !error || !AUTHENTICATION_ERRORS.includes(error.code)) return;
+    askedForToken = true;
+    connection.setOnline(false);
+    $('token-reason').textContent = error.message;
+    $('token-form').hidden = false;
+    $('token-input').focus();
+  }
+  $('token-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    location.hash = new URLSearchParams({ token: $('token-input').value.trim() }).toString();
+    location.reload();
+  });
+
   let keyShownAt = -Infinity;
   function update() {
+    askForTokenIfRefused();
     connection.flush();
     view.apply(session.render());
     markFirstPaint();

@@ -182,6 +182,12 @@ export class Session {
 
   get connectionState() { return ConnectionState[this.exports.easel_session_connection_state(this.handle)]; }
 
+  /** The last error the server sent, { code, message }, or null. */
+  get lastError() {
+    const code = this.exports.easel_session_last_error(this.handle);
+    return code === 0 ? null : { code, message: text.decode(this.easel.result()) };
+  }
+
   get stateHash() {
     return BigInt.asUintN(64, this.exports.easel_session_state_hash(this.handle)).toString(16).padStart(16, '0');
   }
