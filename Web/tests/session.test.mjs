@@ -162,6 +162,10 @@ test('bad input is refused with a clear code and changes nothing', () => {
   assert.equal(session.command(Command.placeShape, { integer: 77, c: 10, d: 10 }), false);
   assert.equal(session.gesture(Gesture.tap, NaN, 0), false);
   assert.deepEqual(session.render(), []);
+  assert.ok(session.gesture(Gesture.drawBegan, 10, 10, { time: 0.5 }));
+  session.render();
+  assert.equal(session.gesture(Gesture.drawMoved, 20, 20, { time: 0.1 }), false, 'a draw point back in time');
+  assert.deepEqual(session.render(), []);
   session.close();
 });
 

@@ -137,12 +137,23 @@ extension Editor {
             ])
         try transaction.append([StrokeSample(x: 0, y: 0, time: point.time, force: point.force)], to: stroke, at: 0)
         state.gesture = .drawing(
-            StrokeInProgress(stroke: stroke, transaction: transaction.id, origin: origin, nextIndex: 1))
+            StrokeInProgress(
+                stroke: stroke, transaction: transaction.id, origin: origin, nextIndex: 1, lastTime: point.time))
         return commit(transaction)
     }
 
     private mutating func continueStroke(with points: [DrawPoint]) throws(ModelError) -> [Op] {
         guard case .drawing(var progress)? = state.gesture, !points.isEmpty else { return [] }
+        // Checked before anything changes: a refused batch leaves the stroke
+        // as it was, and the gesture goes on.
+        var previous = progress.lastTime
+        for point in points {
+            guard point.time >= previous else {
+                throw .invalidInput("a draw point is earlier than the one before it")
+            }
+            previous = point.time
+        }
+        progress.lastTime = previous
         var transaction = try clock.continueTransaction(progress.transaction)
         let samples = points.map { point in
             let location = state.viewport.documentPoint(fromScreen: point.location)

@@ -79,6 +79,16 @@ public struct StrokeInProgress: Hashable, Sendable {
     public var origin: Point
     /// The index the next appended sample gets.
     public var nextIndex: UInt32
+    /// The latest sample's time: the next may not be earlier.
+    public var lastTime: Float
+
+    public init(stroke: EntityID, transaction: TransactionID, origin: Point, nextIndex: UInt32, lastTime: Float) {
+        self.stroke = stroke
+        self.transaction = transaction
+        self.origin = origin
+        self.nextIndex = nextIndex
+        self.lastTime = lastTime
+    }
 }
 
 extension EditorState {

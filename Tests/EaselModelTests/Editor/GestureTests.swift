@@ -235,7 +235,7 @@ struct GestureTests {
                 == .drawing(
                     StrokeInProgress(
                         stroke: stroke, transaction: TransactionID(opID(7, alice)), origin: Point(x: 600, y: 600),
-                        nextIndex: 3)))
+                        nextIndex: 3, lastTime: 0.2)))
         #expect(try editor.send(.drawEnded).isEmpty)
         #expect(editor.state.gesture == nil)
 
@@ -257,4 +257,26 @@ struct GestureTests {
         #expect(throws: ModelError.self) { try editor.send(.tap(at: Point(x: .nan, y: 0))) }
         #expect(editor.state == before)
     }
+
+    @Test("a draw point earlier than the one before it is refused, and the stroke and gesture stay as they were")
+    func aDrawPointGoingBackInTimeIsRefused() throws {
+        var editor = Canvas.editor()
+        _ = try editor.send(.drawBegan(DrawPoint(location: Point(x: 600, y: 600), time: 0)))
+        _ = try editor.send(.drawMoved([DrawPoint(location: Point(x: 610, y: 600), time: 0.2)]))
+        let before = (editor.document.stateHash, editor.state)
+        #expect(throws: ModelError.self) {
+            try editor.send(.drawMoved([DrawPoint(location: Point(x: 620, y: 600), time: 0.1)]))
+        }
+        #expect(throws: ModelError.self, "within one batch too") {
+            try editor.send(
+                .drawMoved([
+                    DrawPoint(location: Point(x: 620, y: 600), time: 0.3),
+                    DrawPoint(location: Point(x: 630, y: 600), time: 0.25),
+                ]))
+        }
+        #expect(editor.document.stateHash == before.0 && editor.state == before.1)
+        let equal = try editor.send(.drawMoved([DrawPoint(location: Point(x: 620, y: 600), time: 0.2)]))
+        #expect(equal.count == 1, "the same time again is not going back")
+    }
 }
+
