@@ -59,7 +59,7 @@ import Testing
         }
         #expect(points.count == 13 && points[0] == Point(x: 791.6, y: 581.12) && seconds == 0.42)
         #expect(bot.history.count == 234)
-        #expect(client.editor.document.stateHash.hex == "beba97c084ae272b")
+        #expect(client.editor.document.stateHash.hex == "c8b90dbd7ea3158c")
     }
 
     @Test func theSameSeedOnAnotherReplicaMakesTheSameGestures() throws {

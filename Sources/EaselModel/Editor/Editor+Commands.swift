@@ -62,9 +62,13 @@ extension Editor {
     private mutating func place(_ new: NewEntity, at point: Point) throws(ModelError) -> [Op] {
         guard point.x.isFinite, point.y.isFinite else { throw .invalidInput("a point must be finite") }
         let location = state.viewport.documentPoint(fromScreen: point)
+        // Text takes the drawing colour, like a stroke; black is the colour
+        // register's default, so it is not written.
+        let color = state.drawing.color
+        let colored: [Field] = new.kind == .text && color != .black ? [.color(color)] : []
         return try transaction { editor, transaction throws(ModelError) in
             let key = editor.document.zPlacementOnTop(jitter: Self.jitter(for: try transaction.nextID))
-            try transaction.create(new.kind, new.fields + [.x(location.x), .y(location.y), .zKey(key)])
+            try transaction.create(new.kind, new.fields + colored + [.x(location.x), .y(location.y), .zKey(key)])
         }
     }
 

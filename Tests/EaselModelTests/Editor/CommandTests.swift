@@ -196,5 +196,25 @@ struct CommandTests {
         }
         #expect(offered > 50)
     }
+
+    @Test("placed text takes the drawing colour; other kinds keep their own")
+    func placedTextTakesTheDrawingColour() throws {
+        var editor = Canvas.editor()
+        let red = Color(rawValue: 0xD0_20_20_FF)
+        try editor.perform(.setDrawing(DrawingSettings(color: red)))
+        let text = try editor.perform(.place(.text("Hi", font: "Helvetica", size: 24), at: Point(x: 700, y: 700)))
+        #expect(editor.document[text[0].entity]?.style.color == red)
+        let emoji = try editor.perform(.place(.emoji("🦊", size: 40), at: Point(x: 800, y: 700)))
+        #expect(editor.document[emoji[0].entity]?.style.color == .black)
+
+        try editor.perform(.setDrawing(DrawingSettings(color: .black)))
+        let plain = try editor.perform(.place(.text("Hi", font: "Helvetica", size: 24), at: Point(x: 700, y: 800)))
+        #expect(editor.document[plain[0].entity]?.style.color == .black)
+        guard case .create(_, let fields) = plain[0].action else {
+            Issue.record("expected a create")
+            return
+        }
+        #expect(!fields.contains { $0.id == .color }, "black, the default, is not written")
+    }
 }
 
