@@ -15,6 +15,22 @@
     struct URLSessionTransportTests {
         static let document = "team/board-1"
 
+        /// On Linux here URLSession cannot open a WebSocket at all (Debian's
+        /// libcurl and the toolchain's FoundationNetworking are built without
+        /// them, Docs/server.md), and its failing attempts once crashed
+        /// libdispatch's event loop (`_dispatch_event_loop_drain`, a null
+        /// pointer) in this shared test process while other tests spawned
+        /// processes, taking the whole suite down. So these tests run where
+        /// Foundation is Apple's; here the transport is only compiled.
+        static let whyNotOnLinux: Comment = "URLSession has no WebSockets here, and its attempts crashed libdispatch"
+        static var onLinux: Bool {
+            #if os(Linux)
+                true
+            #else
+                false
+            #endif
+        }
+
         /// The README's "In your app" code, run against `url`.
         func openTheBoard(at url: URL) throws -> DocumentSession {
             // app:begin
@@ -47,7 +63,8 @@
             #expect(blocks[0] == expected)
         }
 
-        @Test func aSessionOnURLSessionAndOneOnLibwebsocketsEditOneDocumentThroughTheRealServer() throws {
+        @Test(.disabled(if: Self.onLinux, Self.whyNotOnLinux))
+        func aSessionOnURLSessionAndOneOnLibwebsocketsEditOneDocumentThroughTheRealServer() throws {
             let server = try ServerProcess(database: temporaryDatabase())
             defer { server.kill() }
             let url = try #require(URL(string: "ws://127.0.0.1:\(server.port)"))
@@ -86,7 +103,8 @@
             }
         }
 
-        @Test func aConnectionThatCannotOpenIsReportedClosedExactlyOnceNeverOpenedAndSaysWhy() throws {
+        @Test(.disabled(if: Self.onLinux, Self.whyNotOnLinux))
+        func aConnectionThatCannotOpenIsReportedClosedExactlyOnceNeverOpenedAndSaysWhy() throws {
             // A port that was just a server's and now has nobody listening.
             let server = try ServerProcess(database: temporaryDatabase())
             let port = server.port
@@ -104,7 +122,8 @@
             #expect(transport.failure != nil)
         }
 
-        @Test func aTransportClosedBeforeOrWhileOpeningIsReportedClosedExactlyOnce() throws {
+        @Test(.disabled(if: Self.onLinux, Self.whyNotOnLinux))
+        func aTransportClosedBeforeOrWhileOpeningIsReportedClosedExactlyOnce() throws {
             // The discard port: nothing of ours listens there.
             let url = try #require(URL(string: "ws://127.0.0.1:9"))
             let closedFirst = URLSessionTransport(url: url, subprotocol: WireProtocol.binarySubprotocol)
