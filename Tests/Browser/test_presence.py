@@ -51,7 +51,9 @@ def test_a_peers_drag_and_stroke_in_flight_show_on_the_other_page_before_they_co
     assert bob.state["hash"] == committed
     ada.release()
     wait_until(lambda: bob.state["hash"] != committed, what="the drag committed")
-    assert translation(bob.transform_of(fox)) == (placed[0] + 80, placed[1] + 30)
+    # Drawn on the page's next frame.
+    wait_until(lambda: translation(bob.transform_of(fox)) == (placed[0] + 80, placed[1] + 30),
+               what="the fox drawn where ada left it")
 
     ada.click("#draw")
     ada.press(cx - 200, cy - 100, [(cx - 150, cy - 60), (cx - 100, cy - 90)])
