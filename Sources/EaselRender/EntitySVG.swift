@@ -106,11 +106,9 @@ struct EntitySVG {
         return svg + "</text>"
     }
 
-    /// The samples as a polyline at the entity's weight (smoothing and the
-    /// speed-dependent width come with the drawing work); the tool sets
-    /// how it is painted.
+    /// The stroke's ink outline (Docs/drawing.md) filled in its colour; the
+    /// tool sets how it is painted.
     private func stroke(_ stroke: StrokeContent) -> String {
-        let weight = entity.style.weight
         var color = entity.style.color
         var extra = ""
         // Whether `extra` sets the opacity itself, the colour's alpha included.
@@ -118,50 +116,22 @@ struct EntitySVG {
         switch stroke.tool {
         case .pen, .brush: break
         case .marker:
-            extra = " stroke-opacity=\"\(SVGNumber.format(0.6 * color.opacity))\""
+            extra = " fill-opacity=\"\(SVGNumber.format(0.6 * color.opacity))\""
             setsOpacity = true
         case .pencil:
-            extra = " stroke-opacity=\"\(SVGNumber.format(0.85 * color.opacity))\""
+            extra = " fill-opacity=\"\(SVGNumber.format(0.85 * color.opacity))\" filter=\"url(#grain)\""
             setsOpacity = true
         case .neon: extra = " filter=\"url(#neon)\""
         case .eraser: color = options.background
         case .blur:
             color = options.background
-            extra = " stroke-opacity=\"0.6\" filter=\"url(#blur)\""
+            extra = " fill-opacity=\"0.6\" filter=\"url(#blur)\""
             setsOpacity = true
         }
-        let cap = stroke.endCap == .round ? "round" : "butt"
-        guard stroke.samples.count > 1 else {
-            guard let dot = stroke.samples.first else { return "" }
-            return "<circle cx=\"\(n(dot.x))\" cy=\"\(n(dot.y))\" r=\"\(n(weight / 2))\"" + color.paint("fill") + extra
-                + "/>"
-        }
-        let points = stroke.samples.map { "\(n($0.x)),\(n($0.y))" }.joined(separator: " ")
-        var svg = "<polyline points=\"\(points)\" fill=\"none\"" + color.paint("stroke")
-        if setsOpacity, color.alpha < 255 {
-            // The tool's opacity already includes the colour's alpha.
-            svg = "<polyline points=\"\(points)\" fill=\"none\" stroke=\"\(color.svgHex)\""
-        }
-        svg += " stroke-width=\"\(n(weight))\" stroke-linecap=\"\(cap)\" stroke-linejoin=\"round\"" + extra + "/>"
-        if stroke.endCap == .arrow { svg += arrowhead(stroke.samples, weight: weight, color: color) }
-        return svg
-    }
-
-    /// A filled head at the last sample, along the stroke's last segment
-    /// that has a length.
-    private func arrowhead(_ samples: [StrokeSample], weight: Float, color: Color) -> String {
-        guard let tip = samples.last,
-            let from = samples.dropLast().last(where: { $0.x != tip.x || $0.y != tip.y })
-        else { return "" }
-        let direction = Vector(dx: tip.x - from.x, dy: tip.y - from.y)
-        let length = (direction.dx * direction.dx + direction.dy * direction.dy).squareRoot()
-        let along = direction / length
-        let across = Vector(dx: -along.dy, dy: along.dx)
-        let size = max(8, weight * 3)
-        let tipPoint = Point(x: tip.x, y: tip.y)
-        let base = tipPoint + along * -size
-        let corners = [tipPoint, base + across * (size / 2), base + across * (-size / 2)]
-        let points = corners.map { "\(n($0.x)),\(n($0.y))" }.joined(separator: " ")
-        return "<polygon points=\"\(points)\"" + color.paint("fill") + "/>"
+        let data = InkPath.data(InkOutline(stroke, weight: entity.style.weight))
+        guard !data.isEmpty else { return "" }
+        // The tool's opacity already includes the colour's alpha.
+        let paint = setsOpacity && color.alpha < 255 ? " fill=\"\(color.svgHex)\"" : color.paint("fill")
+        return "<path d=\"\(data)\"" + paint + extra + "/>"
     }
 }

@@ -60,18 +60,8 @@ public struct SVGRenderer: Sendable {
             entities.compactMap { entity -> StrokeTool? in
                 if case .stroke(let stroke) = entity.content { stroke.tool } else { nil }
             })
-        if tools.contains(.neon) || tools.contains(.blur) {
-            svg += "<defs>\n"
-            if tools.contains(.neon) {
-                svg += """
-                    <filter id="neon" x="-50%" y="-50%" width="200%" height="200%"><feGaussianBlur stdDeviation="3" result="glow"/>\
-                    <feMerge><feMergeNode in="glow"/><feMergeNode in="SourceGraphic"/></feMerge></filter>
-
-                    """
-            }
-            if tools.contains(.blur) { svg += "<filter id=\"blur\"><feGaussianBlur stdDeviation=\"4\"/></filter>\n" }
-            svg += "</defs>\n"
-        }
+        let definitions = Self.filters(for: tools)
+        if !definitions.isEmpty { svg += "<defs>\n" + definitions + "</defs>\n" }
         svg +=
             "<rect x=\"\(n(frame.minX))\" y=\"\(n(frame.minY))\" width=\"\(n(frame.width))\" height=\"\(n(frame.height))\""
         svg += options.background.paint("fill") + "/>\n"
@@ -79,6 +69,31 @@ public struct SVGRenderer: Sendable {
             EntitySVG(entity: entity, options: options).write(to: &svg)
         }
         svg += "</svg>\n"
+        return svg
+    }
+
+    /// The filters strokes of these tools refer to, one line each: neon's
+    /// glow, the pencil's grain, the blur eraser's blur.
+    public static func filters(for tools: Set<StrokeTool>) -> String {
+        var svg = ""
+        if tools.contains(.neon) {
+            svg += """
+                <filter id="neon" x="-50%" y="-50%" width="200%" height="200%"><feGaussianBlur stdDeviation="3" result="glow"/>\
+                <feMerge><feMergeNode in="glow"/><feMergeNode in="SourceGraphic"/></feMerge></filter>
+
+                """
+        }
+        if tools.contains(.pencil) {
+            // Paper grain: the stroke's alpha scaled by fine fractal noise.
+            svg += """
+                <filter id="grain" x="0" y="0" width="100%" height="100%"><feTurbulence type="fractalNoise" \
+                baseFrequency="1.1" numOctaves="2" seed="3" result="noise"/><feColorMatrix in="noise" type="matrix" \
+                values="0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 2.2 0 0 0 -0.5" result="grain"/>\
+                <feComposite in="SourceGraphic" in2="grain" operator="in"/></filter>
+
+                """
+        }
+        if tools.contains(.blur) { svg += "<filter id=\"blur\"><feGaussianBlur stdDeviation=\"4\"/></filter>\n" }
         return svg
     }
 }

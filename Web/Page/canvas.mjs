@@ -42,6 +42,8 @@ async function start() {
   document.title = `${name} · Easel`;
 
   const easel = await instantiateEasel(await (await fetch('/static/easel.wasm')).arrayBuffer());
+  // The renderer's own filters (neon, grain, blur): the page restates none.
+  $('filters').innerHTML = easel.filters();
   const user = userName();
   $('user-name').value = user;
   // Edits an earlier page of this document left unacknowledged (a reload,

@@ -73,6 +73,24 @@ export class Easel {
     return new Session(this, handle);
   }
 
+  /**
+   * The ink outline (its bytes, InkOutline.encoded) of samples given as
+   * little-endian binary32 quadruples (x, y, time, force; a negative force
+   * for none), drawn with a tool, weight and end cap (their raw values).
+   */
+  inkOutline(samples, tool, weight, endCap) {
+    const code = this.withBytes(samples, (pointer, length) =>
+      this.exports.easel_ink_outline(pointer, length, tool, weight, endCap));
+    if (code !== 0) throw new Error(`no tool ${tool} or end cap ${endCap}`);
+    return this.result();
+  }
+
+  /** The renderer's SVG filters, as `<filter>` elements for a `<defs>`. */
+  filters() {
+    this.exports.easel_render_filters();
+    return new TextDecoder().decode(this.result());
+  }
+
   /** The bytes the last call left in the result buffer (a copy). */
   result() {
     const pointer = this.exports.easel_result_pointer();

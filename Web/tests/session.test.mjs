@@ -117,7 +117,9 @@ test('a stroke drawn with pressure streams its samples while the finger moves', 
   assert.ok(session.gesture(Gesture.drawEnded));
   const [stroke] = session.render().filter((change) => change.draw);
   assert.match(stroke.svg, /^<g class="stroke"/);
-  assert.match(stroke.svg, /points="0,0 10,5 20,10"/);
+  // The ink outline round the samples (0,0), (10,5), (20,10): it starts
+  // beside the first and turns round the last.
+  assert.match(stroke.svg, /<path d="M-0\.\d+ 0\.\d+L.* 19\.\d+ 10\.\d+A/);
   session.close();
 });
 

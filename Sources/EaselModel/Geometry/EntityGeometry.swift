@@ -32,7 +32,10 @@ public struct EntityGeometry: Hashable, Sendable {
         case .shape(_, let width, let height), .image(_, let width, let height):
             self.init(transform, width: width, height: height)
         case .text(let text): self.init(transform, text: text.string, size: text.size)
-        case .stroke(let stroke): self.init(transform, samples: stroke.samples, weight: entity.style.weight)
+        case .stroke(let stroke):
+            self.init(
+                transform, samples: stroke.samples, weight: entity.style.weight, tool: stroke.tool,
+                endCap: stroke.endCap)
         }
     }
 
@@ -45,7 +48,10 @@ public struct EntityGeometry: Hashable, Sendable {
         case .emoji: self.init(transform, width: record.size.value, height: record.size.value)
         case .shape, .image: self.init(transform, width: record.width.value, height: record.height.value)
         case .text: self.init(transform, text: record.text.value, size: record.size.value)
-        case .stroke: self.init(transform, samples: record.strokeSamples.samples, weight: record.weight.value)
+        case .stroke:
+            self.init(
+                transform, samples: record.strokeSamples.samples, weight: record.weight.value,
+                tool: record.tool.value, endCap: record.endCap.value)
         }
     }
 
@@ -62,11 +68,17 @@ public struct EntityGeometry: Hashable, Sendable {
             height: Float(lines.count) * size * Self.lineHeight)
     }
 
-    /// A stroke turns about the middle of its samples' box.
-    private init(_ transform: Transform, samples: [StrokeSample], weight: Float) {
+    /// A stroke turns about the middle of its samples' box. Its box holds
+    /// its ink: the widest the tool draws (full pressure), an arrowhead,
+    /// and a unit for a corner's tip and the curve between samples.
+    private init(_ transform: Transform, samples: [StrokeSample], weight: Float, tool: StrokeTool, endCap: EndCap) {
         let polyline = samples.map { Point(x: $0.x, y: $0.y) }
-        let box = (Rect(enclosing: polyline) ?? Rect(center: .zero, width: 0, height: 0)).insetBy(-weight / 2)
-        self.init(transform, localBox: box, pivot: box.center, polyline: polyline, halfWeight: weight / 2)
+        let samplesBox = Rect(enclosing: polyline) ?? Rect(center: .zero, width: 0, height: 0)
+        let pivot = samplesBox.insetBy(-weight / 2).center
+        let head = endCap == .arrow ? max(8, 3 * weight) : 0
+        let reach = max(weight / 2 * tool.ink.pressureFactor(1), head) + InkLine.apexReach
+        self.init(
+            transform, localBox: samplesBox.insetBy(-reach), pivot: pivot, polyline: polyline, halfWeight: weight / 2)
     }
 
     private init(

@@ -1,5 +1,6 @@
 import EaselModel
 import EaselProtocol
+import EaselTestSupport
 
 /// An input every decoder must refuse, and the code it must refuse it with.
 struct InvalidVector {
@@ -182,7 +183,7 @@ enum InvalidVectors {
     private static func bin(_ name: String, _ hex: String, _ code: ErrorCode, _ why: String) -> InvalidVector {
         // Every push here is batch 7 (`01 03 07`): a decoder that read it
         // names it in the refusal.
-        let bytes = bytes(hex: hex)
+        let bytes = EaselTestSupport.bytes(hex: hex)
         let batch: UInt64? = bytes.starts(with: [1, 3, 7]) ? 7 : nil
         return InvalidVector(name: "binary-" + name, encoding: .binary, bytes: bytes, code: code, batch: batch, why: why)
     }
@@ -205,27 +206,6 @@ enum InvalidVectors {
         guard !digits.hasPrefix("0") else { return nil }
         return UInt64(digits)
     }
-}
-
-/// Bytes from hex digits; spaces and newlines are ignored.
-func bytes(hex: some StringProtocol) -> [UInt8] {
-    let digits = hex.utf8.filter { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\n") }
-    return stride(from: 0, to: digits.count - 1, by: 2).map { index in
-        let pair = String(decoding: digits[index...index + 1], as: UTF8.self)
-        guard let byte = UInt8(pair, radix: 16) else { fatalError("bad hex \(pair) in a fixture") }
-        return byte
-    }
-}
-
-func hex(_ bytes: [UInt8]) -> String {
-    let digits = Array("0123456789abcdef".utf8)
-    var text: [UInt8] = []
-    text.reserveCapacity(bytes.count * 2)
-    for byte in bytes {
-        text.append(digits[Int(byte >> 4)])
-        text.append(digits[Int(byte & 0xF)])
-    }
-    return String(decoding: text, as: UTF8.self)
 }
 
 extension String {

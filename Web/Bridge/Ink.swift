@@ -1,0 +1,42 @@
+import EaselModel
+import EaselRender
+
+/// The ink outline of samples (each four little-endian binary32 numbers:
+/// x, y, time, force, a negative force meaning none) drawn with a tool
+/// (its raw value), a weight and an end cap: the outline's bytes
+/// (`InkOutline.encoded`) are left as the result. 0, or -1 for a tool or
+/// end cap that does not exist.
+@_cdecl("easel_ink_outline")
+public func easelInkOutline(_ pointer: UnsafeRawPointer, _ count: Int32, _ tool: Int32, _ weight: Float, _ endCap: Int32)
+    -> Int32
+{
+    guard tool >= 0, tool <= 255, endCap >= 0, endCap <= 255, let tool = StrokeTool(rawValue: UInt8(tool)),
+        let endCap = EndCap(rawValue: UInt8(endCap))
+    else { return -1 }
+    let raw = UnsafeRawBufferPointer(start: pointer, count: Int(max(count, 0)))
+    var samples: [StrokeSample] = []
+    samples.reserveCapacity(raw.count / 16)
+    var offset = 0
+    while offset + 16 <= raw.count {
+        func value(_ field: Int) -> Float {
+            Float(bitPattern: raw.loadUnaligned(fromByteOffset: offset + field * 4, as: UInt32.self).littleEndian)
+        }
+        let force = value(3)
+        samples.append(StrokeSample(x: value(0), y: value(1), time: value(2), force: force < 0 ? nil : force))
+        offset += 16
+    }
+    let line = InkLine(samples: samples, tool: tool, weight: weight)
+    setResult(InkOutline(line, endCap: endCap, weight: weight).encoded)
+    return 0
+}
+
+/// The SVG filters strokes refer to (neon's glow, the pencil's grain, the
+/// blur eraser's blur), as `<filter>` elements for the page's `<defs>`:
+/// the renderer's own, so the page never restates them. Left as the
+/// result, in UTF-8.
+@_cdecl("easel_render_filters")
+public func easelRenderFilters() {
+    var tools: Set<StrokeTool> = []
+    for tool in StrokeTool.allCases { tools.insert(tool) }
+    setResult(Array(SVGRenderer.filters(for: tools).utf8))
+}
