@@ -38,10 +38,13 @@ extension Editor {
             return try undo()
         case .redo:
             return try redo()
-        case .setDrawing(let settings):
+        case .setDrawing(var settings):
             guard settings.weight.isFinite, settings.weight > 0 else {
                 throw .invalidInput("a stroke weight must be finite and positive")
             }
+            // Into the range the tool's slider offers.
+            let weights = settings.weights
+            settings.weight = min(max(settings.weight, weights.lowerBound), weights.upperBound)
             state.drawing = settings
             return []
         case .resetViewport:

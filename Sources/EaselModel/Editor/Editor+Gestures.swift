@@ -101,11 +101,33 @@ extension Editor {
             return []
 
         case .drawBegan(let point):
-            return try beginStroke(at: point)
+            let location = state.viewport.documentPoint(fromScreen: point.location)
+            switch state.drawing.action {
+            case .ink: return try beginStroke(at: point)
+            case .eraseObjects: state.gesture = .erasing([location])
+            case .lasso: state.gesture = .lassoing([location])
+            }
+            return []
         case .drawMoved(let points):
-            return try continueStroke(with: points)
+            switch state.gesture {
+            case .erasing(let path)?: state.gesture = .erasing(path + documentPoints(points))
+            case .lassoing(let path)?: state.gesture = .lassoing(path + documentPoints(points))
+            default: return try continueStroke(with: points)
+            }
+            return []
         case .drawEnded:
-            if case .drawing? = state.gesture { state.gesture = nil }
+            switch state.gesture {
+            case .drawing?:
+                state.gesture = nil
+            case .erasing(let path)?:
+                state.gesture = nil
+                return try eraseObjects(along: path)
+            case .lassoing(let path)?:
+                state.gesture = nil
+                state.selection = Set(document.entities(insideLasso: path))
+            default:
+                break
+            }
             return []
         }
     }
@@ -122,6 +144,21 @@ extension Editor {
             try edit(entity, &transaction)
         }
         return transaction.ops.isEmpty ? [] : commit(transaction)
+    }
+
+    private func documentPoints(_ points: [DrawPoint]) -> [Point] {
+        points.map { state.viewport.documentPoint(fromScreen: $0.location) }
+    }
+
+    /// Deletes every visible entity the eraser's path touches, at its
+    /// width, in one transaction: one undo brings them all back.
+    private mutating func eraseObjects(along path: [Point]) throws(ModelError) -> [Op] {
+        let touched = document.entities(touchedBy: path, radius: state.drawing.weight / 2)
+        guard !touched.isEmpty else { return [] }
+        state.selection.subtract(touched)
+        return try transaction { _, transaction throws(ModelError) in
+            for id in touched.sorted() { try transaction.delete(id) }
+        }
     }
 
     private mutating func beginStroke(at point: DrawPoint) throws(ModelError) -> [Op] {

@@ -21,19 +21,42 @@ public struct EditorState: Hashable, Sendable {
     }
 }
 
-/// The tool and style new strokes get.
+/// What a drawing gesture does, and the tool and style new strokes get.
 public struct DrawingSettings: Hashable, Sendable {
+    public var action: DrawingAction = .ink
     public var tool: StrokeTool = .pen
     public var color: Color = .black
+    /// The stroke's weight; for the object eraser, the width of its path.
     public var weight: Float = 3
     public var endCap: EndCap = .round
 
-    public init(tool: StrokeTool = .pen, color: Color = .black, weight: Float = 3, endCap: EndCap = .round) {
+    public init(
+        action: DrawingAction = .ink, tool: StrokeTool = .pen, color: Color = .black, weight: Float = 3,
+        endCap: EndCap = .round
+    ) {
+        self.action = action
         self.tool = tool
         self.color = color
         self.weight = weight
         self.endCap = endCap
     }
+
+    /// The weights the slider offers for what is drawn: the tool's, or the
+    /// eraser's for the object eraser. The lasso has no weight of its own.
+    public var weights: ClosedRange<Float> {
+        action == .eraseObjects ? StrokeTool.eraser.ink.weights : tool.ink.weights
+    }
+}
+
+/// What a drawing gesture does.
+public enum DrawingAction: UInt8, CaseIterable, Hashable, Sendable {
+    /// Draws a stroke with the drawing tool (the pixel and blur erasers are
+    /// strokes too).
+    case ink = 0
+    /// Deletes every entity the path touches, as one undoable transaction.
+    case eraseObjects = 1
+    /// Selects the entities whose centre the closed path surrounds.
+    case lasso = 2
 }
 
 /// A gesture in flight. Until it ends the document does not change (except
@@ -50,13 +73,17 @@ public enum Gesture: Hashable, Sendable {
     /// Entities rotated by an angle in radians.
     case rotating(Set<EntityID>, by: Float)
     case drawing(StrokeInProgress)
+    /// An object eraser's path so far, in document units.
+    case erasing([Point])
+    /// A lasso's path so far, in document units.
+    case lassoing([Point])
 
     /// The entities the gesture acts on.
     public var entities: Set<EntityID> {
         switch self {
         case .moving(let ids, _), .scaling(let ids, _), .rotating(let ids, _): ids
         case .drawing(let stroke): [stroke.stroke]
-        case .panning, .zooming: []
+        case .panning, .zooming, .erasing, .lassoing: []
         }
     }
 
@@ -66,7 +93,7 @@ public enum Gesture: Hashable, Sendable {
         case .moving(let ids, let offset): .moving(ids.subtracting(gone), by: offset)
         case .scaling(let ids, let factor): .scaling(ids.subtracting(gone), by: factor)
         case .rotating(let ids, let angle): .rotating(ids.subtracting(gone), by: angle)
-        case .panning, .zooming, .drawing: self
+        case .panning, .zooming, .drawing, .erasing, .lassoing: self
         }
     }
 }
