@@ -164,7 +164,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EaselBotTests",
-            dependencies: ["EaselBot", "EaselModel", "EaselProtocol", "EaselSync", "EaselTestSupport"]
+            dependencies: ["EaselBot", "EaselModel", "EaselProtocol", "EaselSync", "EaselRender", "EaselTestSupport"]
         ),
         .testTarget(
             name: "EaselRenderTests",

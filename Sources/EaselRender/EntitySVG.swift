@@ -5,12 +5,63 @@ import EaselModel
 struct EntitySVG {
     let entity: Entity
     let options: SVGRenderer.Options
+    var layers: EraserLayers = .none
 
     private func n(_ value: Float) -> String { SVGNumber.format(value) }
 
+    /// The group that names the entity. Beneath an eraser it wears that
+    /// eraser's mask and holds its drawing in a group of its own (a mask
+    /// set beside a transform would move with it); otherwise the one group
+    /// does both.
     func write(to svg: inout String) {
         let geometry = EntityGeometry(entity)
-        svg += "<g class=\"\(entity.kind)\" data-id=\"\(entity.id)\" transform=\"\(transform(geometry))\">"
+        if case .stroke(let stroke) = entity.content, stroke.tool == .eraser || stroke.tool == .blur {
+            writeEraser(stroke, geometry, to: &svg)
+            return
+        }
+        let name = EraserLayers.name(entity.id)
+        let opening = "<g class=\"\(entity.kind)\" data-id=\"\(entity.id)\""
+        let drawing = "id=\"e-\(name)\" transform=\"\(transform(geometry))\">"
+        let masked = layers.firstAbove(entity).map { layers.erasers[$0] }
+        if let masked {
+            svg += opening + " mask=\"url(#below-\(EraserLayers.name(masked)))\"><g " + drawing
+        } else {
+            svg += opening + " " + drawing
+        }
+        writeContent(geometry, to: &svg)
+        svg += masked == nil ? "</g>\n" : "</g></g>\n"
+    }
+
+    /// A pixel or blur eraser: its ink and its mask as definitions, and for
+    /// the blur eraser the entities beneath it, blurred inside its ink.
+    private func writeEraser(_ stroke: StrokeContent, _ geometry: EntityGeometry, to svg: inout String) {
+        let name = EraserLayers.name(entity.id)
+        let isBlur = stroke.tool == .blur
+        let above = layers.firstAbove(entity).map { layers.erasers[$0] }
+        svg += "<g class=\"stroke\" data-id=\"\(entity.id)\""
+        if isBlur, let above { svg += " mask=\"url(#below-\(EraserLayers.name(above)))\"" }
+        svg += "><defs><path id=\"ink-\(name)\" transform=\"\(transform(geometry))\""
+        svg += " d=\"\(InkPath.data(InkOutline(stroke, weight: entity.style.weight)))\"/>"
+        let everywhere = "maskUnits=\"userSpaceOnUse\" x=\"-10000000\" y=\"-10000000\" width=\"20000000\" height=\"20000000\""
+        svg += "<mask id=\"below-\(name)\" \(everywhere)>"
+        svg += "<rect x=\"-10000000\" y=\"-10000000\" width=\"20000000\" height=\"20000000\" fill=\"#fff\"/>"
+        let from = layers.index(of: entity.id)
+        let covering = from.map { Array(layers.erasers[$0...]) } ?? [entity.id]
+        for eraser in covering { svg += "<use href=\"#ink-\(EraserLayers.name(eraser))\" fill=\"#000\"/>" }
+        svg += "</mask>"
+        if isBlur {
+            svg += "<mask id=\"in-\(name)\" \(everywhere)><use href=\"#ink-\(name)\" fill=\"#fff\"/></mask>"
+        }
+        svg += "</defs>"
+        if isBlur {
+            svg += "<g mask=\"url(#in-\(name))\" filter=\"url(#blur)\">"
+            for id in layers.blurred(by: entity) { svg += "<use href=\"#e-\(EraserLayers.name(id))\"/>" }
+            svg += "</g>"
+        }
+        svg += "</g>\n"
+    }
+
+    private func writeContent(_ geometry: EntityGeometry, to svg: inout String) {
         switch entity.content {
         case .emoji(let character, let size):
             svg += "<text font-size=\"\(n(size))\" text-anchor=\"middle\" dominant-baseline=\"central\">"
@@ -27,7 +78,6 @@ struct EntitySVG {
             svg += "<rect \(corner) fill=\"#eeeeee\" stroke=\"#999999\" stroke-dasharray=\"4 4\"/>"
             svg += "<image \(corner) href=\"\(options.blobPath(blob).xmlEscaped)\" preserveAspectRatio=\"none\"/>"
         }
-        svg += "</g>\n"
     }
 
     /// The `transform` attribute of the entity's group.
@@ -109,7 +159,7 @@ struct EntitySVG {
     /// The stroke's ink outline (Docs/drawing.md) filled in its colour; the
     /// tool sets how it is painted.
     private func stroke(_ stroke: StrokeContent) -> String {
-        var color = entity.style.color
+        let color = entity.style.color
         var extra = ""
         // Whether `extra` sets the opacity itself, the colour's alpha included.
         var setsOpacity = false
@@ -122,11 +172,7 @@ struct EntitySVG {
             extra = " fill-opacity=\"\(SVGNumber.format(0.85 * color.opacity))\" filter=\"url(#grain)\""
             setsOpacity = true
         case .neon: extra = " filter=\"url(#neon)\""
-        case .eraser: color = options.background
-        case .blur:
-            color = options.background
-            extra = " fill-opacity=\"0.6\" filter=\"url(#blur)\""
-            setsOpacity = true
+        case .eraser, .blur: return ""  // drawn by writeEraser
         }
         let data = InkPath.data(InkOutline(stroke, weight: entity.style.weight))
         guard !data.isEmpty else { return "" }

@@ -41,6 +41,14 @@ public struct SVGRenderer: Sendable {
         return svg
     }
 
+    /// One entity's element as `render` writes it within a document: with
+    /// the mask of the eraser above it, or an eraser's own masks and blur.
+    public func fragment(of entity: Entity, layers: EraserLayers) -> String {
+        var svg = ""
+        EntitySVG(entity: entity, options: options, layers: layers).write(to: &svg)
+        return svg
+    }
+
     /// The `transform` attribute `fragment(of:)` gives the entity's group:
     /// what a live canvas changes alone while a gesture moves the entity.
     public func transformAttribute(of entity: Entity) -> String {
@@ -65,8 +73,9 @@ public struct SVGRenderer: Sendable {
         svg +=
             "<rect x=\"\(n(frame.minX))\" y=\"\(n(frame.minY))\" width=\"\(n(frame.width))\" height=\"\(n(frame.height))\""
         svg += options.background.paint("fill") + "/>\n"
+        let layers = EraserLayers(document)
         for entity in entities {
-            EntitySVG(entity: entity, options: options).write(to: &svg)
+            EntitySVG(entity: entity, options: options, layers: layers).write(to: &svg)
         }
         svg += "</svg>\n"
         return svg

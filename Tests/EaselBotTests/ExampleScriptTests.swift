@@ -1,32 +1,64 @@
 import EaselBot
 import EaselModel
 import EaselProtocol
+import EaselRender
 import EaselSync
 import EaselTestSupport
 import Foundation
 import Testing
 
 @Suite struct ExampleScriptTests {
+    static let folder = packageRoot.appendingPathComponent("examples/bots")
+
     @Test func everyExampleScriptParsesAndRunsToItsEndWithItsAssertionsPassing() throws {
-        let folder = packageRoot.appendingPathComponent("examples/bots")
-        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".easel") }
-        #expect(!names.isEmpty)
-        for name in names {
-            let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
-            var run = ScriptRun(try ScriptParser.parse(text))
-            var client = SyncClient(
-                document: try DocumentName("examples/\(name.dropLast(6))"),
-                user: UserInfo(name: "bot", initials: "B", color: .black), replica: ReplicaID(rawValue: 0xE1),
-                at: Timestamp(milliseconds: 0))
-            var now = Timestamp(milliseconds: 0)
-            running: while true {
-                switch try run.advance(&client, at: now) {
-                case .wait(let until): now = until
-                case .offline: continue
-                case .finished: break running
-                }
-            }
-            #expect(run.isFinished, "\(name)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: Self.folder.path).filter {
+            $0.hasSuffix(".easel")
         }
+        #expect(!names.isEmpty)
+        for name in names { _ = try Self.run(name) }
+    }
+
+    /// Every tool, eraser and shape in one picture: the drawing example
+    /// renders to `examples/bots/drawing.svg` (`EASEL_UPDATE_GOLDEN=1`
+    /// rewrites it; review the picture).
+    @Test("the drawing example uses every tool, eraser mode and shape, and renders to its golden SVG")
+    func theDrawingExampleRendersToItsGoldenSVG() throws {
+        let document = try Self.run("drawing.easel")
+        let svg = SVGRenderer().render(document)
+        let golden = Self.folder.appendingPathComponent("drawing.svg")
+        if environment("EASEL_UPDATE_GOLDEN") == "1" { try svg.write(to: golden, atomically: true, encoding: .utf8) }
+        #expect(svg == (try String(contentsOf: golden, encoding: .utf8)), "rendering changed; review and update")
+        let strokes = document.entities.compactMap { entity -> StrokeContent? in
+            if case .stroke(let stroke) = entity.content { stroke } else { nil }
+        }
+        #expect(Set(strokes.map(\.tool)) == Set(StrokeTool.allCases))
+        #expect(strokes.contains { $0.endCap == .arrow })
+        let shapes = document.entities.compactMap { entity -> ShapeKind? in
+            if case .shape(let kind, _, _) = entity.content { kind } else { nil }
+        }
+        #expect(Set(shapes) == Set(ShapeKind.allCases).subtracting([.bubble]), "the bubble was erased by object")
+        for piece in ["<filter id=\"grain\"", "<filter id=\"blur\"", "<mask id=\"below-", "<mask id=\"in-"] {
+            #expect(svg.contains(piece), "\(piece)")
+        }
+    }
+
+    /// Runs an example script to its end; the bot's document.
+    static func run(_ name: String) throws -> Document {
+        let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+        var run = ScriptRun(try ScriptParser.parse(text))
+        var client = SyncClient(
+            document: try DocumentName("examples/\(name.dropLast(6))"),
+            user: UserInfo(name: "bot", initials: "B", color: .black), replica: ReplicaID(rawValue: 0xE1),
+            at: Timestamp(milliseconds: 0))
+        var now = Timestamp(milliseconds: 0)
+        running: while true {
+            switch try run.advance(&client, at: now) {
+            case .wait(let until): now = until
+            case .offline: continue
+            case .finished: break running
+            }
+        }
+        #expect(run.isFinished, "\(name)")
+        return client.editor.document
     }
 }

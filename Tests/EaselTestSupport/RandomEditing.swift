@@ -34,7 +34,7 @@ public enum RandomEditing {
             return random.chance(0.6)
                 ? .gesture(.drawMoved((0..<count).map { drawPoint(&random, index: Int(stroke.nextIndex) + $0) }))
                 : finishing(editor, using: &random)
-        case .erasing?, .lassoing?:
+        case .erasing?, .lassoing?, .shaping?:
             return random.chance(0.6) ? .gesture(.drawMoved([drawPoint(&random, index: 1)])) : finishing(editor, using: &random)
         case nil:
             break
@@ -66,7 +66,7 @@ public enum RandomEditing {
         case .moving?, .panning?: .gesture(.dragEnded(translation: vector(&random)))
         case .scaling?, .zooming?: .gesture(.pinchEnded(scale: [0.5, 1, 1.25, 2].randomElement(using: &random) ?? 1))
         case .rotating?: .gesture(.rotateEnded(angle: [0, 0.5, -1, 3.14].randomElement(using: &random) ?? 0))
-        case .drawing?, .erasing?, .lassoing?: .gesture(.drawEnded)
+        case .drawing?, .erasing?, .lassoing?, .shaping?: .gesture(.drawEnded)
         case nil: nil
         }
     }

@@ -40,3 +40,22 @@ public func easelRenderFilters() {
     for tool in StrokeTool.allCases { tools.insert(tool) }
     setResult(Array(SVGRenderer.filters(for: tools).utf8))
 }
+
+/// The weights a slider offers for a tool and drawing action (their raw
+/// values) and the one it starts at: three little-endian binary32 numbers
+/// (lowest, highest, default) left as the result. 0, or -1 for a tool or
+/// action that does not exist.
+@_cdecl("easel_drawing_weights")
+public func easelDrawingWeights(_ tool: Int32, _ action: Int32) -> Int32 {
+    guard tool >= 0, tool <= 255, action >= 0, action <= 255, let tool = StrokeTool(rawValue: UInt8(tool)),
+        let action = DrawingAction(rawValue: UInt8(action))
+    else { return -1 }
+    let settings = DrawingSettings(action: action, tool: tool)
+    let response = action == .eraseObjects ? StrokeTool.eraser.ink : tool.ink
+    var bytes: [UInt8] = []
+    for value in [settings.weights.lowerBound, settings.weights.upperBound, response.defaultWeight] {
+        bytes.appendLittleEndian(value.bitPattern)
+    }
+    setResult(bytes)
+    return 0
+}

@@ -26,6 +26,9 @@ final class WebSession {
     /// The entities an op named since the last render: only they are drawn
     /// again. Nil means every entity (a new session, a welcome).
     var touched: Set<EntityID>?
+    /// The eraser strokes as last drawn, in z-order: when they change, the
+    /// masks of the entities beneath them do, and everything is drawn again.
+    var drawnErasers: [EntityID] = []
     let renderer = SVGRenderer()
 
     init(client: SyncClient) {
@@ -266,14 +269,20 @@ public func easelSessionRender(_ handle: Int32) -> Int32 {
     guard let session = sessions[handle] else { return 0 }
     let document = session.client.editor.document
     let area = session.areaToDraw()
+    let layers = EraserLayers(document)
+    if layers.erasers != session.drawnErasers {
+        session.drawnErasers = layers.erasers
+        session.touched = nil
+    }
     var records = RecordWriter()
     var placed: [Entity] = []
+    // Erasers are always drawn: entities on screen wear their masks.
     func shows(_ entity: Entity) -> Bool {
-        area.map { EntityGeometry(entity).documentBounds.intersects($0) } ?? true
+        layers.erasers.contains(entity.id) || (area.map { EntityGeometry(entity).documentBounds.intersects($0) } ?? true)
     }
     func draw(_ entity: Entity) {
         if session.drawnZKeys.updateValue(entity.zKey, forKey: entity.id) != entity.zKey { placed.append(entity) }
-        let fragment = session.renderer.fragment(of: entity)
+        let fragment = session.renderer.fragment(of: entity, layers: layers)
         if session.drawn[entity.id] != fragment {
             session.drawn[entity.id] = fragment
             records.record(1, entity.id.description + " " + fragment)
@@ -283,7 +292,9 @@ public func easelSessionRender(_ handle: Int32) -> Int32 {
         session.drawnZKeys[id] = nil
         if session.drawn.removeValue(forKey: id) != nil { records.record(2, id.description) }
     }
-    if let touched = session.touched {
+    if var touched = session.touched {
+        // A blur eraser draws what lies beneath it, which may have changed.
+        for id in layers.erasers where document[id].map(isBlur) ?? false { touched.insert(id) }
         // Sorted, so the records come in the same order on every run.
         for id in touched.sorted() {
             if let entity = document[id], shows(entity) { draw(entity) } else { erase(id) }
@@ -308,6 +319,10 @@ public func easelSessionRender(_ handle: Int32) -> Int32 {
     session.touched = []
     setResult(records.bytes)
     return records.count
+}
+
+private func isBlur(_ entity: Entity) -> Bool {
+    if case .stroke(let stroke) = entity.content { stroke.tool == .blur } else { false }
 }
 
 /// The canvas's size in screen units: from then on only the entities on or
@@ -500,8 +515,11 @@ public func easelSessionCommand(
         guard texts.count == 1, let target = texts.first else { return -1 }
         command = .editText(target, string)
     case 20:
-        guard let tool = UInt8(exactly: b).flatMap(StrokeTool.init(rawValue:)) else { return -3 }
-        command = .setDrawing(DrawingSettings(tool: tool, color: color, weight: a, endCap: c != 0 ? .arrow : .round))
+        guard let tool = UInt8(exactly: b).flatMap(StrokeTool.init(rawValue:)),
+            let action = UInt8(exactly: d).flatMap(DrawingAction.init(rawValue:))
+        else { return -3 }
+        command = .setDrawing(
+            DrawingSettings(action: action, tool: tool, color: color, weight: a, endCap: c != 0 ? .arrow : .round))
     default:
         return -2
     }

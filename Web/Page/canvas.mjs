@@ -1,7 +1,7 @@
 // The canvas page: loads Easel's WebAssembly module, opens a session for
 // the document named in the path, and wires the WebSocket, the input and
 // the toolbar to it. Rules live in the module (Docs/web.md).
-import { instantiateEasel, Command } from '/static/easel.mjs';
+import { instantiateEasel, Command, Tool, DrawingAction } from '/static/easel.mjs';
 import { isDocumentName, rememberDocument } from '/static/documents.mjs';
 import { CanvasView, setAttributeIfChanged, setTextIfChanged } from '/static/view.mjs';
 import { Connection } from '/static/connection.mjs';
@@ -198,21 +198,54 @@ async function start() {
   $('place-text').addEventListener('click', () =>
     perform(Command.placeText, { ...screenCentre(), c: 24, text: $('text').value, extra: 'Helvetica' }));
   $('set-text').addEventListener('click', () => perform(Command.editSelectedText, { text: $('text').value }));
+  // What a drawing gesture does: ink with the tool, or an eraser, or the
+  // lasso. The slider offers the weights the module gives for it.
+  const drawingChoice = () => {
+    const eraser = $('eraser').value;
+    const lasso = $('lasso').getAttribute('aria-pressed') === 'true';
+    const tool = eraser === 'pixel' ? Tool.eraser : eraser === 'blur' ? Tool.blur : Tool[$('tool').value];
+    const action = lasso ? DrawingAction.lasso : eraser === 'object' ? DrawingAction.eraseObjects : DrawingAction.ink;
+    return { tool, action };
+  };
   const drawingSettings = () => {
     const rgba = parseInt($('color').value.slice(1), 16) * 256 + 255;
-    perform(Command.setDrawing, { integer: rgba | 0, a: Number($('weight').value), b: 0 });
-    if (session.flags.hasSelection) perform(Command.setColor, { integer: rgba | 0 });
+    const { tool, action } = drawingChoice();
+    const arrow = $('arrow-cap').getAttribute('aria-pressed') === 'true' ? 1 : 0;
+    perform(Command.setDrawing, { integer: rgba | 0, a: Number($('weight').value), b: tool, c: arrow, d: action });
+    return rgba;
   };
-  $('color').addEventListener('change', drawingSettings);
+  const setDrawing = (on) => {
+    drawing = on;
+    $('draw').setAttribute('aria-pressed', String(drawing));
+    $('canvas').classList.toggle('drawing', drawing);
+  };
+  const toolChanged = () => {
+    const { min, max, start } = easel.drawingWeights(...Object.values(drawingChoice()));
+    Object.assign($('weight'), { min, max, step: max - min > 20 ? 1 : 0.5, value: start });
+    drawingSettings();
+    setDrawing(true);
+  };
+  $('tool').addEventListener('change', () => {
+    $('eraser').value = '';
+    toolChanged();
+  });
+  $('eraser').addEventListener('change', toolChanged);
+  for (const id of ['lasso', 'arrow-cap']) {
+    $(id).addEventListener('click', () => {
+      const pressed = $(id).getAttribute('aria-pressed') !== 'true';
+      $(id).setAttribute('aria-pressed', String(pressed));
+      if (id === 'lasso') toolChanged(); else drawingSettings();
+    });
+  }
+  $('color').addEventListener('change', () => {
+    const rgba = drawingSettings();
+    if (session.flags.hasSelection) perform(Command.setColor, { integer: rgba | 0 });
+  });
   $('weight').addEventListener('change', () => {
     drawingSettings();
     if (session.flags.hasSelection) perform(Command.setWeight, { a: Number($('weight').value) });
   });
-  $('draw').addEventListener('click', () => {
-    drawing = !drawing;
-    $('draw').setAttribute('aria-pressed', String(drawing));
-    $('canvas').classList.toggle('drawing', drawing);
-  });
+  $('draw').addEventListener('click', () => setDrawing(!drawing));
   $('undo').addEventListener('click', () => perform(Command.undo));
   $('redo').addEventListener('click', () => perform(Command.redo));
   $('duplicate').addEventListener('click', () => perform(Command.duplicateSelection));

@@ -66,12 +66,12 @@ export class CanvasView {
     this.previewStrokes(strokes);
     for (const [id, drawn] of this.previewed) {
       if (!transforms.has(id)) {
-        this.elements.get(id)?.setAttribute('transform', drawn);
+        movable(this.elements.get(id))?.setAttribute('transform', drawn);
         this.previewed.delete(id);
       }
     }
     for (const [id, transform] of transforms) {
-      const element = this.elements.get(id);
+      const element = movable(this.elements.get(id));
       if (!element) continue;
       if (!this.previewed.has(id)) this.previewed.set(id, element.getAttribute('transform'));
       element.setAttribute('transform', transform);
@@ -172,4 +172,11 @@ function element(name, attributes) {
   const created = document.createElementNS(SVG, name);
   for (const [key, value] of Object.entries(attributes)) created.setAttribute(key, String(value));
   return created;
+}
+
+/** The element that carries an entity's transform: its group, or beneath an
+ * eraser the drawing inside the masked group (an eraser's own ink). */
+function movable(element) {
+  if (!element) return null;
+  return element.hasAttribute('transform') ? element : element.querySelector('[transform]');
 }

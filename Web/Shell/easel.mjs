@@ -85,6 +85,13 @@ export class Easel {
     return this.result();
   }
 
+  /** The weight slider's range for a tool and action: { min, max, start }. */
+  drawingWeights(tool, action) {
+    if (this.exports.easel_drawing_weights(tool, action) !== 0) throw new Error(`no tool ${tool} or action ${action}`);
+    const view = new DataView(this.result().buffer);
+    return { min: view.getFloat32(0, true), max: view.getFloat32(4, true), start: view.getFloat32(8, true) };
+  }
+
   /** The renderer's SVG filters, as `<filter>` elements for a `<defs>`. */
   filters() {
     this.exports.easel_render_filters();
@@ -128,6 +135,10 @@ export const Command = Object.freeze({
   setColor: 12, setFill: 13, setWeight: 14, setFont: 15, setSize: 16, setTextStyle: 17,
   setAlignment: 18, editSelectedText: 19, setDrawing: 20,
 });
+
+/** Stroke tools and drawing actions, by their raw values (EaselModel). */
+export const Tool = Object.freeze({ pen: 0, brush: 1, marker: 2, neon: 3, pencil: 4, eraser: 5, blur: 6 });
+export const DrawingAction = Object.freeze({ ink: 0, eraseObjects: 1, lasso: 2 });
 
 export const ConnectionState = Object.freeze(['offline', 'connecting', 'connected', 'weak']);
 

@@ -173,7 +173,7 @@ public struct RandomBot: BotBehaviour {
             point = Point(x: point.x + float(in: -40...40), y: point.y + float(in: -40...40))
             points.append(point)
         }
-        actions.append(.draw(through: points, seconds: float(in: 0.1...0.8)))
+        actions.append(.draw(through: points, pace: .over(seconds: float(in: 0.1...0.8)), pressure: nil))
         return actions
     }
 

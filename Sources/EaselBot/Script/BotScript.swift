@@ -44,9 +44,18 @@ public indirect enum Action: Hashable, Sendable {
     case pinch(around: Point, scale: Float, steps: Int)
     /// A rotation of the selection by an angle in radians, in `steps` moves.
     case rotate(angle: Float, steps: Int)
-    /// A stroke through points, spread evenly over `seconds` (which sets
-    /// its speed, and so its width).
-    case draw(through: [Point], seconds: Float)
+    /// A stroke through points at a pace (which sets its speed, and so
+    /// its width), pressed with `pressure` when given.
+    case draw(through: [Point], pace: DrawPace, pressure: Float?)
+    /// A path through points drawn with an eraser, as wide as `weight`
+    /// (the eraser's default when nil), at `speed` units a second; the
+    /// drawing settings are as before afterwards.
+    case erase(EraseMode, through: [Point], speed: Float, weight: Float?)
+    /// A closed path through points that selects what it surrounds.
+    case lasso(through: [Point])
+    /// A shape drawn with the shape tool: dragged out from one corner to
+    /// the other, or tapped (`to` nil) for its default size.
+    case shape(ShapeKind, from: Point, to: Point?)
     /// Replaces the text of the one selected text entity.
     case type(String)
     case wait(milliseconds: Int64)
@@ -54,6 +63,25 @@ public indirect enum Action: Hashable, Sendable {
     case offline(milliseconds: Int64)
     case repeatBlock(times: Int, body: [Statement])
     case expect(Expectation)
+}
+
+/// How fast a scripted stroke moves.
+public enum DrawPace: Hashable, Sendable {
+    /// One sample at each point, spread evenly over this many seconds.
+    case over(seconds: Float)
+    /// A steady hand at this many units a second, sampled 120 times a
+    /// second along the lines between the points.
+    case speed(Float)
+}
+
+/// What an eraser does.
+public enum EraseMode: String, CaseIterable, Hashable, Sendable {
+    /// Clears the pixels beneath it (a stroke with the eraser tool).
+    case pixels
+    /// Deletes the entities it touches.
+    case objects
+    /// Blurs what lies beneath it (a stroke with the blur tool).
+    case blur
 }
 
 /// An assertion about the bot's document.

@@ -59,12 +59,45 @@ public enum ScriptParser {
             let angle = try words.number("an angle in radians")
             return .rotate(angle: angle, steps: try steps(&words))
         case "draw":
-            try words.expect("through")
-            var points = [try words.point()]
-            while words.takeComma() { points.append(try words.point()) }
-            var seconds = Float(points.count) * 0.02
-            if words.take("over") { seconds = Float(try words.duration()) / 1000 }
-            return .draw(through: points, seconds: seconds)
+            let points = try path(&words)
+            var pace = DrawPace.over(seconds: Float(points.count) * 0.02)
+            var pressure: Float?
+            while true {
+                if words.take("over") {
+                    pace = .over(seconds: Float(try words.duration()) / 1000)
+                } else if words.take("at") {
+                    pace = .speed(try words.number("a speed in units a second", positive: true))
+                } else if words.take("pressure") {
+                    pressure = try words.number("a pressure from 0 to 1")
+                } else {
+                    break
+                }
+            }
+            return .draw(through: points, pace: pace, pressure: pressure)
+        case "erase":
+            let mode = try words.choice("pixels, objects or blur", Self.eraseModes)
+            let points = try path(&words)
+            var speed: Float = 400
+            var weight: Float?
+            while true {
+                if words.take("at") {
+                    speed = try words.number("a speed in units a second", positive: true)
+                } else if words.take("weight") {
+                    weight = try words.number("a weight", positive: true)
+                } else {
+                    break
+                }
+            }
+            return .erase(mode, through: points, speed: speed, weight: weight)
+        case "lasso":
+            return .lasso(through: try path(&words))
+        case "shape":
+            let kind = try words.choice("a shape", Self.shapes)
+            if words.take("at") { return .shape(kind, from: try words.point(), to: nil) }
+            try words.expect("from")
+            let from = try words.point()
+            try words.expect("to")
+            return .shape(kind, from: from, to: try words.point())
         case "type": return .type(try words.string("the text to type"))
         case "set": return .command(.setStyle(try style(&words)))
         case "tool": return try tool(&words)
@@ -81,7 +114,7 @@ public enum ScriptParser {
         default:
             throw ScriptError(
                 at: words.location(of: verb),
-                "unknown statement \(verb.text) (place, tap, drag, pinch, rotate, draw, type, set, tool, delete, duplicate, forward, backward, undo, redo, clear, wait, offline, repeat, expect)"
+                "unknown statement \(verb.text) (place, tap, drag, pinch, rotate, draw, erase, lasso, shape, type, set, tool, delete, duplicate, forward, backward, undo, redo, clear, wait, offline, repeat, expect)"
             )
         }
     }
@@ -98,12 +131,7 @@ public enum ScriptParser {
             entity = .emoji(character, size: size)
             return .command(.place(entity, at: point))
         case "shape":
-            let shape = try words.choice(
-                "a shape",
-                [
-                    "rectangle": ShapeKind.rectangle, "ellipse": .ellipse, "arrow": .arrow, "star": .star,
-                    "bubble": .bubble,
-                ])
+            let shape = try words.choice("a shape", Self.shapes)
             try words.expect("at")
             let point = try words.point()
             let (width, height) = words.take("size") ? try words.size() : (100, 100)
@@ -165,6 +193,23 @@ public enum ScriptParser {
         }
     }
 
+    /// `through` and points separated by commas.
+    private static func path(_ words: inout Words) throws(ScriptError) -> [Point] {
+        try words.expect("through")
+        var points = [try words.point()]
+        while words.takeComma() { points.append(try words.point()) }
+        return points
+    }
+
+    static let eraseModes: [String: EraseMode] = Dictionary(
+        uniqueKeysWithValues: EraseMode.allCases.map { ($0.rawValue, $0) })
+
+    static let caps: [String: EndCap] = ["round": .round, "arrow": .arrow]
+
+    static let shapes: [String: ShapeKind] = [
+        "rectangle": .rectangle, "ellipse": .ellipse, "arrow": .arrow, "star": .star, "bubble": .bubble,
+    ]
+
     static let tools: [String: StrokeTool] = [
         "pen": .pen, "brush": .brush, "marker": .marker, "neon": .neon, "pencil": .pencil, "eraser": .eraser,
         "blur": .blur,
@@ -177,6 +222,8 @@ public enum ScriptParser {
                 settings.color = try words.color()
             } else if words.take("weight") {
                 settings.weight = try words.number("a weight", positive: true)
+            } else if words.take("cap") {
+                settings.endCap = try words.choice("round or arrow", caps)
             } else {
                 break
             }

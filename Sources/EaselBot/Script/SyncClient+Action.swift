@@ -29,12 +29,28 @@ extension SyncClient {
                 try send(.rotateChanged(angle: angle * Float(step) / Float(steps)), at: now)
             }
             try send(.rotateEnded(angle: angle), at: now)
-        case .draw(let points, let seconds):
-            let interval = points.count > 1 ? seconds / Float(points.count - 1) : 0
-            let timed = points.enumerated().map { DrawPoint(location: $1, time: Float($0) * interval) }
-            try send(.drawBegan(timed[0]), at: now)
-            if timed.count > 1 { try send(.drawMoved(Array(timed.dropFirst())), at: now) }
-            try send(.drawEnded, at: now)
+        case .draw(let points, let pace, let pressure):
+            try draw(Self.drawPoints(points, pace: pace, pressure: pressure), at: now)
+        case .erase(let mode, let points, let speed, let weight):
+            var settings = editor.state.drawing
+            switch mode {
+            case .pixels: (settings.action, settings.tool) = (.ink, .eraser)
+            case .blur: (settings.action, settings.tool) = (.ink, .blur)
+            case .objects: settings.action = .eraseObjects
+            }
+            settings.weight = weight ?? StrokeTool.eraser.ink.defaultWeight
+            try drawing(with: settings, Self.drawPoints(points, pace: .speed(speed), pressure: nil), at: now)
+        case .lasso(let points):
+            var settings = editor.state.drawing
+            settings.action = .lasso
+            try drawing(with: settings, Self.drawPoints(points, pace: .over(seconds: 0.3), pressure: nil), at: now)
+        case .shape(let kind, let from, let to):
+            var settings = editor.state.drawing
+            settings.action = .shape
+            settings.shape = kind
+            try drawing(
+                with: settings, Self.drawPoints([from] + (to.map { [$0] } ?? []), pace: .over(seconds: 0.2), pressure: nil),
+                at: now)
         case .type(let text):
             let texts = editor.state.selection.filter { editor.document.kind(of: $0) == .text }
             guard texts.count == 1, let entity = texts.first else {
@@ -44,6 +60,38 @@ extension SyncClient {
             try perform(.editText(entity, text), at: now)
         case .wait, .offline, .repeatBlock, .expect:
             break
+        }
+    }
+
+    /// Draws with other settings, then puts the editor's back.
+    private mutating func drawing(with settings: DrawingSettings, _ points: [DrawPoint], at now: Timestamp)
+        throws(ModelError)
+    {
+        let saved = editor.state.drawing
+        try perform(.setDrawing(settings), at: now)
+        try draw(points, at: now)
+        try perform(.setDrawing(saved), at: now)
+    }
+
+    private mutating func draw(_ points: [DrawPoint], at now: Timestamp) throws(ModelError) {
+        guard let first = points.first else { return }
+        try send(.drawBegan(first), at: now)
+        if points.count > 1 { try send(.drawMoved(Array(points.dropFirst())), at: now) }
+        try send(.drawEnded, at: now)
+    }
+
+    /// The points a scripted stroke reports: one at each point spread over
+    /// the time given, or a steady hand's samples at a speed.
+    static func drawPoints(_ points: [Point], pace: DrawPace, pressure: Float?) -> [DrawPoint] {
+        guard let origin = points.first else { return [] }
+        switch pace {
+        case .over(let seconds):
+            let interval = points.count > 1 ? seconds / Float(points.count - 1) : 0
+            return points.enumerated().map { DrawPoint(location: $1, time: Float($0) * interval, force: pressure) }
+        case .speed(let speed):
+            return InkMotion.samples(through: points, speed: speed, rate: 120, pressure: pressure).map {
+                DrawPoint(location: Point(x: origin.x + $0.x, y: origin.y + $0.y), time: $0.time, force: $0.force)
+            }
         }
     }
 }

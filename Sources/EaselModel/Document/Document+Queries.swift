@@ -126,3 +126,33 @@ extension Document {
         slots[id].map { records[Int($0)].strokeSamples.contiguousCount }
     }
 }
+
+extension Document {
+    /// The visible strokes drawn with the pixel or blur eraser, bottom of
+    /// the z-order first, each with its place in the order: what a
+    /// renderer masks the entities beneath them with. O(n), building no
+    /// entity.
+    public var erasingStrokes: [(id: EntityID, zKey: ZKey)] {
+        var strokes: [(id: EntityID, zKey: ZKey)] = []
+        for slot in zOrderedSlots {
+            let record = records[Int(slot)]
+            guard record.isVisible, record.kind == .stroke, record.tool.value == .eraser || record.tool.value == .blur
+            else { continue }
+            strokes.append((record.id, record.zKey.value))
+        }
+        return strokes
+    }
+
+    /// The visible entities below one in the z-order whose boxes meet a
+    /// rectangle, bottom first: what a blur eraser there blurs. O(n).
+    public func entities(below id: EntityID, meeting area: Rect) -> [EntityID] {
+        var found: [EntityID] = []
+        for slot in zOrderedSlots {
+            let record = records[Int(slot)]
+            if record.id == id { break }
+            guard let geometry = EntityGeometry(record), geometry.documentBounds.intersects(area) else { continue }
+            found.append(record.id)
+        }
+        return found
+    }
+}

@@ -64,7 +64,11 @@ extension Editor {
 
     private mutating func place(_ new: NewEntity, at point: Point) throws(ModelError) -> [Op] {
         guard point.x.isFinite, point.y.isFinite else { throw .invalidInput("a point must be finite") }
-        let location = state.viewport.documentPoint(fromScreen: point)
+        return try place(new, atDocument: state.viewport.documentPoint(fromScreen: point))
+    }
+
+    /// Puts a new entity on top, centred at a document point.
+    mutating func place(_ new: NewEntity, atDocument location: Point) throws(ModelError) -> [Op] {
         // Text takes the drawing colour, like a stroke; black is the colour
         // register's default, so it is not written.
         let color = state.drawing.color

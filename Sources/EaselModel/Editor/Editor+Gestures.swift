@@ -106,12 +106,17 @@ extension Editor {
             case .ink: return try beginStroke(at: point)
             case .eraseObjects: state.gesture = .erasing([location])
             case .lasso: state.gesture = .lassoing([location])
+            case .shape: state.gesture = .shaping(from: location, to: location)
             }
             return []
         case .drawMoved(let points):
             switch state.gesture {
             case .erasing(let path)?: state.gesture = .erasing(path + documentPoints(points))
             case .lassoing(let path)?: state.gesture = .lassoing(path + documentPoints(points))
+            case .shaping(let from, _)?:
+                if let last = points.last {
+                    state.gesture = .shaping(from: from, to: state.viewport.documentPoint(fromScreen: last.location))
+                }
             default: return try continueStroke(with: points)
             }
             return []
@@ -125,6 +130,9 @@ extension Editor {
             case .lassoing(let path)?:
                 state.gesture = nil
                 state.selection = Set(document.entities(insideLasso: path))
+            case .shaping(let from, let to)?:
+                state.gesture = nil
+                return try placeShape(from: from, to: to)
             default:
                 break
             }
@@ -144,6 +152,21 @@ extension Editor {
             try edit(entity, &transaction)
         }
         return transaction.ops.isEmpty ? [] : commit(transaction)
+    }
+
+    /// The drawing settings' shape with the dragged box, or at its default
+    /// size where the drag was a tap.
+    private mutating func placeShape(from: Point, to: Point) throws(ModelError) -> [Op] {
+        let width = abs(to.x - from.x)
+        let height = abs(to.y - from.y)
+        let threshold = DrawingSettings.shapeDragThreshold
+        let shape = state.drawing.shape
+        guard width >= threshold || height >= threshold else {
+            let size = DrawingSettings.tappedShapeSize
+            return try place(.shape(shape, width: size.width, height: size.height), atDocument: from)
+        }
+        let centre = Point(x: (from.x + to.x) / 2, y: (from.y + to.y) / 2)
+        return try place(.shape(shape, width: max(width, 1), height: max(height, 1)), atDocument: centre)
     }
 
     private func documentPoints(_ points: [DrawPoint]) -> [Point] {

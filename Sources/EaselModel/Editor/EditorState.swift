@@ -29,17 +29,25 @@ public struct DrawingSettings: Hashable, Sendable {
     /// The stroke's weight; for the object eraser, the width of its path.
     public var weight: Float = 3
     public var endCap: EndCap = .round
+    /// The shape the `.shape` action places.
+    public var shape: ShapeKind = .rectangle
 
     public init(
         action: DrawingAction = .ink, tool: StrokeTool = .pen, color: Color = .black, weight: Float = 3,
-        endCap: EndCap = .round
+        endCap: EndCap = .round, shape: ShapeKind = .rectangle
     ) {
         self.action = action
         self.tool = tool
         self.color = color
         self.weight = weight
         self.endCap = endCap
+        self.shape = shape
     }
+
+    /// The size a shape placed by a tap gets.
+    public static let tappedShapeSize = (width: Float(120), height: Float(80))
+    /// A drag whose box is smaller than this either way is a tap.
+    public static let shapeDragThreshold: Float = 4
 
     /// The weights the slider offers for what is drawn: the tool's, or the
     /// eraser's for the object eraser. The lasso has no weight of its own.
@@ -57,6 +65,9 @@ public enum DrawingAction: UInt8, CaseIterable, Hashable, Sendable {
     case eraseObjects = 1
     /// Selects the entities whose centre the closed path surrounds.
     case lasso = 2
+    /// Places the drawing settings' shape: a tap puts it at its default
+    /// size, a drag makes its box.
+    case shape = 3
 }
 
 /// A gesture in flight. Until it ends the document does not change (except
@@ -77,13 +88,15 @@ public enum Gesture: Hashable, Sendable {
     case erasing([Point])
     /// A lasso's path so far, in document units.
     case lassoing([Point])
+    /// A shape's box being dragged out, corner to corner in document units.
+    case shaping(from: Point, to: Point)
 
     /// The entities the gesture acts on.
     public var entities: Set<EntityID> {
         switch self {
         case .moving(let ids, _), .scaling(let ids, _), .rotating(let ids, _): ids
         case .drawing(let stroke): [stroke.stroke]
-        case .panning, .zooming, .erasing, .lassoing: []
+        case .panning, .zooming, .erasing, .lassoing, .shaping: []
         }
     }
 
@@ -93,7 +106,7 @@ public enum Gesture: Hashable, Sendable {
         case .moving(let ids, let offset): .moving(ids.subtracting(gone), by: offset)
         case .scaling(let ids, let factor): .scaling(ids.subtracting(gone), by: factor)
         case .rotating(let ids, let angle): .rotating(ids.subtracting(gone), by: angle)
-        case .panning, .zooming, .drawing, .erasing, .lassoing: self
+        case .panning, .zooming, .drawing, .erasing, .lassoing, .shaping: self
         }
     }
 }

@@ -34,9 +34,10 @@ public struct InkLine: Hashable, Sendable {
     /// Corners are judged between the chords this far behind and ahead of
     /// a sample.
     static let cornerReach: Float = 8
-    /// A turn between those chords sharper than about 50° is a corner
-    /// (the cosine of the angle between them is below this).
-    static let cornerCosine: Float = 0.64
+    /// A turn between those chords sharper than 60° is a corner (the
+    /// cosine of the angle between them is below this): a tight curve with
+    /// a little jitter turns less.
+    static let cornerCosine: Float = 0.5
     /// Smoothing averages this many resampled points each side.
     static let smoothingReach = 3
     /// Speed is measured across this many resampled points each side.
@@ -205,7 +206,7 @@ private struct RawPath {
 
     /// The points where the hand turned sharply: the chord from
     /// `cornerReach` behind the point to it and the chord from it to
-    /// `cornerReach` ahead meet at more than about 50°, and so do the
+    /// `cornerReach` ahead meet at more than 60°, and so do the
     /// chords of half that reach, and no point within
     /// one reach either side turns as sharply (the earlier wins a tie). A
     /// point closer than the reach to either end is never a corner.

@@ -83,7 +83,7 @@ extension SyncClient {
                 Point(x: progress.origin.x + $0.x, y: progress.origin.y + $0.y)
             }
             return .drawing(tool: content.tool, color: stroke.style.color, weight: stroke.style.weight, points: points)
-        case .panning?, .zooming?, .erasing?, .lassoing?, nil:
+        case .panning?, .zooming?, .erasing?, .lassoing?, .shaping?, nil:
             return nil
         }
     }

@@ -1,0 +1,36 @@
+import EaselTestSupport
+import Testing
+
+@testable import EaselModel
+
+@Suite("Editor: shapes by tap or drag")
+struct ShapeDrawingTests {
+    static func shape(after points: [Point], kind: ShapeKind = .star, zoom: Float = 1) throws -> Entity? {
+        var editor = Editor(replica: ReplicaID(rawValue: 0xC1))
+        editor.state.viewport = Viewport(pan: Vector(dx: 10, dy: 20), zoom: zoom)
+        try editor.perform(.setDrawing(DrawingSettings(action: .shape, shape: kind)))
+        try editor.send(.drawBegan(DrawPoint(location: points[0], time: 0)))
+        if points.count > 1 {
+            try editor.send(.drawMoved(points.dropFirst().map { DrawPoint(location: $0, time: 0.1) }))
+        }
+        let ops = try editor.send(.drawEnded)
+        #expect(Set(ops.map(\.transaction)).count == 1)
+        return editor.document.entities.last
+    }
+
+    @Test("a shape placed by a tap gets the default size, centred where the tap was")
+    func tapPlacesDefaultSize() throws {
+        let star = try #require(try Self.shape(after: [Point(x: 110, y: 220), Point(x: 111, y: 221)]))
+        #expect(star.content == .shape(.star, width: 120, height: 80))
+        #expect(star.transform.x == 100 && star.transform.y == 200)
+    }
+
+    @Test("a shape dragged out takes the drag's box, whichever way it was dragged, in document units")
+    func dragSetsTheBox() throws {
+        let ellipse = try #require(
+            try Self.shape(
+                after: [Point(x: 410, y: 320), Point(x: 300, y: 300), Point(x: 210, y: 120)], kind: .ellipse, zoom: 2))
+        #expect(ellipse.content == .shape(.ellipse, width: 100, height: 100))
+        #expect(ellipse.transform.x == 150 && ellipse.transform.y == 100)
+    }
+}
