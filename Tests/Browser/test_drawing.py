@@ -1,0 +1,61 @@
+"""Drawing in the page: speed thins the ink, and the object eraser deletes
+what it crosses on every page."""
+
+from selenium.webdriver.common.actions.action_builder import ActionBuilder
+from selenium.webdriver.support.select import Select
+
+from pages import Canvas, wait_until
+
+
+def draw_line(page, y, step, step_milliseconds):
+    """A straight line from x 100 to 500 at height y, the mouse moving
+    `step` pixels every `step_milliseconds`."""
+    actions = ActionBuilder(page.driver, duration=step_milliseconds)
+    pointer = actions.pointer_action
+    pointer.move_to_location(round(page.left + 100), round(page.top + y))
+    pointer.pointer_down()
+    for x in range(100 + step, 501, step):
+        pointer.move_to_location(round(page.left + x), round(page.top + y))
+    pointer.pointer_up()
+    actions.perform()
+
+
+def stroke_heights(page):
+    """The height of each stroke's ink, bottom first: a horizontal line's
+    width."""
+    return page.js("return [...document.querySelectorAll('#entities > g.stroke path')]"
+                   ".map(p => p.getBBox().height);")
+
+
+def test_a_stroke_drawn_fast_is_thinner_than_the_same_line_drawn_slowly(server, browsers):
+    page = Canvas(browsers(), server, "web/speed")
+    page.click("#draw")
+    draw_line(page, 150, 8, 40)   # 200 pixels a second
+    wait_until(lambda: len(stroke_heights(page)) == 1, what="the slow stroke")
+    draw_line(page, 300, 80, 20)  # 4,000 pixels a second
+    heights = wait_until(lambda: (h := stroke_heights(page)) and len(h) == 2 and h, what="the fast stroke")
+    slow, fast = heights
+    print(f"slow line {slow:.2f} high, fast line {fast:.2f}")
+    assert fast < slow * 0.8, f"the fast line is {fast} high, the slow one {slow}"
+
+
+def test_the_object_eraser_removes_what_it_crosses_on_every_page(server, browsers):
+    document = "web/object-eraser"
+    ada, bob = Canvas(browsers(), server, document), Canvas(browsers(), server, document)
+    cx, cy = round(ada.width / 2), round(ada.height / 2)
+    ada.click("[data-emoji='🦊']")
+    fox = wait_until(lambda: [e[0] for e in bob.entities()], what="the fox on both pages")[0]
+    ada.drag(cx, cy, -250, 0)
+    ada.tap(cx + 300, cy - 150)
+    ada.click("[data-emoji='🌲']")
+    wait_until(lambda: len(bob.entities()) == 2, what="the tree on both pages")
+    tree = [e[0] for e in bob.entities() if e[0] != fox][0]
+
+    Select(ada.driver.find_element("id", "eraser")).select_by_value("object")
+    ada.mouse([(cx - 250, cy - 80), (cx - 250, cy), (cx - 250, cy + 80)])
+    for page in (ada, bob):
+        wait_until(lambda: [e[0] for e in page.entities()] == [tree], what="only the tree left on each page")
+    # One undo brings the fox back everywhere.
+    ada.click("#undo")
+    for page in (ada, bob):
+        wait_until(lambda: sorted(e[0] for e in page.entities()) == sorted([fox, tree]), what="the fox back")
