@@ -59,3 +59,14 @@ def test_the_object_eraser_removes_what_it_crosses_on_every_page(server, browser
     ada.click("#undo")
     for page in (ada, bob):
         wait_until(lambda: sorted(e[0] for e in page.entities()) == sorted([fox, tree]), what="the fox back")
+
+
+def test_the_shape_tool_drags_out_a_shape_and_places_one_by_tap(server, browsers):
+    page = Canvas(browsers(), server, "web/shape-tool")
+    Select(page.driver.find_element("id", "shape-tool")).select_by_value("1")
+    page.mouse([(100, 100), (160, 130), (200, 160)])
+    page.tap(400, 300)
+    ellipses = wait_until(lambda: (e := page.js(
+        "return [...document.querySelectorAll('#entities ellipse')].map(e => [e.getAttribute('rx'), e.getAttribute('ry')]);"
+    )) and len(e) == 2 and e, what="two ellipses")
+    assert ellipses == [["50", "30"], ["60", "40"]], ellipses

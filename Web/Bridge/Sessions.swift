@@ -372,9 +372,26 @@ public func easelSessionPreview(_ handle: Int32) -> Int32 {
         moved.insert(id)
         records.record(1, id.description + " " + session.renderer.transformAttribute(of: entity))
     }
+    // This page's own eraser, lasso or shape in flight, as a trace.
+    switch editor.state.gesture {
+    case .erasing(let path)?:
+        records.record(2, "self " + TraceSVG.svg(path, .eraser(weight: editor.state.drawing.weight)))
+    case .lassoing(let path)?:
+        records.record(2, "self " + TraceSVG.svg(path, .lasso))
+    case .shaping(let from, let to)?:
+        records.record(2, "self " + TraceSVG.svg([from, to], .box))
+    default:
+        break
+    }
     let peers = session.client.peers.values.sorted { $0.replica.rawValue < $1.replica.rawValue }
     for peer in peers {
         guard let gesture = peer.gesture else { continue }
+        if case .drawing(let tool, _, let weight, let points) = gesture, tool == .eraser || tool == .blur {
+            // A peer's pixel or blur eraser masks nothing until its ops
+            // arrive: its trail shows where it goes.
+            records.record(2, peer.replica.description + " " + TraceSVG.svg(points, .eraser(weight: weight)))
+            continue
+        }
         if case .drawing(let tool, let color, let weight, let points) = gesture {
             let stroke = Entity(
                 preview: EntityID(OpID(counter: 1, replica: peer.replica)), transform: Transform(),
@@ -520,6 +537,12 @@ public func easelSessionCommand(
         else { return -3 }
         command = .setDrawing(
             DrawingSettings(action: action, tool: tool, color: color, weight: a, endCap: c != 0 ? .arrow : .round))
+    case 21:
+        guard let shape = UInt8(exactly: integer).flatMap(ShapeKind.init(rawValue:)) else { return -3 }
+        var settings = session.client.editor.state.drawing
+        settings.action = .shape
+        settings.shape = shape
+        command = .setDrawing(settings)
     default:
         return -2
     }

@@ -227,9 +227,23 @@ async function start() {
   };
   $('tool').addEventListener('change', () => {
     $('eraser').value = '';
+    $('shape-tool').value = '';
     toolChanged();
   });
-  $('eraser').addEventListener('change', toolChanged);
+  $('eraser').addEventListener('change', () => {
+    $('shape-tool').value = '';
+    toolChanged();
+  });
+  // The shape tool: a tap on the canvas places the shape, a drag its box.
+  $('shape-tool').addEventListener('change', () => {
+    const shape = $('shape-tool').value;
+    if (shape === '') {
+      drawingSettings();
+      return;
+    }
+    perform(Command.shapeTool, { integer: Number(shape) });
+    setDrawing(true);
+  });
   for (const id of ['lasso', 'arrow-cap']) {
     $(id).addEventListener('click', () => {
       const pressed = $(id).getAttribute('aria-pressed') !== 'true';

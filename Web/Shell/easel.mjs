@@ -133,12 +133,12 @@ export const Command = Object.freeze({
   placeEmoji: 1, placeShape: 2, placeText: 3, deleteSelection: 4, duplicateSelection: 5,
   bringForward: 6, sendBackward: 7, clearAll: 8, undo: 9, redo: 10, resetViewport: 11,
   setColor: 12, setFill: 13, setWeight: 14, setFont: 15, setSize: 16, setTextStyle: 17,
-  setAlignment: 18, editSelectedText: 19, setDrawing: 20,
+  setAlignment: 18, editSelectedText: 19, setDrawing: 20, shapeTool: 21,
 });
 
 /** Stroke tools and drawing actions, by their raw values (EaselModel). */
 export const Tool = Object.freeze({ pen: 0, brush: 1, marker: 2, neon: 3, pencil: 4, eraser: 5, blur: 6 });
-export const DrawingAction = Object.freeze({ ink: 0, eraseObjects: 1, lasso: 2 });
+export const DrawingAction = Object.freeze({ ink: 0, eraseObjects: 1, lasso: 2, shape: 3 });
 
 export const ConnectionState = Object.freeze(['offline', 'connecting', 'connected', 'weak']);
 

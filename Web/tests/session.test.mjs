@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import { instantiateEasel, Gesture, Command } from '../Shell/easel.mjs';
+import { instantiateEasel, Gesture, Command, Tool, DrawingAction } from '../Shell/easel.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const easel = await instantiateEasel(await readFile(process.env.EASEL_WASM ?? path.join(root, '.build-wasm/easel.wasm')));
@@ -185,5 +185,37 @@ test('a frame renders only the entities that ops named since the last one', () =
   const changes = session.render();
   assert.equal(changes.length, 1, JSON.stringify(changes.map((change) => Object.keys(change))));
   assert.match(changes[0].svg, /translate\(20 340\)/);
+  session.close();
+});
+
+test("this page's object eraser, lasso and shape box show as a trace while in flight, and are gone after", () => {
+  const { session } = welcomed();
+  for (const [action, element] of [[DrawingAction.eraseObjects, '<polyline class="trace"'],
+    [DrawingAction.lasso, '<polygon class="trace"'], [DrawingAction.shape, '<rect class="trace"']]) {
+    assert.ok(session.command(Command.setDrawing, { integer: 0x000000ff, a: 24, b: Tool.pen, d: action }));
+    assert.ok(session.gesture(Gesture.drawBegan, 10, 10, { time: 0 }));
+    assert.ok(session.gesture(Gesture.drawMoved, 60, 40, { time: 0.05 }));
+    assert.ok(session.gesture(Gesture.drawMoved, 20, 80, { time: 0.1 }));
+    const { strokes } = session.preview();
+    assert.ok(strokes.get('self')?.startsWith(element), `${action}: ${strokes.get('self')}`);
+    assert.ok(session.gesture(Gesture.drawEnded));
+    assert.equal(session.preview().strokes.has('self'), false);
+  }
+  session.close();
+});
+
+test('the shape tool places its shape where the canvas is tapped, or in the box a drag makes', () => {
+  const { session } = welcomed();
+  assert.ok(session.command(Command.shapeTool, { integer: 1 }));
+  assert.ok(session.gesture(Gesture.drawBegan, 100, 100, { time: 0 }));
+  assert.ok(session.gesture(Gesture.drawMoved, 200, 160, { time: 0.1 }));
+  assert.ok(session.gesture(Gesture.drawEnded));
+  assert.ok(session.gesture(Gesture.drawBegan, 300, 300, { time: 0 }));
+  assert.ok(session.gesture(Gesture.drawEnded));
+  const shapes = session.render().filter((change) => change.draw).map((change) => change.svg);
+  assert.equal(shapes.length, 2);
+  assert.match(shapes[0], /<ellipse rx="50" ry="30"/);
+  assert.match(shapes[1], /<ellipse rx="60" ry="40"/);
+  assert.equal(session.command(Command.shapeTool, { integer: 9 }), false, 'no shape 9');
   session.close();
 });
