@@ -132,11 +132,14 @@ extension OpStore {
     }
 
     /// Replaces one document's history with its history in a backup (or
-    /// creates it), under a new epoch so clients resync.
+    /// creates it), under a new epoch so clients resync, and brings back the
+    /// blobs the backup held for it.
     public func restore(_ name: String, from backupPath: String, at now: Int64) throws -> ImportSummary {
         let backup = try OpStore(readingBackupAt: backupPath)
         var lines: [String] = []
         try backup.exportLog(name) { lines.append($0) }
-        return try importLog(lines, as: name, replace: true, at: now)
+        let summary = try importLog(lines, as: name, replace: true, at: now)
+        try copyBlobs(of: name, from: backup, at: now)
+        return summary
     }
 }

@@ -90,4 +90,9 @@ final class Database {
     var changes: Int {
         Int(sqlite3_changes(handle))
     }
+
+    /// The rowid of the last row inserted on this connection.
+    var lastInsertedRow: Int64 {
+        sqlite3_last_insert_rowid(handle)
+    }
 }

@@ -5,8 +5,10 @@ import EaselStore
 struct DB: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "db",
-        abstract: "Administer an Easel database: list, snapshot, compact, delete, backup, restore.",
-        subcommands: [DBList.self, DBSnapshot.self, DBCompact.self, DBDelete.self, DBBackup.self, DBRestore.self]
+        abstract: "Administer an Easel database: list, snapshot, compact, delete, backup, restore, gc.",
+        subcommands: [
+            DBList.self, DBSnapshot.self, DBCompact.self, DBDelete.self, DBBackup.self, DBRestore.self, DBCollect.self,
+        ]
     )
 }
 
@@ -92,5 +94,26 @@ struct DBRestore: ParsableCommand {
 extension String {
     fileprivate func padding(_ width: Int) -> String {
         count >= width ? self + " " : self + String(repeating: " ", count: width - count)
+    }
+}
+
+struct DBCollect: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "gc",
+        abstract: "Remove the blobs no document refers to (in its state or its retained log).",
+        discussion: """
+            A blob uploaded within the grace period is kept even when nothing refers to it yet: a client \
+            uploads an image before it places it. Safe while a server runs.
+            """)
+    @OptionGroup var database: DatabaseOptions
+    @Option(help: "Keep unreferenced blobs uploaded within this many seconds.") var graceSeconds: Int64 = 3600
+
+    func run() throws {
+        guard graceSeconds >= 0 else { throw ValidationError("--grace-seconds cannot be negative") }
+        let store = try database.open()
+        let result = try store.collectBlobs(graceStart: nowMilliseconds - graceSeconds * 1000)
+        print(
+            "removed \(result.removed) blobs (\(result.removedBytes) bytes); kept \(result.kept) referenced "
+                + "and \(result.inGrace) in their grace period")
     }
 }
