@@ -68,6 +68,7 @@ let package = Package(
             dependencies: [
                 "EaselModel", "EaselProtocol", "EaselSync", "EaselStore", "EaselAuth", "CLibWebSockets",
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Server"
         ),

@@ -19,6 +19,7 @@ public struct ServeOptions: Sendable {
     /// The web canvas's folder (`Web/build.sh` makes `.build-wasm/site`);
     /// nil serves no page.
     public var webFolder: String?
+    public var blobs = BlobLimits()
 
     public init() {}
 }
@@ -31,6 +32,7 @@ public struct ServeOptions: Sendable {
 public final class EaselServer: Sendable {
     private let host: ServiceHost
     private let worker: StorageWorker
+    private let blobWorker: BlobWorker
     private let ticker: Ticker
     public let options: ServeOptions
 
@@ -50,8 +52,12 @@ public final class EaselServer: Sendable {
         }
         do {
             worker = try StorageWorker(path: options.databasePath, durability: options.durability)
+            blobWorker = try BlobWorker(path: options.databasePath, durability: options.durability)
         } catch {
             throw ServeError("cannot open the database \(options.databasePath): \(error)")
+        }
+        guard options.blobs.maxBytes > 0, options.blobs.maxUploads > 0 else {
+            throw ServeError("the largest blob and the uploads at once must be positive")
         }
         self.options = options
         var configuration = ServerConfiguration()
@@ -67,7 +73,7 @@ public final class EaselServer: Sendable {
         host = try ServiceHost(
             host: options.host == "localhost" ? "127.0.0.1" : options.host, port: options.port,
             storage: StoreRoomStorage(worker: worker), metrics: ServerMetrics(), configuration: configuration,
-            site: site, authenticate: authenticate)
+            site: site, blobs: blobWorker, blobLimits: options.blobs, authenticate: authenticate)
         ticker = Ticker(host: host)
     }
 
@@ -80,6 +86,7 @@ public final class EaselServer: Sendable {
         ticker.start()
         host.run()
         ticker.stop()
+        blobWorker.drain()
         worker.shutdown()
     }
 

@@ -24,10 +24,10 @@ public struct HTTPResponse: Hashable, Sendable {
     }
 
     /// Plain text, never sniffed as anything else.
-    public static func text(_ status: UInt32, _ text: String) -> HTTPResponse {
+    public static func text(_ status: UInt32, _ text: String, headers: [Header] = []) -> HTTPResponse {
         HTTPResponse(
             status: status, contentType: "text/plain; charset=utf-8",
-            headers: [Header("x-content-type-options", "nosniff")], body: Array(text.utf8))
+            headers: [Header("x-content-type-options", "nosniff")] + headers, body: Array(text.utf8))
     }
 
     /// The extra headers as the libwebsockets shim takes them: one

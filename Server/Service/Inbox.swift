@@ -11,6 +11,8 @@ final class Inbox: @unchecked Sendable {
         case loaded(DocumentName, Result<CommittedHistory, RoomStorageError>)
         case stored(StorageTicket, Result<Void, RoomStorageError>)
         case encoded(EncodingJob, [WireEncoding: [OutFrame]])
+        /// The blob thread's answer for an HTTP exchange.
+        case blob(UInt64, BlobEvent)
     }
 
     private let lock = NSLock()

@@ -26,6 +26,14 @@ final class ServiceHost: @unchecked Sendable {
     static let writeBytes = 256 << 10
     /// HTTP responses waiting for their connection to be writable.
     private var httpBodies: [OpaquePointer: [UInt8]] = [:]
+    /// Blobs over HTTP (ServiceHost+Blobs.swift): the blob thread, limits,
+    /// the authenticator hellos use too, and the exchanges in progress.
+    let blobs: BlobWorker
+    let blobLimits: BlobLimits
+    let authenticate: Authenticator
+    var exchanges: [OpaquePointer: BlobExchange] = [:]
+    var exchangesByNumber: [UInt64: BlobExchange] = [:]
+    var nextExchange: UInt64 = 1
     private var context: OpaquePointer?
     private var connections: [ConnectionID: LiveConnection] = [:]
     private var nextConnection: UInt64 = 1
@@ -44,9 +52,12 @@ final class ServiceHost: @unchecked Sendable {
 
     init(
         host: String, port: Int, storage: StoreRoomStorage, metrics: ServerMetrics, configuration: ServerConfiguration,
-        site: WebSite?, authenticate: @escaping Authenticator
+        site: WebSite?, blobs: BlobWorker, blobLimits: BlobLimits, authenticate: @escaping Authenticator
     ) throws(ServeError) {
         self.site = site
+        self.blobs = blobs
+        self.blobLimits = blobLimits
+        self.authenticate = authenticate
         self.storage = storage
         self.metrics = metrics
         limits = configuration.limits
@@ -165,8 +176,18 @@ final class ServiceHost: @unchecked Sendable {
         case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
             serviceInbox()
         case LWS_CALLBACK_HTTP:
-            return respondToHTTP(wsi, path: input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? "")
+            let path = input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? ""
+            if BlobRequest.handles(path) { return startBlobExchange(wsi, path: path) }
+            return respondToHTTP(wsi, path: path)
+        case LWS_CALLBACK_HTTP_BODY:
+            guard let exchange = exchanges[wsi] else { return -1 }
+            return receiveBody(UnsafeRawBufferPointer(start: input, count: input == nil ? 0 : length), of: exchange)
+        case LWS_CALLBACK_HTTP_BODY_COMPLETION:
+            guard let exchange = exchanges[wsi] else { return -1 }
+            endOfBody(exchange)
+            return 0
         case LWS_CALLBACK_HTTP_WRITEABLE:
+            if let exchange = exchanges[wsi] { return writeNextPart(of: exchange) }
             guard var body = httpBodies.removeValue(forKey: wsi) else { return -1 }
             let pre = easel_lws_pre
             return body.withUnsafeMutableBytes { buffer in
@@ -175,6 +196,7 @@ final class ServiceHost: @unchecked Sendable {
             }
         case LWS_CALLBACK_CLOSED_HTTP:
             httpBodies[wsi] = nil
+            if let exchange = exchanges[wsi] { endExchange(exchange) }
             return 0
         default:
             return lws_callback_http_dummy(wsi, reason, session, input, length)
@@ -377,6 +399,7 @@ final class ServiceHost: @unchecked Sendable {
             case .loaded(let document, let result): server.loaded(document, result, at: now)
             case .stored(let ticket, let result): server.stored(ticket, result, at: now)
             case .encoded(let job, let frames): encodingFinished(job, frames)
+            case .blob(let number, let event): blobEvent(event, for: number)
             }
         }
         if now.milliseconds(since: lastTick) >= 50 || now < lastTick {

@@ -86,6 +86,52 @@ static inline int easel_lws_http_body(struct lws *wsi, unsigned char *payload, s
     return lws_http_transaction_completed(wsi) ? -1 : 0;
 }
 
+// The request's method: 1 GET, 2 HEAD, 3 PUT, 0 any other.
+static inline int easel_lws_http_method(struct lws *wsi) {
+    if (lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) > 0) return 1;
+    if (lws_hdr_total_length(wsi, WSI_TOKEN_HEAD_URI) > 0) return 2;
+    if (lws_hdr_total_length(wsi, WSI_TOKEN_PUT_URI) > 0) return 3;
+    return 0;
+}
+
+static const int easel_lws_token_authorization = WSI_TOKEN_HTTP_AUTHORIZATION;
+static const int easel_lws_token_content_length = WSI_TOKEN_HTTP_CONTENT_LENGTH;
+
+// A request header (an lws token) into `buffer`, NUL-terminated; its length,
+// or -1 when it is absent or does not fit.
+static inline int easel_lws_header(struct lws *wsi, int token, char *buffer, int size) {
+    if (lws_hdr_total_length(wsi, (enum lws_token_indexes)token) <= 0) return -1;
+    return lws_hdr_copy(wsi, buffer, size, (enum lws_token_indexes)token);
+}
+
+// The value of the query argument `name` (given with its "="), decoded,
+// into `buffer`; its length, or -1 when absent or too long.
+static inline int easel_lws_query(struct lws *wsi, const char *name, char *buffer, int size) {
+    const char *value = lws_get_urlarg_by_name(wsi, name, buffer, size);
+    if (!value) return -1;
+    int length = (int)strlen(value);
+    memmove(buffer, value, (size_t)length + 1);
+    return length;
+}
+
+// Writes part of a body (after LWS_PRE bytes of room); the final part ends
+// the transaction. -1 means close the connection.
+static inline int easel_lws_http_part(struct lws *wsi, unsigned char *payload, size_t length, int final) {
+    if (lws_write(wsi, payload, length, final ? LWS_WRITE_HTTP_FINAL : LWS_WRITE_HTTP) != (int)length) return -1;
+    if (!final) return 0;
+    return lws_http_transaction_completed(wsi) ? -1 : 0;
+}
+
+// Ends a transaction whose answer has no body (HEAD, 304); -1: close.
+static inline int easel_lws_http_done(struct lws *wsi) {
+    return lws_http_transaction_completed(wsi) ? -1 : 0;
+}
+
+// Pauses (0) or resumes (1) reading a connection's body.
+static inline void easel_lws_read_flow(struct lws *wsi, int enable) {
+    lws_rx_flow_control(wsi, enable);
+}
+
 // A context for client connections only.
 static const int easel_lws_no_listen = CONTEXT_PORT_NO_LISTEN;
 

@@ -103,6 +103,26 @@ async def push(uri, document, count):
         print(json.dumps({"acked": acked}), flush=True)
 
 
+async def push_latency(uri, document, count):
+    """Pushes one op at a time and times each push to its ack; prints the
+    median, 99th percentile and largest, in milliseconds."""
+    import time
+    replica = "00000000000000c4"
+    async with websockets.connect(uri, subprotocols=JSON) as ws:
+        await ws.send(hello(document, replica, "lat"))
+        await receive(ws, "welcome")
+        times = []
+        for counter in range(1, count + 1):
+            start = time.perf_counter()
+            await ws.send(json.dumps({"type": "push", "batch": str(counter), "ops": [create_emoji(counter, replica)]}))
+            await receive(ws, "ack")
+            times.append((time.perf_counter() - start) * 1000)
+            await asyncio.sleep(0.01)
+        times.sort()
+        print(json.dumps({"p50": times[len(times) // 2], "p99": times[min(len(times) - 1, len(times) * 99 // 100)],
+                          "max": times[-1]}), flush=True)
+
+
 async def burst(uri, document, pushes):
     """Pushes of 1 to 401 ops sent back to back without waiting for acks,
     so the watcher's ops arrive as many frames of every length class
@@ -459,6 +479,60 @@ def http_get(port, path):
     print(json.dumps({"status": status, "body": body}))
 
 
+def blob(port, method, path, body_file, token, if_none_match):
+    """One HTTP request on a blob with Python's http.client; prints its
+    status, headers, the body's SHA-256 and length (and text, if text)."""
+    import hashlib
+    import http.client
+    headers = {}
+    if token != "-":
+        headers["Authorization"] = f"Bearer {token}"
+    if if_none_match != "-":
+        headers["If-None-Match"] = if_none_match
+    body = None
+    if body_file != "-":
+        with open(body_file, "rb") as file:
+            body = file.read()
+    connection = http.client.HTTPConnection("127.0.0.1", int(port), timeout=30)
+    try:
+        connection.request(method, path, body=body, headers=headers)
+        response = connection.getresponse()
+        data = response.read()
+    except (ConnectionError, http.client.HTTPException, OSError) as error:
+        print(json.dumps({"status": None, "error": type(error).__name__}))
+        return
+    finally:
+        connection.close()
+    result = {"status": response.status, "headers": {k.lower(): v for k, v in response.getheaders()},
+              "sha256": hashlib.sha256(data).hexdigest(), "length": len(data)}
+    if response.getheader("Content-Type", "").startswith("text/"):
+        result["text"] = data.decode()
+    print(json.dumps(result))
+
+
+def slow_put(port, path, body_file):
+    """A PUT whose body trickles out, 64 KiB every 20 ms; prints a line once
+    the first MiB is sent, and the answer (or the error) at the end."""
+    import http.client
+    import time
+    with open(body_file, "rb") as file:
+        body = file.read()
+    connection = http.client.HTTPConnection("127.0.0.1", int(port), timeout=30)
+    try:
+        connection.putrequest("PUT", path)
+        connection.putheader("Content-Length", str(len(body)))
+        connection.endheaders()
+        for start in range(0, len(body), 65536):
+            connection.send(body[start:start + 65536])
+            if start == 1 << 20:
+                print(json.dumps({"sent": start}), flush=True)
+            time.sleep(0.02)
+        response = connection.getresponse()
+        print(json.dumps({"status": response.status}))
+    except (ConnectionError, http.client.HTTPException, OSError) as error:
+        print(json.dumps({"status": None, "error": type(error).__name__}))
+
+
 def main():
     port, mode, argument = sys.argv[1], sys.argv[2], sys.argv[3]
     uri = f"ws://127.0.0.1:{port}"
@@ -478,6 +552,12 @@ def main():
         asyncio.run(oversize(uri, int(argument)))
     elif mode == "http":
         http_get(port, argument)
+    elif mode == "push-latency":
+        asyncio.run(push_latency(uri, argument, int(sys.argv[4])))
+    elif mode == "slow-put":
+        slow_put(port, argument, sys.argv[4])
+    elif mode == "blob":
+        blob(port, argument, sys.argv[4], sys.argv[5], sys.argv[6], sys.argv[7] if len(sys.argv) > 7 else "-")
     elif mode == "paths":
         asyncio.run(paths(uri, argument))
     elif mode == "hello-mended":

@@ -87,6 +87,17 @@ extension OpStore {
         }
     }
 
+    /// Runs `body` with every commit synced to disk, whatever the store's
+    /// durability: a blob's chunks may commit without syncing, and the
+    /// synced commit that makes it a blob makes them durable with it (in
+    /// WAL mode a sync covers every frame before it).
+    public func syncingFully<T>(_ body: () throws -> T) throws -> T {
+        guard durability != .full else { return try body() }
+        try database.execute("PRAGMA synchronous = FULL")
+        defer { try? database.execute("PRAGMA synchronous = NORMAL") }
+        return try body()
+    }
+
     /// Drops an upload that will not finish, and its chunks.
     public func abandonUpload(_ upload: UploadID) throws(StoreError) {
         try inTransaction { () throws(StoreError) in try deleteUpload(upload) }
@@ -200,6 +211,29 @@ extension OpStore {
         defer { statement.reset() }
         _ = try statement.step()
         return (statement.int64(0), statement.int64(1))
+    }
+
+    /// How many chunks an upload wrote.
+    public func chunkCount(of upload: UploadID) throws(StoreError) -> Int {
+        let statement = try database.statement("SELECT count(*) FROM blob_chunks WHERE upload = ?")
+        defer { statement.reset() }
+        try statement.bind(1, upload.rawValue)
+        _ = try statement.step()
+        return Int(statement.int64(0))
+    }
+
+    /// One chunk of an upload's bytes (sequence numbers from 0), or nil.
+    public func chunk(_ sequence: Int, of upload: UploadID) throws(StoreError) -> [UInt8]? {
+        let statement = try database.statement("SELECT bytes FROM blob_chunks WHERE upload = ? AND sequence = ?")
+        defer { statement.reset() }
+        try statement.bind(1, upload.rawValue)
+        try statement.bind(2, Int64(sequence))
+        return try statement.step() ? statement.blob(0) : nil
+    }
+
+    /// The upload whose chunks hold a stored blob.
+    public func blobUpload(_ hash: BlobHash) throws(StoreError) -> UploadID? {
+        try blobRow(hash).map { UploadID(rawValue: $0) }
     }
 
     /// The upload whose chunks hold a stored blob.

@@ -44,6 +44,12 @@ struct Serve: ParsableCommand {
 
     @OptionGroup(title: "Limits (Docs/SECURITY.md)") var limits: LimitOptions
 
+    @Option(help: "The largest blob (image) an upload may store, in bytes.")
+    var maxBlobBytes: Int64 = BlobLimits().maxBytes
+
+    @Option(help: "Blob uploads in flight at once; more are refused with 503.")
+    var maxUploads = BlobLimits().maxUploads
+
     /// Where `Web/build.sh` puts the page, from the repository's root.
     static let defaultWebFolder = ".build-wasm/site"
 
@@ -55,6 +61,8 @@ struct Serve: ParsableCommand {
         options.durability = durability
         options.secret = serverSecret(given: secret)
         options.limits = limits.serverLimits
+        options.blobs.maxBytes = maxBlobBytes
+        options.blobs.maxUploads = maxUploads
         let built = FileManager.default.fileExists(atPath: Self.defaultWebFolder)
         options.webFolder = web ?? (built ? Self.defaultWebFolder : nil)
         // Signals are taken by one thread that asks the server to stop;
