@@ -67,3 +67,32 @@ import Testing
         #expect(folded.errors.contains("compacted into a snapshot; the earliest state is at 4"), "\(folded.errors)")
     }
 }
+
+@Suite struct RenderEmbeddedImagesTests {
+    @Test("--embed-images puts a stored blob's bytes in the SVG as a data: URL and names a missing one")
+    func embeddedImagesCarryTheirBytes() throws {
+        let path = temporaryDatabase()
+        let store = try OpStore(path: path)
+        try store.createDocument("render/images", epoch: Epoch(rawValue: 1), at: 0)
+        let bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3]
+        let stored = BlobHash(bytes: [UInt8](repeating: 0xAB, count: 32))
+        let missing = BlobHash(bytes: [UInt8](repeating: 0xCD, count: 32))
+        let upload = try store.beginUpload(at: 0)
+        try store.appendChunk(bytes, to: upload, sequence: 0)
+        _ = try store.finishUpload(upload, as: stored, size: 11, type: .png, document: "render/images", at: 0)
+        var editor = Editor(replica: ReplicaID(rawValue: 0xC2))
+        var ops = try editor.perform(.place(.image(stored, width: 40, height: 30), at: Point(x: 50, y: 50)))
+        ops += try editor.perform(.place(.image(missing, width: 40, height: 30), at: Point(x: 150, y: 50)))
+        try store.append(
+            ops.enumerated().map { LoggedOp(position: UInt64($0 + 1), op: $1, author: "ada", receivedAt: 0) },
+            to: "render/images")
+
+        let embedded = try runEasel(["render", "--db", path, "--doc", "render/images", "--embed-images", "-o", "-"])
+        #expect(embedded.status == 0)
+        #expect(embedded.output.contains("href=\"data:image/png;base64,\(Data(bytes).base64EncodedString())\""))
+        #expect(embedded.output.contains("href=\"blobs/\(missing)\""))
+        #expect(embedded.errors.contains("no blob \(missing) is stored for render/images"))
+        let plain = try runEasel(["render", "--db", path, "--doc", "render/images", "-o", "-"])
+        #expect(plain.output.contains("href=\"blobs/\(stored)\"") && !plain.output.contains("data:"))
+    }
+}

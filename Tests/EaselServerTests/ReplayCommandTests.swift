@@ -225,3 +225,26 @@ private func runWithDefaultSignals(_ path: String, _ arguments: [String]) throws
     // Exited normally: the status's high byte; otherwise 128 + the signal.
     return status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
 }
+
+@Suite struct ReplayBlobCheckTests {
+    @Test("replay --check names every blob the history refers to that the database lacks, and fails until it is stored")
+    func checkReportsMissingBlobs() throws {
+        let path = temporaryDatabase()
+        let store = try OpStore(path: path)
+        try store.createDocument("replay/images", epoch: Epoch(rawValue: 1), at: 0)
+        let missing = BlobHash(bytes: [UInt8](repeating: 0xEF, count: 32))
+        var editor = Editor(replica: ReplicaID(rawValue: 0xC3))
+        let ops = try editor.perform(.place(.image(missing, width: 40, height: 30), at: Point(x: 50, y: 50)))
+        try store.append(
+            ops.enumerated().map { LoggedOp(position: UInt64($0 + 1), op: $1, author: "ada", receivedAt: 0) },
+            to: "replay/images")
+        let failing = try runEasel(["replay", "--db", path, "--doc", "replay/images", "--check"])
+        #expect(failing.status == 1)
+        #expect(failing.output.contains("the op at position 1 refers to blob \(missing), which the database lacks"))
+        let upload = try store.beginUpload(at: 0)
+        try store.appendChunk([0xFF, 0xD8, 0xFF, 0], to: upload, sequence: 0)
+        _ = try store.finishUpload(upload, as: missing, size: 4, type: .jpeg, document: "replay/images", at: 0)
+        let passing = try runEasel(["replay", "--db", path, "--doc", "replay/images", "--check"])
+        #expect(passing.status == 0, "\(passing.output)")
+    }
+}

@@ -2,6 +2,7 @@ import ArgumentParser
 import EaselModel
 import EaselRender
 import EaselReplay
+import EaselStore
 import Foundation
 
 struct Render: ParsableCommand {
@@ -18,10 +19,15 @@ struct Render: ParsableCommand {
     @Option(help: "The state after the op at this position; the latest when not given.") var at: UInt64?
     @Option(name: .shortAndLong, help: "Where to write the SVG (or PNG); - for standard output.") var output: String
     @Flag(help: "Write PNG instead, rasterised by rsvg-convert (Debian: librsvg2-bin).") var png = false
+    @Flag(help: "Put the images' bytes in the SVG (data: URLs), from the blobs stored for the document.")
+    var embedImages = false
 
     func run() throws {
         let history = try HistorySource.loadDatabase(path: database.db, document: doc)
-        let svg = SVGRenderer().render(try history.document(at: at))
+        let document = try history.document(at: at)
+        var options = SVGRenderer.Options()
+        if embedImages { options.blobPath = try embeddedImages(of: document) }
+        let svg = SVGRenderer(options: options).render(document)
         let bytes = png ? try rasterise(svg) : Data(svg.utf8)
         if output == "-" {
             FileHandle.standardOutput.write(bytes)
@@ -32,6 +38,31 @@ struct Render: ParsableCommand {
                 throw CommandError("cannot write \(output): \(error.localizedDescription)")
             }
         }
+    }
+
+    /// Each image's blob as a data: URL; a blob the database lacks for the
+    /// document keeps its path (the placeholder shows) and is named on
+    /// standard error.
+    private func embeddedImages(of document: Document) throws -> @Sendable (BlobHash) -> String {
+        let store = try OpStore(readingBackupAt: database.db)
+        var urls: [BlobHash: String] = [:]
+        var missing: [BlobHash] = []
+        for entity in document.entities {
+            guard case .image(let hash, _, _) = entity.content, urls[hash] == nil else { continue }
+            guard let info = try store.blobInfo(hash, document: doc) else {
+                missing.append(hash)
+                continue
+            }
+            var bytes = Data()
+            try store.readBlob(hash) { bytes.append(contentsOf: $0) }
+            urls[hash] = "data:\(info.type.mediaType);base64,\(bytes.base64EncodedString())"
+        }
+        for hash in missing {
+            FileHandle.standardError.write(
+                Data("easel: no blob \(hash) is stored for \(doc): its image shows a placeholder\n".utf8))
+        }
+        let found = urls
+        return { hash in found[hash] ?? "blobs/\(hash)" }
     }
 
     private func rasterise(_ svg: String) throws -> Data {

@@ -2,6 +2,7 @@ import ArgumentParser
 import EaselModel
 import EaselProtocol
 import EaselReplay
+import EaselStore
 import Foundation
 
 struct Replay: ParsableCommand {
@@ -116,8 +117,10 @@ struct Replay: ParsableCommand {
 
     private func runCheck(_ history: OpHistory) throws {
         let report = try history.check(until: until)
+        let missingBlobs = try checkBlobs(history)
         guard let first = report.first else {
             Swift.print("\(history.name): \(report.checked) ops checked, every invariant holds")
+            if !missingBlobs.isEmpty { throw ExitCode(1) }
             return
         }
         let line = StepLine(for: history)
@@ -130,6 +133,36 @@ struct Replay: ParsableCommand {
         let atFirst = report.violations.filter { $0.position == first.position }.count
         if report.total > atFirst { Swift.print("  and \(report.total - atFirst) more broken rules later in the log") }
         throw ExitCode(1)
+    }
+
+    /// With a database: every blob the history refers to (through --until)
+    /// that the database does not hold for the document, printed with the
+    /// first position that refers to it.
+    private func checkBlobs(_ history: OpHistory) throws -> [BlobHash] {
+        guard let db, let doc else { return [] }
+        var firstUse: [BlobHash: UInt64] = [:]
+        func note(_ op: Op, at position: UInt64) {
+            let hashes: [BlobHash]
+            switch op.action {
+            case .create(_, let fields):
+                hashes = fields.compactMap { if case .blob(let hash) = $0 { hash } else { nil } }
+            case .set(_, .blob(let hash)):
+                hashes = [hash]
+            default:
+                hashes = []
+            }
+            for hash in hashes where firstUse[hash] == nil { firstUse[hash] = position }
+        }
+        if let base = history.base { for op in base.state { note(op, at: base.position) } }
+        for logged in history.ops where logged.position <= (until ?? history.head) { note(logged.op, at: logged.position) }
+        let store = try OpStore(readingBackupAt: db)
+        var missing: [BlobHash] = []
+        for (hash, position) in firstUse.sorted(by: { ($0.value, $0.key) < ($1.value, $1.key) }) {
+            guard try store.blobInfo(hash, document: doc) == nil else { continue }
+            missing.append(hash)
+            Swift.print("\(history.name): the op at position \(position) refers to blob \(hash), which the database lacks")
+        }
+        return missing
     }
 
     private func runFind(_ history: OpHistory, _ text: String) throws {
