@@ -97,13 +97,17 @@ public final class DocumentSession: @unchecked Sendable {
     }
 
     /// Reads or changes the engine (edit the document, read its state), then
-    /// sends whatever the change produced.
+    /// sends whatever the change produced, and reports the events it made
+    /// (a failed place, say) to the event handler.
     @discardableResult
     public func edit<T>(_ body: (inout SyncClient) throws -> T) rethrows -> T {
         lock.lock()
+        var events: [SyncEvent] = []
         defer {
             carryOutOutputs()
+            events = engine.takeEvents()
             lock.unlock()
+            if !events.isEmpty { onEvents?(events) }
         }
         return try body(&engine)
     }

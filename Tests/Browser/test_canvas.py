@@ -6,7 +6,6 @@ import json
 import math
 import subprocess
 
-from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
 
 from conftest import easel_binary
@@ -78,7 +77,7 @@ def test_two_pages_and_a_bot_co_edit_and_end_with_the_servers_state(server, brow
     text = wait_until(lambda: [e[0] for e in first.entities() if e[1] == "text"], what="the text")[0]
     second.tap(cx, cy)
     wait_until(lambda: second.state["selection"] == [text], what="the text selected")
-    ActionChains(second.driver).double_click(second.driver.find_element("id", "canvas")).perform()
+    second.double_click(cx, cy)
     editor = second.driver.find_element("id", "text-editor")
     wait_until(lambda: editor.is_displayed(), what="the text editor open")
     editor.send_keys(Keys.END, ", world", Keys.ENTER)

@@ -3,7 +3,6 @@ back from the page's selection, viewport and drawn document."""
 
 import math
 
-from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
 
 from pages import Canvas, translation, wait_until
@@ -76,7 +75,7 @@ def test_text_is_typed_in_place_and_reaches_the_other_page(server, browsers):
     cx, cy = round(writer.width / 2), round(writer.height / 2)
     writer.tap(cx, cy)
     wait_until(lambda: writer.state["selection"] == [text[0]], what="the text selected")
-    ActionChains(writer.driver).double_click(writer.driver.find_element("id", "canvas")).perform()
+    writer.double_click(cx, cy)
     editor = writer.driver.find_element("id", "text-editor")
     wait_until(lambda: editor.is_displayed(), what="the editor open")
     assert editor.get_attribute("value") == "Hello"

@@ -162,7 +162,7 @@ private struct Run {
                                 ledger.acknowledged(ids, at: arrived) { tally.record($0) }
                                 tally.acknowledged(ids.count)
                             }
-                        case .refused(_, let ops):
+                        case .refused(_, let ops), .placeFailed(_, _, let ops):
                             ledger.refused(ops.count)
                             tally.withLock { $0.refused(ops.count) }
                         case .serverError:

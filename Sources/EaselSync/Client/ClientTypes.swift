@@ -70,6 +70,10 @@ public enum SyncEvent: Hashable, Sendable {
     /// The server refused a push; its ops are dropped, and the document is
     /// rebuilt from a fresh snapshot on the next connection.
     case refused(ErrorMessage, [Op])
+    /// An image's upload failed for good (`SyncClient.blobFailed`): the ops
+    /// that placed it never reached the server, and the document is
+    /// rebuilt without them from a fresh snapshot.
+    case placeFailed(BlobHash, reason: String, dropped: [Op])
     /// The server sent an error not about a push.
     case serverError(ErrorMessage)
 }

@@ -38,6 +38,7 @@ extension SyncClient {
         guard isConnected, isWelcomed else { return }
         for ops in awaitingResend { send(Push(batch: nextBatch, ops: ops)) }
         awaitingResend = []
+        holdOpsAwaitingBlobs()
         var start = 0
         while start < unsent.count {
             var end = min(start + configuration.opsPerPush, unsent.count)

@@ -33,6 +33,10 @@ public struct SyncClient: Sendable {
     var awaitingResend: [[Op]] = []
     /// Local ops not yet in any push, in order.
     var unsent: [Op] = []
+    /// Blobs the app is uploading, and the local ops that wait for them
+    /// (SyncClient+Blobs.swift), in order.
+    public internal(set) var awaitedBlobs: Set<BlobHash> = []
+    var heldOps: [Op] = []
     var nextBatch: UInt64 = 1
 
     // MARK: Connection
@@ -98,6 +102,7 @@ public struct SyncClient: Sendable {
             clock: LamportClock(replica: session.replica, counter: overflow ? .max : skipped), document: Document())
         editor.receive(session.unacknowledged)
         unsent = session.unacknowledged
+        for blob in session.awaitedBlobs { awaitedBlobs.insert(blob) }
     }
 
     public var replica: ReplicaID { editor.replica }
@@ -109,16 +114,21 @@ public struct SyncClient: Sendable {
     }
 
     /// Local ops the server has not acknowledged, in the order they were made.
-    public var unacknowledged: [Op] { inFlight.flatMap({ $0.ops }) + awaitingResend.flatMap { $0 } + unsent }
+    public var unacknowledged: [Op] {
+        inFlight.flatMap({ $0.ops }) + awaitingResend.flatMap { $0 } + heldOps + unsent
+    }
 
     /// How many local ops the server has not acknowledged, without copying them.
     public var unacknowledgedCount: Int {
-        inFlight.reduce(0) { $0 + $1.ops.count } + awaitingResend.reduce(0) { $0 + $1.count } + unsent.count
+        inFlight.reduce(0) { $0 + $1.ops.count } + awaitingResend.reduce(0) { $0 + $1.count } + heldOps.count
+            + unsent.count
     }
 
     /// The session to save so unsent edits survive a restart.
     public var savedSession: SavedSession {
-        SavedSession(replica: replica, counter: editor.clock.counter, unacknowledged: unacknowledged)
+        SavedSession(
+            replica: replica, counter: editor.clock.counter, unacknowledged: unacknowledged,
+            awaitedBlobs: awaitedBlobs.sorted())
     }
 
     /// What to send or do since the last call, in order.

@@ -319,6 +319,7 @@ struct NetworkSimulation {
         case .acknowledged(let ids): participants[index].acknowledged.formUnion(ids)
         case .refused(let error, let ops): problems.append("participant \(index): \(ops.count) ops refused: \(error)")
         case .serverError(let error): problems.append("participant \(index): server error \(error)")
+        case .placeFailed(let blob, let reason, _): problems.append("participant \(index): \(blob) failed: \(reason)")
         }
     }
 
