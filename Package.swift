@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "EaselClient", targets: ["EaselClient"]),
         .library(name: "EaselClientLWS", targets: ["EaselClientLWS"]),
         .library(name: "EaselClientURLSession", targets: ["EaselClientURLSession"]),
+        .library(name: "EaselClientHTTP", targets: ["EaselClientHTTP"]),
         .library(name: "EaselBot", targets: ["EaselBot"]),
         .library(name: "EaselRender", targets: ["EaselRender"]),
         .library(name: "EaselReplay", targets: ["EaselReplay"]),
@@ -31,6 +32,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // The document, its CRDT ops and the z-order keys. Standard library only,
@@ -72,12 +75,15 @@ let package = Package(
             ],
             path: "Server"
         ),
-        // The client engine on any WebSocket behind WebSocketTransport, and an
-        // in-process server. No C library: ClientProductsTests checks that
-        // neither it nor EaselClientURLSession depends on one.
+        // The client engine on any WebSocket behind WebSocketTransport, an
+        // in-process server, and the blob downloader and caches on any HTTP
+        // behind BlobTransport. No system library: ClientProductsTests checks
+        // that neither it nor EaselClientURLSession depends on one, and that
+        // swift-crypto (SHA-256; CryptoKit on Apple platforms) is the only
+        // package they take.
         .target(
             name: "EaselClient",
-            dependencies: ["EaselModel", "EaselProtocol", "EaselSync"]
+            dependencies: ["EaselModel", "EaselProtocol", "EaselSync", .product(name: "Crypto", package: "swift-crypto")]
         ),
         // The client transport on libwebsockets: one loop thread for many
         // connections (the bots, the tests).
@@ -91,6 +97,17 @@ let package = Package(
         .target(
             name: "EaselClientURLSession",
             dependencies: ["EaselClient", "EaselProtocol", "EaselSync"]
+        ),
+        // Blobs over HTTP on AsyncHTTPClient, for the bots, the tools and the
+        // tests (and any app that runs SwiftNIO).
+        .target(
+            name: "EaselClientHTTP",
+            dependencies: [
+                "EaselClient", "EaselModel",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
         ),
         // Headless bots: scripts and seeded random edits through the editor's
         // own gestures and commands (Script/, Random/: sans-IO), and fleets of
@@ -160,7 +177,7 @@ let package = Package(
             name: "EaselServerTests",
             dependencies: [
                 "EaselClient", "EaselClientLWS", "EaselClientURLSession", "EaselSync", "EaselStore", "EaselProtocol",
-                "EaselAuth", "EaselBot", "EaselRender", "EaselReplay", "EaselTestSupport", "easel",
+                "EaselAuth", "EaselBot", "EaselRender", "EaselReplay", "EaselTestSupport", "easel", "EaselClientHTTP",
             ]
         ),
         .testTarget(

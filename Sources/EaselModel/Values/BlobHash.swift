@@ -57,6 +57,9 @@ public struct BlobHash: Hashable, Comparable, Sendable, CustomStringConvertible 
         lhs.words < rhs.words
     }
 
+    /// 64 lower-case hex digits: the blob's name in URLs and files.
+    public var hex: String { description }
+
     /// 64 lower-case hex digits.
     public var description: String {
         bytes.map { byte in
