@@ -61,7 +61,7 @@ final class WebSession {
 
 /// Sessions JavaScript holds by handle. WebAssembly runs this module on one
 /// thread.
-nonisolated(unsafe) private var sessions: [Int32: WebSession] = [:]
+nonisolated(unsafe) var sessions: [Int32: WebSession] = [:]
 nonisolated(unsafe) private var nextSession: Int32 = 1
 
 /// JavaScript's clock (milliseconds since 1970, `Date.now()`).
@@ -172,15 +172,23 @@ public func easelSessionTick(_ handle: Int32, _ now: Double) {
 
 /// What to do since the last call, as records in the result buffer: kind 1
 /// a binary message to send, kind 2 close the connection (the reason, in
-/// UTF-8). Returns how many.
+/// UTF-8), kind 3 an image's place undone because its upload failed (the
+/// blob's hex, a space, the reason). Returns how many.
 @_cdecl("easel_session_take_outputs")
 public func easelSessionTakeOutputs(_ handle: Int32) -> Int32 {
     var records = RecordWriter()
-    for output in sessions[handle]?.client.takeOutputs() ?? [] {
+    guard let session = sessions[handle] else { return 0 }
+    for output in session.client.takeOutputs() {
         switch output {
         case .send(let message): records.record(1, message.binaryEncoded())
         case .disconnect(let reason): records.record(2, reason)
         }
+    }
+    // Events are taken on every call, even those the page has no use for
+    // (acknowledgements): left in the engine they would pile up for as
+    // long as the page stays open.
+    for event in session.client.takeEvents() {
+        if case .placeFailed(let blob, let reason, _) = event { records.record(3, blob.hex + " " + reason) }
     }
     setResult(records.bytes)
     return records.count
@@ -470,7 +478,7 @@ public func easelSessionGesture(
 }
 
 /// 0 when the editor took the input, -1 when it refused it.
-private func outcome(_ body: () throws(ModelError) -> Void) -> Int32 {
+func outcome(_ body: () throws(ModelError) -> Void) -> Int32 {
     do throws(ModelError) {
         try body()
         return 0

@@ -8,6 +8,7 @@ import { Connection } from '/static/connection.mjs';
 import { attachInput } from '/static/input.mjs';
 import { SessionStore } from '/static/store.mjs';
 import { colourFor, initials } from '/static/people.mjs';
+import { ImageStore } from '/static/images.mjs';
 
 const $ = (id) => document.getElementById(id);
 
@@ -58,7 +59,12 @@ async function start() {
   const replica = session.replica;
   rememberDocument(name);
 
-  const view = new CanvasView($('canvas'));
+  const images = new ImageStore({
+    document: name, token,
+    onLoaded: (hex, url) => view.showImage(hex, url),
+    isShown: (hex) => view.showsImage(hex),
+  });
+  const view = new CanvasView($('canvas'), images);
   // The module draws only what is on or near the screen, so it needs the
   // canvas's size, now and whenever it changes.
   new ResizeObserver(([entry]) => {
@@ -84,6 +90,7 @@ async function start() {
   };
   const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
   const connection = new Connection(session, `${scheme}://${location.host}/d/${name}`, changed);
+  connection.onPlaceFailed = ({ reason }) => fail(`The image was not placed: ${reason}`);
   attachInput($('canvas'), session, { isDrawing: () => drawing, changed });
 
   // The state key is marked when peers at the same log position hold the
@@ -198,6 +205,82 @@ async function start() {
   $('place-text').addEventListener('click', () =>
     perform(Command.placeText, { ...screenCentre(), c: 24, text: $('text').value, extra: 'Helvetica' }));
   $('set-text').addEventListener('click', () => perform(Command.editSelectedText, { text: $('text').value }));
+
+  // Images: picked, dropped or pasted. The bytes are kept in the browser
+  // and uploaded; the image shows at once here, and the session holds its
+  // place back from everyone else until the server has stored them.
+  const uploads = new Map(); // hex → { name, fraction }
+  function showUploads() {
+    const status = $('upload');
+    status.hidden = uploads.size === 0;
+    status.textContent = [...uploads.values()]
+      .map(({ name: file, fraction }) => `Uploading ${file} ${Math.round(fraction * 100)}%`).join(' · ');
+  }
+  async function upload(hex, blob, label) {
+    uploads.set(hex, { name: label, fraction: 0 });
+    showUploads();
+    try {
+      await images.upload(hex, blob, (fraction) => {
+        uploads.set(hex, { name: label, fraction });
+        showUploads();
+      });
+      session.blobStored(hex);
+    } catch (error) {
+      session.blobFailed(hex, error.message);
+    } finally {
+      uploads.delete(hex);
+      showUploads();
+      changed();
+    }
+  }
+  async function placeImage(file, at = screenCentre()) {
+    try {
+      const bitmap = await createImageBitmap(file).catch(() => {
+        throw new Error(`${file.name || 'the pasted data'} is not an image this browser can read`);
+      });
+      // At most 60% of the canvas, or 480 pixels, on screen at this zoom.
+      const box = $('canvas').getBoundingClientRect();
+      const zoom = session.viewport()[2];
+      const fit = Math.min(1, 480 / Math.max(bitmap.width, bitmap.height),
+        (box.width * 0.6) / bitmap.width, (box.height * 0.6) / bitmap.height);
+      const hex = await ImageStore.hash(await file.arrayBuffer());
+      await images.keep(hex, file);
+      if (!session.placeImage(hex, at.a, at.b, (bitmap.width * fit) / zoom, (bitmap.height * fit) / zoom)) {
+        throw new Error('the editor refused the image');
+      }
+      changed();
+      await upload(hex, file, file.name || 'image');
+    } catch (error) {
+      fail(`The image was not placed: ${error.message}`);
+    }
+  }
+  // A page reloaded mid-upload resumes it from the bytes the browser kept.
+  for (const hex of session.awaitedBlobs) {
+    images.cached(hex).then((blob) => blob
+      ? upload(hex, blob, 'image')
+      : session.blobFailed(hex, 'its bytes were not kept by this browser'));
+  }
+  $('image-file').addEventListener('change', () => {
+    for (const file of $('image-file').files) placeImage(file);
+    $('image-file').value = '';
+  });
+  $('canvas').addEventListener('dragover', (event) => {
+    if (event.dataTransfer?.types.includes('Files')) event.preventDefault();
+  });
+  $('canvas').addEventListener('drop', (event) => {
+    const files = [...(event.dataTransfer?.files ?? [])];
+    if (files.length === 0) return;
+    event.preventDefault();
+    const box = $('canvas').getBoundingClientRect();
+    for (const file of files) placeImage(file, { a: event.clientX - box.left, b: event.clientY - box.top });
+  });
+  document.addEventListener('paste', (event) => {
+    if (event.target instanceof HTMLInputElement) return;
+    const files = [...(event.clipboardData?.files ?? [])];
+    if (files.length === 0) return;
+    event.preventDefault();
+    for (const file of files) placeImage(file);
+  });
   // What a drawing gesture does: ink with the tool, or an eraser, or the
   // lasso. The slider offers the weights the module gives for it.
   const drawingChoice = () => {
@@ -324,7 +407,7 @@ async function start() {
   }, 50);
   update();
   // For tests and for people debugging in the console.
-  window.easel = { session, connection, view };
+  window.easel = { session, connection, view, images };
 }
 
 start().catch((error) => fail(`The canvas could not start: ${error.message}`));

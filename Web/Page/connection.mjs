@@ -40,13 +40,16 @@ export class Connection {
     };
   }
 
-  /** Carries out what the session asks: messages to send, or a close. */
+  /** Carries out what the session asks: messages to send, or a close; an
+   * image's place undone goes to `onPlaceFailed`. */
   flush() {
     for (const output of this.session.takeOutputs()) {
       if (output.send) {
         if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(output.send);
       } else if (output.disconnect !== undefined) {
         this.socket?.close(1000);
+      } else if (output.placeFailed !== undefined) {
+        this.onPlaceFailed?.(output);
       }
     }
   }

@@ -4,8 +4,10 @@
 const SVG = 'http://www.w3.org/2000/svg';
 
 export class CanvasView {
-  constructor(svg) {
+  /** `images` (an ImageStore) gives images their bytes. */
+  constructor(svg, images = null) {
     this.svg = svg;
+    this.images = images;
     this.viewport = svg.querySelector('#viewport');
     this.layer = svg.querySelector('#entities');
     this.peerStrokes = svg.querySelector('#peer-strokes');
@@ -56,7 +58,20 @@ export class CanvasView {
   parse(fragment) {
     const parsed = this.parser.parseFromString(`<svg xmlns="${SVG}">${fragment}</svg>`, 'image/svg+xml');
     const element = parsed.documentElement.firstElementChild;
-    return element ? document.importNode(element, true) : null;
+    if (!element) return null;
+    // Before the import: a parsed document loads nothing, the page would.
+    if (this.images) for (const image of element.querySelectorAll('image')) this.images.adopt(image);
+    return document.importNode(element, true);
+  }
+
+  /** The images of a blob whose bytes just came: they show them. */
+  showImage(hex, url) {
+    for (const image of this.layer.querySelectorAll(`image[data-blob="${hex}"]`)) image.setAttribute('href', url);
+  }
+
+  /** Whether an image of the blob is on the page. */
+  showsImage(hex) {
+    return this.layer.querySelector(`image[data-blob="${hex}"]`) !== null;
   }
 
   /** Shows gestures in flight (`Session.preview()`): moves their entities by

@@ -163,11 +163,53 @@ export class Session {
       this.exports.easel_session_receive(this.handle, pointer, length, now));
   }
 
-  /** What to do: `{ send: Uint8Array }` or `{ disconnect: reason }`, in order. */
+  /**
+   * What to do: `{ send: Uint8Array }` or `{ disconnect: reason }`, in
+   * order, and `{ placeFailed: blob, reason }` for an image whose upload
+   * failed (its place is undone).
+   */
   takeOutputs() {
     this.exports.easel_session_take_outputs(this.handle);
-    return this.easel.records().map(({ kind, bytes }) =>
-      kind === 1 ? { send: bytes } : { disconnect: text.decode(bytes) });
+    return this.easel.records().map(({ kind, bytes }) => {
+      if (kind === 1) return { send: bytes };
+      const value = text.decode(bytes);
+      if (kind === 2) return { disconnect: value };
+      const space = value.indexOf(' ');
+      return { placeFailed: value.slice(0, space), reason: value.slice(space + 1) };
+    });
+  }
+
+  /**
+   * Places an image whose bytes are uploading: `blob` is their SHA-256 (64
+   * hex digits), x and y the screen point, width and height in document
+   * units. It shows here at once; nobody else sees it until `blobStored`.
+   * True when the editor took it.
+   */
+  placeImage(blob, x, y, width, height, now = Date.now()) {
+    const code = this.easel.withBytes(encoder.encode(blob), (pointer, length) =>
+      this.exports.easel_session_place_image(this.handle, pointer, length, x, y, width, height, now));
+    if (code === -3) throw new Error(`"${blob}" is not a blob's name (64 hex digits)`);
+    return code === 0;
+  }
+
+  /** The server stored the blob: the place waiting for it goes out. */
+  blobStored(blob) {
+    this.easel.withBytes(encoder.encode(blob), (pointer, length) =>
+      this.exports.easel_session_blob_stored(this.handle, pointer, length));
+  }
+
+  /** The upload failed for good: the place is undone, and `takeOutputs` says so. */
+  blobFailed(blob, reason) {
+    this.easel.withBytes(encoder.encode(blob), (pointer, length) =>
+      this.easel.withBytes(encoder.encode(reason), (reasonPointer, reasonLength) =>
+        this.exports.easel_session_blob_failed(this.handle, pointer, length, reasonPointer, reasonLength)));
+  }
+
+  /** The blobs whose uploads the session waits for (a resumed session's too). */
+  get awaitedBlobs() {
+    this.exports.easel_session_awaited_blobs(this.handle);
+    const value = text.decode(this.easel.result());
+    return value === '' ? [] : value.split(' ');
   }
 
   /**

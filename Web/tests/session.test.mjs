@@ -219,3 +219,50 @@ test('the shape tool places its shape where the canvas is tapped, or in the box 
   assert.equal(session.command(Command.shapeTool, { integer: 9 }), false, 'no shape 9');
   session.close();
 });
+
+const BLOB = 'ab'.repeat(32);
+
+test('a placed image shows at once but its create waits until the page says its blob is stored', () => {
+  const { session } = welcomed();
+  assert.ok(session.placeImage(BLOB, 100, 100, 300, 200, 1002));
+  const drawn = session.render().find((change) => change.draw);
+  assert.match(drawn.svg, new RegExp(`<image [^>]*href="blobs/${BLOB}"`));
+  assert.deepEqual(session.awaitedBlobs, [BLOB]);
+  assert.equal(pushes(session.takeOutputs()).length, 0, 'nothing goes out while the upload runs');
+  assert.ok(session.command(Command.placeEmoji, { text: '🦊', a: 20, b: 20, c: 40, now: 1003 }));
+  assert.equal(pushes(session.takeOutputs()).length, 1, 'other edits go out meanwhile');
+  session.blobStored(BLOB);
+  assert.deepEqual(session.awaitedBlobs, []);
+  assert.equal(pushes(session.takeOutputs()).length, 1, 'the image goes out once its blob is stored');
+  session.close();
+});
+
+test('a failed upload undoes the place and says why', () => {
+  const { session } = welcomed();
+  assert.ok(session.placeImage(BLOB, 100, 100, 300, 200, 1002));
+  session.takeOutputs();
+  session.blobFailed(BLOB, '415: not an image');
+  const outputs = session.takeOutputs();
+  assert.deepEqual(outputs.find((output) => output.placeFailed), { placeFailed: BLOB, reason: '415: not an image' });
+  assert.ok(outputs.some((output) => output.disconnect !== undefined), 'the session reloads the document without it');
+  assert.equal(pushes(outputs).length, 0, 'the image never goes out');
+  session.close();
+});
+
+test('a reloaded page still waits for the blobs the page before was uploading', () => {
+  const { session } = welcomed();
+  assert.ok(session.placeImage(BLOB, 100, 100, 300, 200, 1002));
+  const saved = session.saved();
+  session.close();
+  const resumed = easel.openSession(hello, 2000, saved);
+  assert.deepEqual(resumed.awaitedBlobs, [BLOB]);
+  resumed.close();
+});
+
+test('an image is refused a name that is not a blob\'s, and nothing waits for it', () => {
+  const { session } = welcomed();
+  assert.throws(() => session.placeImage('not-a-hash', 100, 100, 10, 10), /not a blob's name/);
+  assert.equal(session.placeImage(BLOB, NaN, 100, 10, 10), false);
+  assert.deepEqual(session.awaitedBlobs, []);
+  session.close();
+});
