@@ -109,6 +109,10 @@ ALIGNMENTS = ("left", "center", "right")
 SHAPES = ("rectangle", "ellipse", "arrow", "star", "bubble")
 TOOLS = ("pen", "brush", "marker", "neon", "pencil", "eraser", "blur")
 END_CAPS = ("round", "arrow")
+FITS = ("contain", "cover", "stretch")
+# The document itself (entity 0@0000000000000000, "document" in JSON) is
+# only ever set, and only these fields of it.
+DOCUMENT_FIELDS = frozenset({"fill", "blob", "width", "height", "fit"})
 
 DOCUMENT_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*(/[A-Za-z0-9][A-Za-z0-9._-]*)*")
 BASE62 = frozenset("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
@@ -325,6 +329,7 @@ FIELDS: dict[int, FieldSpec] = {
     18: FieldSpec("tool", partial(read_enum, TOOLS, what="tool"), _kinds("stroke")),
     19: FieldSpec("endCap", partial(read_enum, END_CAPS, what="endCap"), _kinds("stroke")),
     20: FieldSpec("blob", read_blob, _kinds("image")),
+    21: FieldSpec("fit", partial(read_enum, FITS, what="fit"), _kinds()),
 }
 
 
@@ -373,9 +378,9 @@ def read_op_batch(r: Reader, max_ops: int, min_ops: int = 0, positioned: bool = 
         # Each entry is a (replica index, counter) pair; see the report on the layout's wording.
         replica = state.replica(r.uint("entity replica index"))
         counter = r.uint("entity counter")
-        if counter == 0:
-            raise DecodeError(INVALID_VALUE, "entity table counter 0")
-        state.entities.append(op_id(counter, replica))
+        if counter == 0 and replica != 0:
+            raise DecodeError(INVALID_VALUE, "entity table counter 0 of a replica other than 0")
+        state.entities.append("document" if counter == 0 else op_id(counter, replica))
     n = r.count("positioned op" if positioned else "op", max_ops)
     if n < min_ops:
         raise DecodeError(INVALID_VALUE, f"{n} ops, at least {min_ops} required")
@@ -425,6 +430,11 @@ def read_op(r: Reader, state: BatchState) -> dict:
     if transaction[1] != replica or transaction[0] > counter:
         raise DecodeError(INVALID_VALUE, f"transaction {op_id(*transaction)} of op"
                           f" {op_id(counter, replica)} names another replica or a later counter")
+    if op.get("entity") == "document":
+        if action != "set":
+            raise DecodeError(INVALID_VALUE, f"{action} of the document itself, which is only ever set")
+        if not set(op["fields"]) <= DOCUMENT_FIELDS:
+            raise DecodeError(INVALID_VALUE, f"fields {sorted(op['fields'])} set on the document itself")
     if action == "create":
         for name in op["fields"]:
             if op["kind"] not in FIELD_KINDS[name]:
@@ -1013,12 +1023,14 @@ FIELD_TAGS = {spec.name: tag for tag, spec in FIELDS.items()}
 FLOAT_FIELDS = {"x", "y", "scale", "rotation", "weight", "size", "width", "height"}
 STRING_FIELDS = {"zKey", "character", "text", "font"}
 ENUM_FIELDS = {"textStyle": TEXT_STYLES, "alignment": ALIGNMENTS, "shape": SHAPES, "tool": TOOLS,
-               "endCap": END_CAPS}
+               "endCap": END_CAPS, "fit": FITS}
 KIND_TAGS = {name: tag for tag, name in KINDS.items()}
 
 
 def parse_op_id(text: str) -> tuple[int, int]:
     """`counter@replica` as (counter, replica), which orders as OpIDs do (section 3)."""
+    if text == "document":
+        return 0, 0
     counter, replica = text.split("@")
     return int(counter), int(replica, 16)
 
@@ -1356,7 +1368,7 @@ INVALID_CASES: list[tuple[str, str, int]] = [
     ("push of no ops", f"01 03 07 01 {A11CE} 00 00", 108),
     ("x is NaN", push_of("32 04 00 01 00 00 c0 7f"), 107),
     ("x is infinite", push_of("32 04 00 01 00 00 80 ff"), 107),
-    ("field tag 21", push_of("32 04 00 15 00 00 48 41"), 105),
+    ("field tag 22", push_of("32 04 00 16 00 00 48 41"), 105),
     ("field tag 0", push_of("32 04 00 00 00 00 48 41"), 105),
     ("enum value past its names", push_of("32 04 00 11 05"), 105),
     ("zKey without digits", push_of("32 04 00 05 01 61"), 108),

@@ -55,6 +55,7 @@ struct EntitySVG {
         svg += "</defs>"
         if isBlur {
             svg += "<g mask=\"url(#in-\(name))\" filter=\"url(#blur)\">"
+            if layers.blursBackground(entity) { svg += "<use href=\"#\(BackgroundSVG.imageID)\"/>" }
             for id in layers.blurred(by: entity) { svg += "<use href=\"#e-\(EraserLayers.name(id))\"/>" }
             svg += "</g>"
         }

@@ -52,6 +52,14 @@ public struct EraserLayers: Sendable {
         return document.entities(below: blur.id, meeting: box).filter { !erasers.contains($0) }
     }
 
+    /// Whether a blur eraser blurs the background image: the image lies
+    /// beneath everything, so whenever the eraser's box meets its box.
+    func blursBackground(_ blur: Entity) -> Bool {
+        guard let image = document.background.image else { return false }
+        let box = BackgroundSVG(image: image, options: SVGRenderer.Options()).box
+        return EntityGeometry(blur).documentBounds.intersects(box)
+    }
+
     /// An ID as an XML name: `@` is not a name character.
     static func name(_ id: EntityID) -> String {
         var text = ""

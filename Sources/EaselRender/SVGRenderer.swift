@@ -24,10 +24,12 @@ public struct SVGRenderer: Sendable {
         self.options = options
     }
 
-    /// The frame a document gets by default: its entities' bounds with a
-    /// 16-unit margin, or 1000 × 800 at the origin when it is empty.
+    /// The frame a document gets by default: its entities' bounds and its
+    /// background image's box with a 16-unit margin, or 1000 × 800 at the
+    /// origin when it has neither.
     public static func frame(of document: Document) -> Rect {
-        let bounds = document.entities.map { EntityGeometry($0).documentBounds }
+        var bounds = document.entities.map { EntityGeometry($0).documentBounds }
+        if let image = document.background.image { bounds.append(BackgroundSVG(image: image, options: Options()).box) }
         guard var frame = bounds.first else { return Rect(minX: 0, minY: 0, maxX: 1000, maxY: 800) }
         for box in bounds.dropFirst() { frame = frame.union(box) }
         return Rect(minX: frame.minX - 16, minY: frame.minY - 16, maxX: frame.maxX + 16, maxY: frame.maxY + 16)
@@ -72,7 +74,8 @@ public struct SVGRenderer: Sendable {
         if !definitions.isEmpty { svg += "<defs>\n" + definitions + "</defs>\n" }
         svg +=
             "<rect x=\"\(n(frame.minX))\" y=\"\(n(frame.minY))\" width=\"\(n(frame.width))\" height=\"\(n(frame.height))\""
-        svg += options.background.paint("fill") + "/>\n"
+        svg += backgroundColor(of: document).paint("fill") + "/>\n"
+        svg += backgroundFragment(of: document)
         let layers = EraserLayers(document)
         for entity in entities {
             EntitySVG(entity: entity, options: options, layers: layers).write(to: &svg)

@@ -162,3 +162,57 @@ def test_an_upload_the_server_refuses_undoes_the_place_with_the_servers_reason(t
         assert bob.js("return document.querySelectorAll('#entities image').length") == 0
     finally:
         server.stop()
+
+
+def stripes_png():
+    """400 × 400: red, then green, then blue columns. Centred at the
+    document's origin, which the standard view puts at the canvas's corner,
+    the green column shows from 0 to 100 and the blue from 100 to 200."""
+    picture = Image.new("RGB", (400, 400), (220, 40, 40))
+    picture.paste((40, 170, 60), (200, 0, 300, 400))
+    picture.paste((40, 70, 220), (300, 0, 400, 400))
+    out = io.BytesIO()
+    picture.save(out, "PNG")
+    return out.getvalue()
+
+
+def canvas_pixel(page, folder, x, y):
+    shot = folder / "background.png"
+    page.driver.save_screenshot(str(shot))
+    picture = Image.open(shot).convert("RGB")
+    ratio = picture.width / page.js("return window.innerWidth")
+    return picture.getpixel((round((page.left + x) * ratio), round((page.top + y) * ratio)))
+
+
+def test_a_background_image_and_colour_set_on_one_page_show_on_the_other_and_a_blur_eraser_blurs_its_pixels(
+        server, browsers, tmp_path):
+    from selenium.webdriver.support.select import Select
+
+    document = "web/background"
+    ada, bob = Canvas(browsers(), server, document), Canvas(browsers(), server, document)
+    ada.js("const input = document.getElementById('background-color');"
+           "input.value = '#f0e6c8'; input.dispatchEvent(new Event('change'));")
+    path = tmp_path / "stripes.png"
+    path.write_bytes(stripes_png())
+    Select(ada.driver.find_element("id", "background-fit")).select_by_value("stretch")
+    ada.js("document.getElementById('background-file').hidden = false")
+    ada.driver.find_element("css selector", "#background-file").send_keys(str(path))
+    wait_until(lambda: bob.js("return document.querySelector('#background image[href]') !== null"),
+               what="the background image on the other page")
+    wait_until(lambda: not pending(ada), what="the background acknowledged")
+    bob.js("return document.querySelector('#background image').decode?.()")
+    wait_until(lambda: close_enough(canvas_pixel(bob, tmp_path, 50, 100), (40, 170, 60)), what="the green column")
+    assert close_enough(canvas_pixel(bob, tmp_path, 150, 100), (40, 70, 220)), "the blue column"
+    assert close_enough(canvas_pixel(bob, tmp_path, 600, 400), (240, 230, 200)), "the background colour beyond"
+    sharp = canvas_pixel(bob, tmp_path, 100, 100)
+
+    # A blur eraser across the edge between the columns, on the first page.
+    Select(ada.driver.find_element("id", "eraser")).select_by_value("blur")
+    ada.mouse([(60 + 4 * step, 100) for step in range(21)])
+    wait_until(lambda: bob.js("return document.querySelector(\"#entities use[href='#background-image']\") !== null"),
+               what="the blur eraser over the background on the other page")
+    def mixed():
+        red, green, blue = canvas_pixel(bob, tmp_path, 100, 100)
+        return green > 90 and blue > 110 and (red, green, blue)
+    blurred = wait_until(mixed, what="green and blue mixed at the edge")
+    print(f"the edge between the columns: {sharp} sharp, {blurred} under the blur eraser")

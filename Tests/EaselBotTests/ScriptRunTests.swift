@@ -66,6 +66,18 @@ import Testing
         #expect(client.unacknowledged.count > 0)
     }
 
+    @Test func theBackgroundVerbSetsTheDocumentsColourAndTakesItsImageAway() throws {
+        var client = try client()
+        _ = try run(
+            """
+            background #f0e6c8
+            background none
+            """, on: &client)
+        #expect(client.editor.document.background == Background(color: Color(red: 0xF0, green: 0xE6, blue: 0xC8)))
+        #expect(client.unacknowledged.map(\.entity) == [.document, .document])
+        #expect(throws: ScriptError.self) { try ScriptParser.parse("background purple") }
+    }
+
     @Test func theSameScriptBuildsTheSameDocumentEveryTime() throws {
         let script = """
             place shape ellipse at 10 20 size 30 40

@@ -29,6 +29,30 @@ public func easelSessionPlaceImage(
     return result
 }
 
+/// Makes an image whose upload the page is starting the document's
+/// background: `hex` names its blob, width and height its box in document
+/// units (centred at the origin), `fit` how it fills the box (0 contain, 1
+/// cover, 2 stretch). It shows at once here; the change waits for
+/// `easel_session_blob_stored`. 0, -1 refused, -2 no such session, -3 not
+/// a blob's name or no such fit.
+@_cdecl("easel_session_set_background_image")
+public func easelSessionSetBackgroundImage(
+    _ handle: Int32, _ hex: UnsafeRawPointer, _ hexCount: Int32, _ width: Float, _ height: Float, _ fit: Int32,
+    _ now: Double
+) -> Int32 {
+    guard let session = sessions[handle] else { return -2 }
+    guard let blob = blob(at: hex, count: hexCount), let fit = UInt8(exactly: fit).flatMap(BackgroundFit.init(rawValue:))
+    else { return -3 }
+    session.client.awaitBlob(blob)
+    let result = outcome { () throws(ModelError) in
+        try session.editing { () throws(ModelError) in
+            try session.client.perform(.setBackground(.image(blob, width: width, height: height, fit: fit)), at: timestamp(now))
+        }
+    }
+    if result != 0 { session.client.blobFailed(blob, reason: "the editor refused the background") }
+    return result
+}
+
 /// The server stored the blob: the ops that waited for it go out. 0, -2 no
 /// such session, -3 not a blob's name.
 @_cdecl("easel_session_blob_stored")

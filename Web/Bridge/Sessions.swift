@@ -29,6 +29,9 @@ final class WebSession {
     /// The eraser strokes as last drawn, in z-order: when they change, the
     /// masks of the entities beneath them do, and everything is drawn again.
     var drawnErasers: [EntityID] = []
+    /// The background as last drawn: its colour, a space, its image's
+    /// group; a page starts with neither.
+    var drawnBackground = " "
     let renderer = SVGRenderer()
 
     init(client: SyncClient) {
@@ -264,7 +267,9 @@ public func easelSessionSaved(_ handle: Int32) {
 /// in its place (its ID, a space, the ID of the entity just above it, or
 /// nothing when it goes on top; topmost first, so each one's neighbour is
 /// already in place), kind 3 the whole bottom-to-top order (IDs separated
-/// by spaces), only after a welcome. Returns how many.
+/// by spaces), only after a welcome, kind 5 the background when it changed
+/// (its colour as `#rrggbbaa` or nothing for the default, a space, its
+/// image's group or nothing). Returns how many.
 ///
 /// Only the entities that ops named since the last call are rendered again
 /// (all of them after a welcome), and only those new or moved in the
@@ -283,6 +288,11 @@ public func easelSessionRender(_ handle: Int32) -> Int32 {
         session.touched = nil
     }
     var records = RecordWriter()
+    let background = (document.background.color?.description ?? "") + " " + session.renderer.backgroundFragment(of: document)
+    if background != session.drawnBackground {
+        session.drawnBackground = background
+        records.record(5, background)
+    }
     var placed: [Entity] = []
     // Erasers are always drawn: entities on screen wear their masks.
     func shows(_ entity: Entity) -> Bool {
@@ -551,6 +561,8 @@ public func easelSessionCommand(
         settings.action = .shape
         settings.shape = shape
         command = .setDrawing(settings)
+    case 22: command = .setBackground(.color(color))
+    case 23: command = .setBackground(.noImage)
     default:
         return -2
     }

@@ -1,7 +1,7 @@
 // The canvas page: loads Easel's WebAssembly module, opens a session for
 // the document named in the path, and wires the WebSocket, the input and
 // the toolbar to it. Rules live in the module (Docs/web.md).
-import { instantiateEasel, Command, Tool, DrawingAction } from '/static/easel.mjs';
+import { instantiateEasel, Command, Tool, DrawingAction, Fit } from '/static/easel.mjs';
 import { isDocumentName, rememberDocument } from '/static/documents.mjs';
 import { CanvasView, setAttributeIfChanged, setTextIfChanged } from '/static/view.mjs';
 import { Connection } from '/static/connection.mjs';
@@ -233,11 +233,12 @@ async function start() {
       changed();
     }
   }
+  const readable = (file) => createImageBitmap(file).catch(() => {
+    throw new Error(`${file.name || 'the pasted data'} is not an image this browser can read`);
+  });
   async function placeImage(file, at = screenCentre()) {
     try {
-      const bitmap = await createImageBitmap(file).catch(() => {
-        throw new Error(`${file.name || 'the pasted data'} is not an image this browser can read`);
-      });
+      const bitmap = await readable(file);
       // At most 60% of the canvas, or 480 pixels, on screen at this zoom.
       const box = $('canvas').getBoundingClientRect();
       const zoom = session.viewport()[2];
@@ -254,6 +255,33 @@ async function start() {
       fail(`The image was not placed: ${error.message}`);
     }
   }
+  // The background image: its pixels at one document unit each (at most
+  // 2,000 on the longer side), centred at the document's origin.
+  async function setBackgroundImage(file) {
+    try {
+      const bitmap = await readable(file);
+      const fit = Math.min(1, 2000 / Math.max(bitmap.width, bitmap.height));
+      const hex = await ImageStore.hash(await file.arrayBuffer());
+      await images.keep(hex, file);
+      if (!session.setBackgroundImage(hex, bitmap.width * fit, bitmap.height * fit, Fit[$('background-fit').value])) {
+        throw new Error('the editor refused the background');
+      }
+      changed();
+      await upload(hex, file, file.name || 'background');
+    } catch (error) {
+      fail(`The background was not set: ${error.message}`);
+    }
+  }
+  $('background-file').addEventListener('change', () => {
+    const [file] = $('background-file').files;
+    if (file) setBackgroundImage(file);
+    $('background-file').value = '';
+  });
+  $('background-color').addEventListener('change', () => {
+    const rgba = parseInt($('background-color').value.slice(1), 16) * 256 + 255;
+    perform(Command.backgroundColor, { integer: rgba | 0 });
+  });
+  $('background-none').addEventListener('click', () => perform(Command.backgroundNoImage));
   // A page reloaded mid-upload resumes it from the bytes the browser kept.
   for (const hex of session.awaitedBlobs) {
     images.cached(hex).then((blob) => blob

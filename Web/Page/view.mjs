@@ -10,6 +10,7 @@ export class CanvasView {
     this.images = images;
     this.viewport = svg.querySelector('#viewport');
     this.layer = svg.querySelector('#entities');
+    this.backgroundLayer = svg.querySelector('#background');
     this.peerStrokes = svg.querySelector('#peer-strokes');
     /** A peer's replica → the SVG of its stroke in progress, as drawn. */
     this.strokesShown = new Map();
@@ -24,7 +25,11 @@ export class CanvasView {
   /** Applies `Session.render()`'s changes. */
   apply(changes) {
     for (const change of changes) {
-      if (change.draw !== undefined) {
+      if (change.background !== undefined) {
+        this.svg.style.backgroundColor = change.background ?? '';
+        const element = change.svg ? this.parse(change.svg) : null;
+        this.backgroundLayer.replaceChildren(...(element ? [element] : []));
+      } else if (change.draw !== undefined) {
         const element = this.parse(change.svg);
         if (!element) continue;
         const old = this.elements.get(change.draw);
@@ -66,12 +71,12 @@ export class CanvasView {
 
   /** The images of a blob whose bytes just came: they show them. */
   showImage(hex, url) {
-    for (const image of this.layer.querySelectorAll(`image[data-blob="${hex}"]`)) image.setAttribute('href', url);
+    for (const image of this.viewport.querySelectorAll(`image[data-blob="${hex}"]`)) image.setAttribute('href', url);
   }
 
-  /** Whether an image of the blob is on the page. */
+  /** Whether an image of the blob (an entity or the background) is on the page. */
   showsImage(hex) {
-    return this.layer.querySelector(`image[data-blob="${hex}"]`) !== null;
+    return this.viewport.querySelector(`image[data-blob="${hex}"]`) !== null;
   }
 
   /** Shows gestures in flight (`Session.preview()`): moves their entities by

@@ -133,8 +133,12 @@ export const Command = Object.freeze({
   placeEmoji: 1, placeShape: 2, placeText: 3, deleteSelection: 4, duplicateSelection: 5,
   bringForward: 6, sendBackward: 7, clearAll: 8, undo: 9, redo: 10, resetViewport: 11,
   setColor: 12, setFill: 13, setWeight: 14, setFont: 15, setSize: 16, setTextStyle: 17,
-  setAlignment: 18, editSelectedText: 19, setDrawing: 20, shapeTool: 21,
+  setAlignment: 18, editSelectedText: 19, setDrawing: 20, shapeTool: 21, backgroundColor: 22,
+  backgroundNoImage: 23,
 });
+
+/** How a background image fills its box (EaselModel's BackgroundFit). */
+export const Fit = Object.freeze({ contain: 0, cover: 1, stretch: 2 });
 
 /** Stroke tools and drawing actions, by their raw values (EaselModel). */
 export const Tool = Object.freeze({ pen: 0, brush: 1, marker: 2, neon: 3, pencil: 4, eraser: 5, blur: 6 });
@@ -192,6 +196,18 @@ export class Session {
     return code === 0;
   }
 
+  /**
+   * Makes an image whose bytes are uploading the background: its box in
+   * document units, centred at the origin, filled as `fit` (Fit) says.
+   * True when the editor took it.
+   */
+  setBackgroundImage(blob, width, height, fit, now = Date.now()) {
+    const code = this.easel.withBytes(encoder.encode(blob), (pointer, length) =>
+      this.exports.easel_session_set_background_image(this.handle, pointer, length, width, height, fit, now));
+    if (code === -3) throw new Error(`"${blob}" is not a blob's name, or ${fit} is not a fit`);
+    return code === 0;
+  }
+
   /** The server stored the blob: the place waiting for it goes out. */
   blobStored(blob) {
     this.easel.withBytes(encoder.encode(blob), (pointer, length) =>
@@ -216,13 +232,15 @@ export class Session {
    * What changed on the canvas: `{ draw: id, svg }`, `{ remove: id }`,
    * `{ place: id, above: id or null }` (put it just under `above`, or on
    * top; topmost first), or `{ order: [ids] }` (bottom first, after a
-   * welcome), in order.
+   * welcome), and `{ background: color or null, svg }` when the background
+   * changed (`svg` its image's group, or ''), in order.
    */
   render() {
     this.exports.easel_session_render(this.handle);
     return this.easel.records().map(({ kind, bytes }) => {
       const value = text.decode(bytes);
       const space = value.indexOf(' ');
+      if (kind === 5) return { background: value.slice(0, space) || null, svg: value.slice(space + 1) };
       if (kind === 1) return { draw: value.slice(0, space), svg: value.slice(space + 1) };
       if (kind === 4) return { place: value.slice(0, space), above: value.slice(space + 1) || null };
       return kind === 2 ? { remove: value } : { order: value === '' ? [] : value.split(' ') };

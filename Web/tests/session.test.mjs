@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import { instantiateEasel, Gesture, Command, Tool, DrawingAction } from '../Shell/easel.mjs';
+import { instantiateEasel, Gesture, Command, Tool, DrawingAction, Fit } from '../Shell/easel.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const easel = await instantiateEasel(await readFile(process.env.EASEL_WASM ?? path.join(root, '.build-wasm/easel.wasm')));
@@ -264,5 +264,24 @@ test('an image is refused a name that is not a blob\'s, and nothing waits for it
   assert.throws(() => session.placeImage('not-a-hash', 100, 100, 10, 10), /not a blob's name/);
   assert.equal(session.placeImage(BLOB, NaN, 100, 10, 10), false);
   assert.deepEqual(session.awaitedBlobs, []);
+  session.close();
+});
+
+test('the background colour and image render as their own record, and the image waits for its blob like a place', () => {
+  const { session } = welcomed();
+  session.render();
+  assert.ok(session.command(Command.backgroundColor, { integer: 0xfaf4e6ff | 0, now: 1002 }));
+  assert.deepEqual(session.render(), [{ background: '#faf4e6ff', svg: '' }]);
+  session.takeOutputs();
+  assert.ok(session.setBackgroundImage(BLOB, 800, 600, Fit.cover, 1003));
+  const [change] = session.render();
+  assert.equal(change.background, '#faf4e6ff');
+  assert.match(change.svg, new RegExp(`<image id="background-image" x="-400" y="-300" width="800" height="600" href="blobs/${BLOB}" preserveAspectRatio="xMidYMid slice"/>`));
+  assert.equal(pushes(session.takeOutputs()).length, 0, 'the background waits for its blob');
+  session.blobStored(BLOB);
+  assert.equal(pushes(session.takeOutputs()).length, 1);
+  assert.ok(session.command(Command.backgroundNoImage, { now: 1004 }));
+  assert.deepEqual(session.render(), [{ background: '#faf4e6ff', svg: '' }]);
+  assert.throws(() => session.setBackgroundImage(BLOB, 10, 10, 7), /not a fit/);
   session.close();
 });

@@ -99,6 +99,9 @@ public enum ScriptParser {
             try words.expect("to")
             return .shape(kind, from: from, to: try words.point())
         case "type": return .type(try words.string("the text to type"))
+        case "background":
+            if words.take("none") { return .command(.setBackground(.noImage)) }
+            return .command(.setBackground(.color(try words.color())))
         case "set": return .command(.setStyle(try style(&words)))
         case "tool": return try tool(&words)
         case "delete": return .command(.deleteSelection)
@@ -114,7 +117,7 @@ public enum ScriptParser {
         default:
             throw ScriptError(
                 at: words.location(of: verb),
-                "unknown statement \(verb.text) (place, tap, drag, pinch, rotate, draw, erase, lasso, shape, type, set, tool, delete, duplicate, forward, backward, undo, redo, clear, wait, offline, repeat, expect)"
+                "unknown statement \(verb.text) (place, tap, drag, pinch, rotate, draw, erase, lasso, shape, type, background, set, tool, delete, duplicate, forward, backward, undo, redo, clear, wait, offline, repeat, expect)"
             )
         }
     }

@@ -79,6 +79,7 @@ extension Field {
         case .tool(let value): writer.byte(value.rawValue)
         case .endCap(let value): writer.byte(value.rawValue)
         case .blob(let hash): for byte in hash.bytes { writer.byte(byte) }
+        case .fit(let value): writer.byte(value.rawValue)
         }
     }
 }

@@ -64,7 +64,7 @@ extension Document {
     /// Every entity the document has a record of: visible, deleted, or
     /// named by an op whose create has not arrived. Order of first sight.
     public var knownEntities: [EntityID] {
-        records.map({ $0.id })
+        records.compactMap { $0.id == .document ? nil : $0.id }
     }
 
     /// The kind of an entity whose create has arrived (deleted or not).
@@ -81,7 +81,9 @@ extension Document {
     /// A field's current value and the op that wrote it (`OpID.unwritten`
     /// for a default nobody wrote). Nil for an unknown entity. O(1) expected.
     public func register(_ field: FieldID, of id: EntityID) -> (value: Field, stamp: OpID)? {
-        slots[id].map { records[Int($0)].read(field) }
+        if let slot = slots[id] { return records[Int(slot)].read(field) }
+        // The document itself has every register from the start.
+        return id == .document ? EntityRecord(id: id).read(field) : nil
     }
 
     /// The entity's `alive` flag and the op that wrote it.
@@ -97,6 +99,7 @@ extension Document {
         try op.validate()
         if case .create = op.action { return }
         let entity = op.entity
+        if entity == .document { return }
         guard let kind = kind(of: entity) else { throw .unknownEntity(entity) }
         switch op.action {
         case .set(_, let field):

@@ -30,7 +30,8 @@ struct EntityRecord: Hashable, Sendable {
     var shape = Register<ShapeKind>(default: .rectangle)
     var tool = Register<StrokeTool>(default: .pen)
     var endCap = Register<EndCap>(default: .round)
-    var blob = Register<BlobHash>(default: BlobHash(words: (0, 0, 0, 0)))
+    var blob = Register<BlobHash>(default: .none)
+    var fit = Register<BackgroundFit>(default: .contain)
     var strokeSamples = StrokeSamples()
 
     init(id: EntityID) {
@@ -61,6 +62,7 @@ struct EntityRecord: Hashable, Sendable {
         case .tool(let value): tool.merge(value, stampedAt: stamp)
         case .endCap(let value): endCap.merge(value, stampedAt: stamp)
         case .blob(let value): blob.merge(value, stampedAt: stamp)
+        case .fit(let value): fit.merge(value, stampedAt: stamp)
         }
     }
 
@@ -87,6 +89,7 @@ struct EntityRecord: Hashable, Sendable {
         case .tool: (.tool(tool.value), tool.stamp)
         case .endCap: (.endCap(endCap.value), endCap.stamp)
         case .blob: (.blob(blob.value), blob.stamp)
+        case .fit: (.fit(fit.value), fit.stamp)
         }
     }
 }

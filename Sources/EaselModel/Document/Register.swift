@@ -82,3 +82,4 @@ extension TextAlignment: RegisterValue {}
 extension ShapeKind: RegisterValue {}
 extension StrokeTool: RegisterValue {}
 extension EndCap: RegisterValue {}
+extension BackgroundFit: RegisterValue {}

@@ -19,6 +19,18 @@ public enum Command: Hashable, Sendable {
     case setDrawing(DrawingSettings)
     /// Restores the default pan and zoom (no ops).
     case resetViewport
+    /// Changes the document's background, for everyone.
+    case setBackground(BackgroundChange)
+}
+
+/// What `setBackground` changes: the colour, or the image (its blob, its
+/// box in document units centred at the origin, how it fills the box), or
+/// takes the image away. The colour and the image are separate registers,
+/// so one person's colour and another's image both survive.
+public enum BackgroundChange: Hashable, Sendable {
+    case color(Color)
+    case image(BlobHash, width: Float, height: Float, fit: BackgroundFit)
+    case noImage
 }
 
 /// What `place` creates.

@@ -50,6 +50,27 @@ extension Editor {
         case .resetViewport:
             state.viewport = .standard
             return []
+        case .setBackground(let change):
+            return try setBackground(change)
+        }
+    }
+
+    private mutating func setBackground(_ change: BackgroundChange) throws(ModelError) -> [Op] {
+        let fields: [Field]
+        switch change {
+        case .color(let color):
+            fields = [.fill(color)]
+        case .image(let blob, let width, let height, let fit):
+            guard blob != .none else { throw .invalidInput("the zero hash names no image") }
+            guard width.isFinite, height.isFinite, width > 0, height > 0 else {
+                throw .invalidInput("a background image's box must be finite and positive")
+            }
+            fields = [.blob(blob), .width(width), .height(height), .fit(fit)]
+        case .noImage:
+            fields = [.blob(.none)]
+        }
+        return try transaction { _, transaction throws(ModelError) in
+            for field in fields { try transaction.set(field, of: .document) }
         }
     }
 

@@ -43,7 +43,7 @@ extension Editor {
                 current = .alive(register.alive)
                 if alive { try transaction.restore(entity) } else { try transaction.delete(entity) }
             case (.field(let field), .field(let value)):
-                guard document.isVisible(entity), let register = document.register(field, of: entity),
+                guard entity == .document || document.isVisible(entity), let register = document.register(field, of: entity),
                     register.value != value
                 else { continue }
                 current = .field(register.value)

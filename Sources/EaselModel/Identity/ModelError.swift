@@ -23,6 +23,9 @@ public enum ModelError: Error, Hashable, Sendable, CustomStringConvertible {
     case invalidInput(String)
     /// The op names an entity the document has never had.
     case unknownEntity(EntityID)
+    /// An op on the document itself that is not a set of one of its
+    /// fields (`FieldID.document`).
+    case notADocumentField(FieldID?)
 
     public var description: String {
         switch self {
@@ -37,6 +40,8 @@ public enum ModelError: Error, Hashable, Sendable, CustomStringConvertible {
         case .notStrokeAuthor: "only a stroke's author may append samples to it"
         case .invalidInput(let reason): "invalid input: \(reason)"
         case .unknownEntity(let entity): "the document has no entity \(entity)"
+        case .notADocumentField(let field?): "the document itself has no field \(field); it has fill, blob, width, height and fit"
+        case .notADocumentField(nil): "the document itself is only ever set: never created, deleted, restored or appended to"
         }
     }
 }

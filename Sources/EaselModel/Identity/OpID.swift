@@ -34,6 +34,11 @@ public struct EntityID: Hashable, Comparable, Sendable, CustomStringConvertible 
         self.creation = creation
     }
 
+    /// The document itself, whose fields (`FieldID.document`) hold its
+    /// background: no op creates it (counter 0 is never issued), every
+    /// replica has it, and it is never drawn as an entity.
+    public static let document = EntityID(.unwritten)
+
     /// The replica that created the entity; only it may append stroke samples.
     @inlinable
     public var author: ReplicaID { creation.replica }

@@ -29,6 +29,9 @@ public enum Field: Hashable, Sendable {
     case tool(StrokeTool)
     case endCap(EndCap)
     case blob(BlobHash)
+    /// How the document's background image fills its box (the document's
+    /// own field, EntityID.document).
+    case fit(BackgroundFit)
 
     public var id: FieldID {
         switch self {
@@ -52,6 +55,7 @@ public enum Field: Hashable, Sendable {
         case .tool: .tool
         case .endCap: .endCap
         case .blob: .blob
+        case .fit: .fit
         }
     }
 }
@@ -78,6 +82,7 @@ public enum FieldID: UInt8, CaseIterable, Hashable, Comparable, Sendable, Custom
     case tool = 18
     case endCap = 19
     case blob = 20
+    case fit = 21
 
     public static func < (lhs: FieldID, rhs: FieldID) -> Bool {
         lhs.rawValue < rhs.rawValue
@@ -105,8 +110,15 @@ public enum FieldID: UInt8, CaseIterable, Hashable, Comparable, Sendable, Custom
         case .tool: "tool"
         case .endCap: "endCap"
         case .blob: "blob"
+        case .fit: "fit"
         }
     }
+
+    /// The document's own fields, written on `EntityID.document`: its
+    /// background colour (fill; clear for the renderer's default), and its
+    /// background image (blob; the zero hash for none) in a box of width ×
+    /// height document units centred at the origin, filled as `fit` says.
+    public static let document: Set<FieldID> = [.fill, .blob, .width, .height, .fit]
 
     /// The fields every kind of entity has: transform, z-order and style.
     public static let common: Set<FieldID> = [.x, .y, .scale, .rotation, .zKey, .color, .fill, .weight]

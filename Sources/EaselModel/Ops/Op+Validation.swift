@@ -8,6 +8,12 @@ extension Op {
         guard transaction.first.replica == id.replica, transaction.first.counter <= id.counter else {
             throw .foreignTransaction
         }
+        if entity == .document {
+            guard case .set(_, let field) = action else { throw .notADocumentField(nil) }
+            guard FieldID.document.contains(field.id) else { throw .notADocumentField(field.id) }
+            try field.validate()
+            return
+        }
         switch action {
         case .create(let kind, let fields):
             for field in fields {
@@ -43,7 +49,7 @@ extension Field {
             let limit = ModelLimits.stringLimit(of: id)
             let bytes = string.utf8.count
             guard bytes <= limit else { throw .stringTooLong(id, bytes: bytes, limit: limit) }
-        case .color, .fill, .textStyle, .alignment, .shape, .tool, .endCap, .blob:
+        case .color, .fill, .textStyle, .alignment, .shape, .tool, .endCap, .blob, .fit:
             break
         }
     }

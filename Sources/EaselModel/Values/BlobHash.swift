@@ -57,6 +57,10 @@ public struct BlobHash: Hashable, Comparable, Sendable, CustomStringConvertible 
         lhs.words < rhs.words
     }
 
+    /// The zero hash, which names no blob (no bytes hash to it): a document
+    /// without a background image holds it.
+    public static let none = BlobHash(words: (0, 0, 0, 0))
+
     /// 64 lower-case hex digits: the blob's name in URLs and files.
     public var hex: String { description }
 

@@ -53,3 +53,12 @@ public enum EndCap: UInt8, CaseIterable, Hashable, Sendable {
     case round = 0
     case arrow = 1
 }
+
+/// How a document's background image fills its box: whole and letterboxed
+/// in the background colour, covering the box and cropped, or stretched to
+/// the box.
+public enum BackgroundFit: UInt8, CaseIterable, Hashable, Sendable {
+    case contain = 0
+    case cover = 1
+    case stretch = 2
+}

@@ -17,6 +17,7 @@ extension ByteWriter {
         case .tool(let value): byte(value.rawValue)
         case .endCap(let value): byte(value.rawValue)
         case .blob(let hash): append(contentsOf: hash.bytes)
+        case .fit(let value): byte(value.rawValue)
         }
     }
 }
@@ -55,6 +56,7 @@ extension BinaryReader {
         case .tool: return .tool(try enumeration(StrokeTool.self, id.description))
         case .endCap: return .endCap(try enumeration(EndCap.self, id.description))
         case .blob: return .blob(BlobHash(bytes: try bytes(count: 32, id.description)))
+        case .fit: return .fit(try enumeration(BackgroundFit.self, id.description))
         }
     }
 

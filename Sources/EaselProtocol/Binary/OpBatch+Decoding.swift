@@ -31,7 +31,10 @@ extension BinaryReader {
         for _ in 0..<entityCount {
             let replica = try reference(into: replicas, "an entity's replica index")
             let counter = try varint("an entity's counter")
-            guard counter > 0 else { throw DecodeError(.invalidValue, "entity \(entities.count) has counter 0") }
+            // Counter 0 names the document itself, 0@0000000000000000, and nothing else.
+            guard counter > 0 || replica == EntityID.document.author else {
+                throw DecodeError(.invalidValue, "entity \(entities.count) has counter 0 but is not the document (replica 0)")
+            }
             entities.append(EntityID(OpID(counter: counter, replica: replica)))
         }
 

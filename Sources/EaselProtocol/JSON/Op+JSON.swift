@@ -15,7 +15,7 @@ extension JSONWriter {
                 json.fields(fields)
             case .set(let entity, let field):
                 json.member("op", "set")
-                json.member("entity", entity.creation.description)
+                json.member("entity", entity == .document ? JSONOps.documentEntity : entity.creation.description)
                 json.key("fields")
                 json.fields(CollectionOfOne(field))
             case .delete(let entity):
@@ -64,6 +64,7 @@ extension JSONWriter {
                 case .tool(let value): json.string(value.wireName)
                 case .endCap(let value): json.string(value.wireName)
                 case .blob(let hash): json.string(hash.description)
+                case .fit(let value): json.string(value.wireName)
                 }
             }
         }
@@ -71,6 +72,9 @@ extension JSONWriter {
 }
 
 enum JSONOps {
+    /// How JSON names the document itself, whose fields hold its background.
+    static let documentEntity = "document"
+
     static func ops(_ values: [JSONValue], path: String, limit: Int) throws(DecodeError) -> [Op] {
         guard values.count <= limit else { throw DecodeError(.tooLarge, "\(values.count) ops; at most \(limit)") }
         var ops: [Op] = []
@@ -109,7 +113,8 @@ enum JSONOps {
             let kind = try json.named("kind", as: EntityKind.self)
             action = .create(kind, try fields(json.fields("fields"), single: false))
         case .set:
-            let entity = EntityID(try json.opID("entity"))
+            let entity =
+                try json.string("entity") == JSONOps.documentEntity ? EntityID.document : EntityID(json.opID("entity"))
             guard let field = try fields(json.fields("fields"), single: true).first else {
                 throw DecodeError(.invalidValue, "\(json.path).fields of a set holds exactly one field")
             }
@@ -176,6 +181,7 @@ enum JSONOps {
             guard text.utf8.count == 64, text.utf8.allSatisfy(JSONConvert.isLowerHex), let hash = BlobHash(hex: text)
             else { throw DecodeError(.invalidValue, "\(json.path).blob must be 64 lower-case hex digits") }
             return .blob(hash)
+        case .fit: return .fit(try json.named(key, as: BackgroundFit.self))
         }
     }
 

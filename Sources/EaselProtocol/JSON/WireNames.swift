@@ -74,6 +74,16 @@ extension EndCap: WireNamed {
     }
 }
 
+extension BackgroundFit: WireNamed {
+    var wireName: String {
+        switch self {
+        case .contain: "contain"
+        case .cover: "cover"
+        case .stretch: "stretch"
+        }
+    }
+}
+
 extension GestureKind: WireNamed {
     var wireName: String { name }
 }

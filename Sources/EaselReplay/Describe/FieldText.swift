@@ -19,6 +19,7 @@ enum FieldText {
         case .tool(let value): "\(value)"
         case .endCap(let value): "\(value)"
         case .blob(let hash): hash.description
+        case .fit(let value): "\(value)"
         }
     }
 

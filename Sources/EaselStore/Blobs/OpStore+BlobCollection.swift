@@ -16,14 +16,7 @@ extension OpStore {
     public func blobReferences(of name: String) throws(StoreError) -> Set<BlobHash> {
         var found: Set<BlobHash> = []
         func note(_ op: Op) {
-            switch op.action {
-            case .create(_, let fields):
-                for field in fields { if case .blob(let hash) = field { found.insert(hash) } }
-            case .set(_, .blob(let hash)):
-                found.insert(hash)
-            default:
-                break
-            }
+            op.forEachBlob { found.insert($0) }
         }
         if let snapshot = try latestSnapshot(of: name) { snapshot.state.forEach(note) }
         for stored in try ops(of: name, after: 0) { note(stored.op) }

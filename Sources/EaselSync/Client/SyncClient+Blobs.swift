@@ -86,15 +86,3 @@ extension SyncClient {
     }
 }
 
-extension Op {
-    /// Whether the op writes this blob into a field.
-    func refers(to blob: BlobHash) -> Bool {
-        switch action {
-        case .create(_, let fields):
-            for field in fields { if case .blob(let value) = field, value == blob { return true } }
-            return false
-        case .set(_, .blob(let value)): return value == blob
-        default: return false
-        }
-    }
-}

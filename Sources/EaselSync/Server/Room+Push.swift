@@ -136,6 +136,9 @@ extension Room {
             return
         }
         let entity = op.entity
+        // Every document has itself; the decoder let through only sets of
+        // its own fields.
+        if entity == .document { return }
         guard let kind = kindsInPush[entity] ?? pendingKinds[entity] ?? committed.kind(of: entity) else {
             throw Refusal(code: .unknownEntity, message: "the document has no entity \(entity)")
         }

@@ -47,8 +47,7 @@ struct Render: ParsableCommand {
         let store = try OpStore(readingBackupAt: database.db)
         var urls: [BlobHash: String] = [:]
         var missing: [BlobHash] = []
-        for entity in document.entities {
-            guard case .image(let hash, _, _) = entity.content, urls[hash] == nil else { continue }
+        for hash in document.shownBlobs {
             guard let info = try store.blobInfo(hash, document: doc) else {
                 missing.append(hash)
                 continue

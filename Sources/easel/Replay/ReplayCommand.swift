@@ -142,16 +142,7 @@ struct Replay: ParsableCommand {
         guard let db, let doc else { return [] }
         var firstUse: [BlobHash: UInt64] = [:]
         func note(_ op: Op, at position: UInt64) {
-            let hashes: [BlobHash]
-            switch op.action {
-            case .create(_, let fields):
-                hashes = fields.compactMap { if case .blob(let hash) = $0 { hash } else { nil } }
-            case .set(_, .blob(let hash)):
-                hashes = [hash]
-            default:
-                hashes = []
-            }
-            for hash in hashes where firstUse[hash] == nil { firstUse[hash] = position }
+            op.forEachBlob { hash in if firstUse[hash] == nil { firstUse[hash] = position } }
         }
         if let base = history.base { for op in base.state { note(op, at: base.position) } }
         for logged in history.ops where logged.position <= (until ?? history.head) { note(logged.op, at: logged.position) }

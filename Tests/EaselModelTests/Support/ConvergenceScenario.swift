@@ -173,7 +173,12 @@ struct ConvergenceScenario {
             try transaction.create(
                 kind, contentFields(for: kind) + [.x(randomNumber()), .y(randomNumber()), .zKey(placement.key)])
             counts.creates += 1
-        case 18..<58:
+        case 18..<22:
+            // The document's own fields: its background.
+            guard let field = FieldID.document.sorted().randomElement(using: &random) else { return }
+            try transaction.set(randomValue(for: field), of: .document)
+            counts.sets += 1
+        case 22..<58:
             guard let entity = known.randomElement(using: &random) else { return }
             let kind = document.kind(of: entity)
             let candidates = kind.map { Array($0.fields.subtracting([.zKey])) } ?? [.x, .y, .scale, .rotation, .color]
@@ -261,6 +266,7 @@ struct ConvergenceScenario {
         case .tool: .tool(StrokeTool.allCases.randomElement(using: &random) ?? .marker)
         case .endCap: .endCap(EndCap.allCases.randomElement(using: &random) ?? .arrow)
         case .blob: .blob(BlobHash(words: (9, 9, 9, random.next() % 4)))
+        case .fit: .fit(BackgroundFit.allCases.randomElement(using: &random) ?? .cover)
         }
     }
 }

@@ -44,7 +44,13 @@ enum InvalidVectors {
             bin("unknown-action", pushOneEntity + " 26 00", .unknownTag, "op action 6"),
             bin("reserved-header-bit", pushOneEntity + " a3 00", .unknownTag, "header bit 7 set"),
             bin("transaction-mode-3", pushOneEntity + " 63 00", .unknownTag, "transaction mode 3"),
-            bin("unknown-field-tag", pushOneEntity + " 22 00 15 00000000", .unknownTag, "field tag 21"),
+            bin("unknown-field-tag", pushOneEntity + " 22 00 16 00000000", .unknownTag, "field tag 22"),
+            bin(
+                "document-deleted", pushHead.replacingOccurrences(of: "01 ce110a0000000000", with: "02 ce110a0000000000 0000000000000000") + " 01 01 00 01 23 00",
+                .invalidValue, "a delete of the document itself (entity 0@0), which is only ever set"),
+            bin(
+                "document-field-x", pushHead.replacingOccurrences(of: "01 ce110a0000000000", with: "02 ce110a0000000000 0000000000000000") + " 01 01 00 01 22 00 01 00000000",
+                .invalidValue, "x set on the document, which has fill, blob, width, height and fit"),
             bin("unknown-shape", pushNoEntity + " 21 02 01 11 09", .unknownTag, "shape kind 9"),
             bin("unknown-entity-kind", pushNoEntity + " 21 06 00", .unknownTag, "entity kind 6"),
             bin("unknown-hello-flag", helloHead + " ce110a0000000000 04" + aliceUser, .unknownTag, "hello flag bit 2"),
@@ -159,6 +165,9 @@ enum InvalidVectors {
             text("leading-zero", #"{"type":"push","batch":"007","ops":[]}"#, .invalidValue, "batch 007"),
             text(
                 "uppercase-replica", #"{"type":"leave","replica":"00000000000A11CE"}"#, .invalidValue, "upper-case hex"),
+            text(
+                "document-field-x", push(op.replacingOccurrences(#""entity":"1@00000000000a11ce""#, #""entity":"document""#)),
+                .invalidValue, "x set on the document itself"),
             text(
                 "set-two-fields", push(op.replacingOccurrences(#""x":1"#, #""x":1,"y":2"#)), .invalidValue,
                 "a set of two fields"),

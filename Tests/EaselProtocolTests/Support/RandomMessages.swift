@@ -109,6 +109,7 @@ struct RandomMessages {
         case .tool: .tool(StrokeTool.allCases.randomElement(using: &random) ?? .pen)
         case .endCap: .endCap(EndCap.allCases.randomElement(using: &random) ?? .round)
         case .blob: .blob(BlobHash(words: (uint64(), uint64(), uint64(), uint64())))
+        case .fit: .fit(BackgroundFit.allCases.randomElement(using: &random) ?? .cover)
         }
     }
 

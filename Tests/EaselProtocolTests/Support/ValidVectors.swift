@@ -144,12 +144,23 @@ enum ValidVectors {
             ("push-create-stroke", [op(4, alice, .create(.stroke, strokeFields))]),
             ("push-create-image", [op(5, alice, .create(.image, imageFields))]),
             ("push-set-every-field", everyField),
+            ("push-set-background", background()),
             ("push-delete-restore", [op(30, alice, .delete(star)), op(31, alice, .restore(star))]),
             ("push-append-no-force", [op(32, alice, .append(stroke, start: 0, samples: noForce))]),
             ("push-append-every-force", [op(33, alice, .append(stroke, start: 2, samples: everyForce))]),
             ("push-append-some-forces", [op(34, alice, .append(stroke, start: 4, samples: someForces))]),
             ("push-transaction", transaction()),
         ]
+    }
+
+    /// The document's own fields, in one transaction: a background colour,
+    /// and an image in a box, covering it.
+    private static func background() -> [Op] {
+        let first = TransactionID(opID(50, alice))
+        let fields: [Field] = [.fill(Color(red: 250, green: 244, blue: 230)), .blob(blob), .width(800), .height(600), .fit(.cover)]
+        return fields.enumerated().map { index, field in
+            Op(id: opID(50 + UInt64(index), alice), transaction: first, action: .set(.document, field))
+        }
     }
 
     /// One gesture's ops: a shared transaction, a counter jump, a transaction
