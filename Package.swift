@@ -115,7 +115,7 @@ let package = Package(
         .target(
             name: "EaselBot",
             dependencies: [
-                "EaselModel", "EaselSync", "EaselClient", "EaselClientLWS",
+                "EaselModel", "EaselSync", "EaselClient", "EaselClientLWS", "EaselClientHTTP",
                 .product(name: "HeapModule", package: "swift-collections"),
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
@@ -137,7 +137,10 @@ let package = Package(
                 "EaselBot",
                 "EaselRender",
                 "EaselReplay",
+                "EaselClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // `easel bench blobs` times Easel's blob endpoint and nginx with one HTTP client.
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
         // Fixtures and seeded randomness shared by the test targets.

@@ -22,7 +22,7 @@ import Testing
             taken.append(step)
             switch step {
             case .wait(let until): now = until
-            case .offline: break
+            case .offline, .image: break
             case .finished: return taken
             }
         }
@@ -149,7 +149,7 @@ import Testing
             switch step {
             case .wait(let until): now = until.rawValue
             case .offline(let reconnectAt): periods.append(reconnectAt.rawValue - now)
-            case .finished: break
+            case .image, .finished: break
             }
         }
         #expect(periods.count > 3)

@@ -60,6 +60,25 @@ import Testing
         #expect(script.statements[21].action == .wait(milliseconds: 1500))
     }
 
+    @Test func imageFilesArePlacedOrMadeTheBackgroundAndTheFitIsOneOfThree() throws {
+        let script = try ScriptParser.parse(
+            """
+            place image "photos/cat.png" at 10 20
+            place image "photos/cat.png" at 10 20 size 300 200
+            background image "paper.jpg"
+            background image "paper.jpg" fit stretch
+            """)
+        #expect(
+            script.statements.map(\.action) == [
+                .image(file: "photos/cat.png", use: .place(at: Point(x: 10, y: 20), size: nil)),
+                .image(
+                    file: "photos/cat.png", use: .place(at: Point(x: 10, y: 20), size: ImageSize(width: 300, height: 200))),
+                .image(file: "paper.jpg", use: .background(.contain)),
+                .image(file: "paper.jpg", use: .background(.stretch)),
+            ])
+        #expect(failure("background image \"paper.jpg\" fit tile")?.description.contains("contain, cover or stretch") == true)
+    }
+
     @Test func aBadScriptIsRejectedWithTheLineAndColumnOfWhatIsWrong() {
         let cases: [(script: String, line: Int, column: Int, says: String)] = [
             ("tap 1 2\nfly 3 4", 2, 1, "unknown statement fly"),

@@ -24,7 +24,7 @@ import Testing
             steps.append(step)
             switch step {
             case .wait(let until): now = until
-            case .offline: break
+            case .offline, .image: break
             case .finished: return steps
             }
         }

@@ -92,6 +92,7 @@ private struct Run {
     let isStopRequested: () -> Bool
     let origin = ContinuousClock.now
     let tally = Shared(FleetTally())
+    let images: FleetImages
     var bots: [FleetBot] = []
     var phase = "joining"
     var nextProgress: ContinuousClock.Instant
@@ -108,6 +109,7 @@ private struct Run {
         self.loop = loop
         report = progress
         self.isStopRequested = isStopRequested
+        images = FleetImages(configuration: configuration)
         lastProgress = origin
         nextProgress = origin + configuration.progressInterval
     }
@@ -230,6 +232,13 @@ private struct Run {
                 bot.offlineUntil = max(bot.offlineUntil ?? reconnectAt, reconnectAt)
                 schedule(due.bot, at: reconnectAt, reconnect: true)
                 schedule(due.bot, at: now)
+            case .image(let step):
+                do throws(ScriptError) {
+                    try images.carryOut(step, in: bot.session, at: now)
+                    schedule(due.bot, at: now)
+                } catch {
+                    bot.phase = .failed(error)
+                }
             case .finished:
                 break
             }
@@ -271,6 +280,9 @@ private struct Run {
             bots.allSatisfy { $0.session.read { $0.editor.document.stateHash } == server.hash }
         }
         let diverged = converged ? [] : bots.filter { $0.session.read { $0.editor.document.stateHash } != server.hash }
+        // Every image any bot sees must download whole.
+        let seen = Set(bots.flatMap { $0.session.read { $0.editor.document.shownBlobs } })
+        images.verify(seen, timeout: max(deadline - ContinuousClock.now, .seconds(10)))
         return outcome(diverged.isEmpty ? .converged : .diverged(diverged.map(\.name)), server: server)
     }
 
@@ -307,7 +319,7 @@ private struct Run {
         return FleetOutcome(
             bots: results, verdict: verdict, serverHash: server?.hash, serverEntities: server?.entities,
             elapsed: ContinuousClock.now - origin, ackLatency: tally.withLock { $0.latency },
-            reconnects: bots.reduce(0) { $0 + max(0, $1.session.connectionsOpened - 1) })
+            reconnects: bots.reduce(0) { $0 + max(0, $1.session.connectionsOpened - 1) }, images: images.images)
     }
 
     // MARK: Time and progress

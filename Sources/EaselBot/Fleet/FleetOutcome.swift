@@ -42,14 +42,29 @@ public struct FleetOutcome: Sendable {
     /// Microseconds from making an op to its acknowledgement.
     public var ackLatency: Histogram<UInt64>
     public var reconnects: Int
+    public var images = Images()
+
+    /// The images the bots uploaded, and those they saw, each downloaded
+    /// and checked against its hash.
+    public struct Images: Sendable, Codable, Hashable {
+        public var uploadsStarted = 0
+        public var uploaded = 0
+        public var uploadFailures: [String] = []
+        public var verified = 0
+        public var unverified: [String] = []
+    }
 
     public var failures: [(bot: String, failure: String)] {
         bots.compactMap { bot in bot.failure.map { (bot.name, $0) } }
     }
 
     /// Whether the run is a pass: no script failed, the server took every
-    /// op, and everyone converged.
-    public var passed: Bool { failures.isEmpty && opsRefused == 0 && verdict == .converged }
+    /// op and every upload, everyone converged, and every image anyone sees
+    /// downloads whole.
+    public var passed: Bool {
+        failures.isEmpty && opsRefused == 0 && verdict == .converged && images.uploadFailures.isEmpty
+            && images.unverified.isEmpty
+    }
 
     public var opsMade: Int { bots.reduce(0) { $0 + $1.opsMade } }
     public var opsAcknowledged: Int { bots.reduce(0) { $0 + $1.opsAcknowledged } }

@@ -17,5 +17,22 @@ public enum BotStep: Hashable, Sendable {
     /// Close the connection now, keep the client, reconnect at this time;
     /// call `advance` again at once (the bot keeps editing offline).
     case offline(reconnectAt: Timestamp)
+    /// Read the image file, upload it and place it (its create waits for
+    /// the upload, blob before op); call `advance` again at once.
+    case image(ImageStep)
     case finished
+}
+
+/// An image a script asks its host to upload and use.
+public struct ImageStep: Hashable, Sendable {
+    public var file: String
+    public var use: ImageUse
+    /// The statement's place in the script, for errors.
+    public var location: SourceLocation
+
+    public init(file: String, use: ImageUse, location: SourceLocation) {
+        self.file = file
+        self.use = use
+        self.location = location
+    }
 }

@@ -63,6 +63,28 @@ public indirect enum Action: Hashable, Sendable {
     case offline(milliseconds: Int64)
     case repeatBlock(times: Int, body: [Statement])
     case expect(Expectation)
+    /// An image file uploaded and placed, or made the background: the
+    /// host reads and uploads it (`BotStep.image`).
+    case image(file: String, use: ImageUse)
+}
+
+/// What a bot does with an image file it uploads.
+public enum ImageUse: Hashable, Sendable {
+    /// Placed at a screen point, as big as `size` (width, height), or its
+    /// own pixel size when nil.
+    case place(at: Point, size: ImageSize?)
+    /// The document's background, at its pixel size, filling its box so.
+    case background(BackgroundFit)
+}
+
+public struct ImageSize: Hashable, Sendable {
+    public var width: Float
+    public var height: Float
+
+    public init(width: Float, height: Float) {
+        self.width = width
+        self.height = height
+    }
 }
 
 /// How fast a scripted stroke moves.

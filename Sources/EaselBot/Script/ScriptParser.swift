@@ -101,6 +101,11 @@ public enum ScriptParser {
         case "type": return .type(try words.string("the text to type"))
         case "background":
             if words.take("none") { return .command(.setBackground(.noImage)) }
+            if words.take("image") {
+                let file = try words.string("the image file")
+                let fit = words.take("fit") ? try words.choice("contain, cover or stretch", Self.fits) : .contain
+                return .image(file: file, use: .background(fit))
+            }
             return .command(.setBackground(.color(try words.color())))
         case "set": return .command(.setStyle(try style(&words)))
         case "tool": return try tool(&words)
@@ -156,6 +161,17 @@ public enum ScriptParser {
             }
             return .command(.place(.text(string, font: font, size: size), at: point))
         case "image":
+            if words.peek?.kind == .string {
+                let file = try words.string("the image file")
+                try words.expect("at")
+                let point = try words.point()
+                var size: ImageSize?
+                if words.take("size") {
+                    let (width, height) = try words.size()
+                    size = ImageSize(width: width, height: height)
+                }
+                return .image(file: file, use: .place(at: point, size: size))
+            }
             let hex = try words.word("the image's SHA-256 in hex")
             guard let blob = BlobHash(hex: hex.text) else {
                 throw ScriptError(at: words.location(of: hex), "\(hex.text) is not a SHA-256 in hex (64 digits)")
@@ -169,6 +185,8 @@ public enum ScriptParser {
                 at: words.location(of: kind), "place what? \(kind.text) is not emoji, shape, text or image")
         }
     }
+
+    static let fits: [String: BackgroundFit] = ["contain": .contain, "cover": .cover, "stretch": .stretch]
 
     private static func steps(_ words: inout Words) throws(ScriptError) -> Int {
         words.take("steps") ? try words.integer("a number of steps", in: 1...1000) : 4

@@ -29,6 +29,8 @@ public struct ScriptRun: BotBehaviour {
                 return .offline(reconnectAt: now + milliseconds)
             case .repeatBlock(let times, let body):
                 if !body.isEmpty { frames.append((body, 0, times - 1)) }
+            case .image(let file, let use):
+                return .image(ImageStep(file: file, use: use, location: statement.location))
             case .expect(let expectation):
                 if let failure = expectation.failure(in: client.editor) {
                     throw ScriptError(at: statement.location, failure)

@@ -58,7 +58,8 @@ extension SyncClient {
                     "type needs exactly one selected text entity; \(texts.count) are selected")
             }
             try perform(.editText(entity, text), at: now)
-        case .wait, .offline, .repeatBlock, .expect:
+        case .wait, .offline, .repeatBlock, .expect, .image:
+            // The script's host does these: time, the connection, files.
             break
         }
     }

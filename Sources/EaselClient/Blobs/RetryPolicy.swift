@@ -19,7 +19,7 @@ public struct RetryPolicy: Hashable, Sendable {
 
     /// Runs `body` until it succeeds, fails for good, or runs out of tries;
     /// `retried` hears each transient failure that is tried again.
-    func run<T>(
+    public func run<T>(
         retried: (BlobTransferError) -> Void = { _ in },
         _ body: () async throws(BlobTransferError) -> T
     ) async throws(BlobTransferError) -> T {

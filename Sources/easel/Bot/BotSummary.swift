@@ -53,6 +53,15 @@ struct BotSummary {
         if let hash = outcome.serverHash, let entities = outcome.serverEntities {
             line("server", "\(entities) entities, state \(hash.hex) \(hash.emojiKey)")
         }
+        let images = outcome.images
+        if images.uploadsStarted > 0 || images.verified > 0 || !images.unverified.isEmpty {
+            line(
+                "images",
+                "\(images.uploaded) of \(images.uploadsStarted) uploaded; \(images.verified) seen, downloaded and checked"
+                    + " against their hashes")
+        }
+        for failure in images.uploadFailures { line("failed", "upload \(failure)") }
+        for failure in images.unverified { line("failed", "image \(failure)") }
         for (bot, failure) in outcome.failures { line("failed", "\(bot): \(failure)") }
         if outcome.opsRefused > 0 {
             line("refused", "the server refused \(outcome.opsRefused) ops (a view-only token, a limit): they are lost")
@@ -94,7 +103,7 @@ struct BotSummary {
                 ? .init(
                     p50: latency(50), p90: latency(90), p99: latency(99), max: Double(outcome.ackLatency.max) / 1000)
                 : nil,
-            reconnects: outcome.reconnects, cpuSeconds: cpuSeconds, bots: outcome.bots)
+            reconnects: outcome.reconnects, cpuSeconds: cpuSeconds, images: outcome.images, bots: outcome.bots)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return try encoder.encode(report)
@@ -116,6 +125,7 @@ struct BotSummary {
         var ackMilliseconds: Latency?
         var reconnects: Int
         var cpuSeconds: Double
+        var images: FleetOutcome.Images
         var bots: [FleetOutcome.Bot]
     }
 }

@@ -152,6 +152,6 @@ struct BenchRelay: ParsableCommand {
 
 /// One line of results, written at once even when output is a file or a
 /// pipe (print buffers until exit there, and these runs take minutes).
-private func report(_ line: String) {
+func report(_ line: String) {
     FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }
