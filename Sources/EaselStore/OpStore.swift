@@ -25,7 +25,7 @@ public final class OpStore {
         self.durability = durability
         // Debian's SQLite defaults to busy_timeout 0: set it before anything
         // can meet another process's lock.
-        try database.execute("PRAGMA busy_timeout = \(busyTimeoutMilliseconds)")
+        database.waitForLocks(milliseconds: busyTimeoutMilliseconds)
         let mode = try Self.retryingWhileBusy { () throws(StoreError) in try database.pragma("journal_mode = WAL") }
         guard mode == "wal" else {
             throw StoreError(

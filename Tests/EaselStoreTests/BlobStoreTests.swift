@@ -198,6 +198,27 @@ struct BlobCollectionTests {
         #expect(try store.collectBlobs(graceStart: 10_000).removed == 1, "past its grace, the fresh one goes")
     }
 
+    @Test("a document's background image keeps its blob; the zero hash of no background refers to nothing")
+    func backgroundReferencesKeepBlobs() throws {
+        let store = try OpStore(path: file.path)
+        try store.createDocument("board", epoch: Epoch(rawValue: 1), at: 1)
+        let id = try store.beginUpload(at: 1)
+        try store.appendChunk([8], to: id, sequence: 0)
+        _ = try store.finishUpload(id, as: Self.hash(8), size: 1, type: .webp, document: "board", at: 1)
+        let stamp = { (counter: UInt64) in OpID(counter: counter, replica: Self.replica) }
+        let background = [
+            StoredOp(
+                position: 1, op: Op(id: stamp(1), transaction: TransactionID(stamp(1)), action: .set(.document, .blob(Self.hash(8)))),
+                author: "ada", receivedAt: 1),
+            StoredOp(
+                position: 2, op: Op(id: stamp(2), transaction: TransactionID(stamp(2)), action: .set(.document, .blob(.none))),
+                author: "ada", receivedAt: 1),
+        ]
+        try store.append(background, to: "board")
+        #expect(try store.blobReferences(of: "board") == [Self.hash(8)], "kept: undo can bring the background back")
+        #expect(try store.collectBlobs(graceStart: 100).kept == 1)
+    }
+
     @Test("a blob referenced only by a compacted snapshot's state is kept")
     func snapshotReferencesKeepBlobs() throws {
         let store = try OpStore(path: file.path)

@@ -1,5 +1,11 @@
 import CEaselSQLite
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// One SQLite connection, used by one thread at a time (the storage worker,
 /// or a command-line tool). Statements are prepared once and cached.
 final class Database {
@@ -25,6 +31,25 @@ final class Database {
     deinit {
         statements.removeAll()
         sqlite3_close_v2(handle)
+    }
+
+    /// Waits up to `milliseconds` for another connection's write lock,
+    /// retrying every 0.1 ms at first and at least every millisecond. SQLite's
+    /// own busy timeout sleeps 1, 2, 5, 10 … 100 ms between tries: behind
+    /// the blob thread's back-to-back chunk commits, an op commit kept
+    /// missing the moments the lock was free, and waited tens of
+    /// milliseconds (`easel bench blobs`, Docs/server.md).
+    func waitForLocks(milliseconds: Int) {
+        // The budget rides in the context pointer: the handler captures nothing.
+        let budget = UnsafeMutableRawPointer(bitPattern: max(milliseconds, 1) + 5)
+        sqlite3_busy_handler(
+            handle,
+            { context, count in
+                let tries = Int32(truncatingIfNeeded: Int(bitPattern: context))
+                guard count < tries else { return 0 }
+                usleep(UInt32(100 * min(count + 1, 10)))
+                return 1
+            }, budget)
     }
 
     /// Runs SQL with no parameters and no rows (schema, pragmas, BEGIN…).

@@ -71,6 +71,9 @@ struct BenchBlobs: ParsableCommand {
         report(
             "latency: \(writers) writers x \(rate) pushes/s, \(latencySeconds) s a run, without and with \(concurrency) uploaders, median of \(runs)"
         )
+        // Made before the runs: making and hashing them meanwhile would take
+        // the CPU the server and the writers need.
+        let pool = (0..<Int(latencySeconds * 16)).map { Blob(seed: 1_000_000 + UInt64($0), size: size) }
         var quiet: [Double] = []
         var busy: [Double] = []
         var uploaded: [Double] = []
@@ -81,7 +84,7 @@ struct BenchBlobs: ParsableCommand {
             ])
             let latency = PushLatency(writers: writers, rate: rate, seconds: latencySeconds)
             quiet.append(percentile(try latency.run(port: server.port, server: server, document: "bench/quiet").receiptMilliseconds, 99))
-            let uploads = Uploaders(client: client, port: server.port, size: size, concurrency: concurrency)
+            let uploads = Uploaders(client: client, port: server.port, blobs: pool, concurrency: concurrency)
             let sample = try latency.run(port: server.port, server: server, document: "bench/busy")
             let megabytes = uploads.stop()
             busy.append(percentile(sample.receiptMilliseconds, 99))
@@ -153,28 +156,28 @@ struct Blob: Sendable {
     }
 }
 
-/// Uploaders that upload fresh blobs without pause until stopped.
+/// Uploaders that upload the blobs of a pool without pause until stopped,
+/// each blob once while the pool lasts (a new database each run).
 final class Uploaders: Sendable {
     private let running = Atomic(true)
+    private let next = Atomic(0)
     private let bytes = Atomic(0)
     private let finished = DispatchSemaphore(value: 0)
     private let workers: Int
 
-    init(client: HTTPClient, port: Int, size: Int, concurrency: Int) {
+    init(client: HTTPClient, port: Int, blobs: [Blob], concurrency: Int) {
         workers = concurrency
-        for worker in 0..<concurrency {
+        for _ in 0..<concurrency {
             Task { [self] in
-                var round: UInt64 = 0
                 while running.load(ordering: .relaxed) {
-                    round += 1
-                    let blob = Blob(seed: 1_000_000 + UInt64(worker) << 32 + round, size: size)
+                    let blob = blobs[next.add(1, ordering: .relaxed).oldValue % blobs.count]
                     var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/blobs/\(blob.hex)?doc=bench/busy")
                     request.method = .PUT
                     request.body = .bytes(ByteBuffer(bytes: blob.bytes))
                     if let response = try? await client.execute(request, timeout: .seconds(120)),
                         (200..<300).contains(Int(response.status.code))
                     {
-                        bytes.add(size, ordering: .relaxed)
+                        bytes.add(blob.bytes.count, ordering: .relaxed)
                     }
                 }
                 finished.signal()
