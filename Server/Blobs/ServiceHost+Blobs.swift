@@ -30,6 +30,7 @@ extension ServiceHost {
             return respondImmediately(wsi, refusal, afterBody: request.method == .put)
         }
         let exchange = BlobExchange(number: nextExchange, wsi: wsi, request: request)
+        madeProgress(exchange)
         nextExchange += 1
         exchanges[wsi] = exchange
         exchangesByNumber[exchange.number] = exchange
@@ -120,6 +121,7 @@ extension ServiceHost {
             return exchange.drained > drainLimit ? -1 : 0
         }
         guard let upload = exchange.upload, !upload.ended else { return 0 }
+        madeProgress(exchange)
         upload.received += Int64(bytes.count)
         guard upload.received <= blobLimits.maxBytes else {
             abandon(exchange)
@@ -139,6 +141,11 @@ extension ServiceHost {
             easel_lws_read_flow(exchange.wsi, 0)
         }
         return 0
+    }
+
+    /// The transfer moved: it has `idleSeconds` more to move again.
+    private func madeProgress(_ exchange: BlobExchange) {
+        easel_lws_http_progress(exchange.wsi, Int32(blobLimits.idleSeconds))
     }
 
     private func writeChunk(_ chunk: [UInt8], of exchange: BlobExchange) {
@@ -227,6 +234,7 @@ extension ServiceHost {
         case .chunkWritten(let error):
             guard let upload = exchange.upload else { return }
             upload.inFlight -= 1
+            madeProgress(exchange)
             if let error, !exchange.answered {
                 abandon(exchange)
                 exchange.answer(.text(500, "the blob could not be stored: \(error)\n"), closing: true)
@@ -318,6 +326,7 @@ extension ServiceHost {
 
     func writeNextPart(of exchange: BlobExchange) -> Int32 {
         guard !exchange.parts.isEmpty else { return 0 }
+        madeProgress(exchange)
         let part = exchange.parts.removeFirst()
         let result: Int32
         switch part {

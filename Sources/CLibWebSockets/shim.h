@@ -34,6 +34,14 @@ static inline void easel_lws_close_within(struct lws *wsi, int seconds) {
     lws_set_timeout(wsi, PENDING_TIMEOUT_CLOSE_SEND, seconds);
 }
 
+// Gives an HTTP transaction `seconds` more to make progress. libwebsockets
+// puts its default content timeout on the whole transaction when the
+// request starts, however long a busy blob thread takes: a large upload
+// under load was cut off mid-way.
+static inline void easel_lws_http_progress(struct lws *wsi, int seconds) {
+    lws_set_timeout(wsi, PENDING_TIMEOUT_HTTP_CONTENT, seconds);
+}
+
 static inline int easel_lws_message_is_complete(struct lws *wsi) {
     return lws_is_final_fragment(wsi) && lws_remaining_packet_payload(wsi) == 0;
 }

@@ -164,6 +164,31 @@ struct BlobHTTPTests {
         #expect(try request(server, "GET", picture.hash)["sha256"] as? String == picture.hash)
     }
 
+    @Test("a slow upload that keeps moving is never cut off, whatever --blob-idle-seconds says")
+    func aSlowUploadThatKeepsMovingIsStored() throws {
+        let server = try server(["--blob-idle-seconds", "1"])
+        defer { server.kill() }
+        // 64 KiB every 20 ms: about 1.5 s for 5 MiB, past the idle second.
+        let picture = try image(5 << 20, seed: 11)
+        let uploading = try OutsideClient(["\(server.port)", "slow-put", "/blobs/\(picture.hash)?doc=pics", picture.path])
+        #expect(try uploading.finish()["status"] as? Int == 201)
+        #expect(try request(server, "GET", picture.hash)["sha256"] as? String == picture.hash)
+    }
+
+    @Test("an upload that stops moving is closed after --blob-idle-seconds, stores nothing, and the server stays up")
+    func aStalledUploadIsClosed() throws {
+        let server = try server(["--blob-idle-seconds", "1"])
+        defer { server.kill() }
+        let picture = try image(2 << 20, seed: 12)
+        let stalled = try OutsideClient(["\(server.port)", "stall-put", "/blobs/\(picture.hash)?doc=pics", picture.path])
+        let ended = try stalled.finish()
+        #expect(ended["status"] is NSNull, "cut off: \(ended)")
+        let seconds = try #require(ended["seconds"] as? Double)
+        #expect(seconds >= 0.9 && seconds < 10, "closed after the idle second, not at once nor never: \(seconds) s")
+        #expect(try request(server, "GET", picture.hash)["status"] as? Int == 404)
+        #expect(try request(server, "PUT", picture.hash, body: picture.path)["status"] as? Int == 201, "the server is up")
+    }
+
     @Test("uploads beyond --max-uploads in flight are refused with 503")
     func tooManyUploadsAreRefused() throws {
         let server = try server(["--max-uploads", "1"])

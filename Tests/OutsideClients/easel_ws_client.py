@@ -533,6 +533,27 @@ def slow_put(port, path, body_file):
         print(json.dumps({"status": None, "error": type(error).__name__}))
 
 
+def stall_put(port, path, body_file):
+    """A PUT that sends half its body and then nothing, waiting for the
+    server to give up on it; prints how it ended and after how long."""
+    import http.client
+    import time
+    with open(body_file, "rb") as file:
+        body = file.read()
+    connection = http.client.HTTPConnection("127.0.0.1", int(port), timeout=30)
+    started = time.monotonic()
+    try:
+        connection.putrequest("PUT", path)
+        connection.putheader("Content-Length", str(len(body)))
+        connection.endheaders()
+        connection.send(body[:len(body) // 2])
+        started = time.monotonic()
+        response = connection.getresponse()
+        print(json.dumps({"status": response.status, "seconds": time.monotonic() - started}))
+    except (ConnectionError, http.client.HTTPException, OSError) as error:
+        print(json.dumps({"status": None, "error": type(error).__name__, "seconds": time.monotonic() - started}))
+
+
 def main():
     port, mode, argument = sys.argv[1], sys.argv[2], sys.argv[3]
     uri = f"ws://127.0.0.1:{port}"
@@ -556,6 +577,8 @@ def main():
         asyncio.run(push_latency(uri, argument, int(sys.argv[4])))
     elif mode == "slow-put":
         slow_put(port, argument, sys.argv[4])
+    elif mode == "stall-put":
+        stall_put(port, argument, sys.argv[4])
     elif mode == "blob":
         blob(port, argument, sys.argv[4], sys.argv[5], sys.argv[6], sys.argv[7] if len(sys.argv) > 7 else "-")
     elif mode == "paths":

@@ -50,8 +50,17 @@ struct Serve: ParsableCommand {
     @Option(help: "Blob uploads in flight at once; more are refused with 503.")
     var maxUploads = BlobLimits().maxUploads
 
+    @Option(help: "Seconds a blob upload or download may make no progress before its connection is closed.")
+    var blobIdleSeconds = BlobLimits().idleSeconds
+
     /// Where `Web/build.sh` puts the page, from the repository's root.
     static let defaultWebFolder = ".build-wasm/site"
+
+    func validate() throws {
+        guard (1...3600).contains(blobIdleSeconds) else {
+            throw ValidationError("--blob-idle-seconds must be from 1 to 3600")
+        }
+    }
 
     func run() throws {
         var options = ServeOptions()
@@ -63,6 +72,7 @@ struct Serve: ParsableCommand {
         options.limits = limits.serverLimits
         options.blobs.maxBytes = maxBlobBytes
         options.blobs.maxUploads = maxUploads
+        options.blobs.idleSeconds = blobIdleSeconds
         let built = FileManager.default.fileExists(atPath: Self.defaultWebFolder)
         options.webFolder = web ?? (built ? Self.defaultWebFolder : nil)
         // Signals are taken by one thread that asks the server to stop;
