@@ -16,15 +16,15 @@ struct BlobLocation: Sendable {
 final class BlobWorker: @unchecked Sendable {
     private let queue = DispatchQueue(label: "easel-blobs", qos: .userInitiated)
     /// Touched only on `queue`.
-    private let store: OpStore
+    private let store: BlobStore
 
     /// Chunks commit without syncing; the upload's last commit syncs them
-    /// all (`OpStore.syncingFully`) when the server's durability is full.
+    /// all (`BlobStore.syncingFully`) when the server's durability is full.
     let durability: Durability
 
     init(path: String, durability: Durability) throws(StoreError) {
         self.durability = durability
-        store = try OpStore(path: path, durability: .normal)
+        store = try BlobStore(besideDatabase: path, durability: .normal)
         // No upload is in flight before the server serves: what is left
         // was cut short by a killed process.
         try store.removeAbandonedUploads()
@@ -32,7 +32,7 @@ final class BlobWorker: @unchecked Sendable {
 
     /// Runs `work` on the blob thread; `done` is called there with its result.
     func run<T: Sendable>(
-        _ work: @escaping @Sendable (OpStore) throws -> T, done: @escaping @Sendable (Result<T, any Error>) -> Void
+        _ work: @escaping @Sendable (BlobStore) throws -> T, done: @escaping @Sendable (Result<T, any Error>) -> Void
     ) {
         queue.async { [self] in
             done(Result { try work(store) })
@@ -45,7 +45,7 @@ final class BlobWorker: @unchecked Sendable {
     }
 }
 
-extension OpStore {
+extension BlobStore {
     /// A blob's place, when it was uploaded to the document.
     func blobLocation(_ hash: BlobHash, document: String) throws(StoreError) -> BlobLocation? {
         guard let info = try blobInfo(hash, document: document), let upload = try blobUpload(hash) else { return nil }

@@ -132,9 +132,9 @@ extension ServiceHost {
             upload.head += bytes.prefix(BlobType.sniffLength - upload.head.count)
         }
         upload.pending.append(contentsOf: bytes)
-        while upload.pending.count >= OpStore.blobChunkLimit {
-            writeChunk(Array(upload.pending.prefix(OpStore.blobChunkLimit)), of: exchange)
-            upload.pending.removeFirst(OpStore.blobChunkLimit)
+        while upload.pending.count >= BlobStore.chunkLimit {
+            writeChunk(Array(upload.pending.prefix(BlobStore.chunkLimit)), of: exchange)
+            upload.pending.removeFirst(BlobStore.chunkLimit)
         }
         if upload.inFlight >= Self.uploadChunksAhead, !upload.paused {
             upload.paused = true

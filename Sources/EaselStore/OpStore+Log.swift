@@ -123,12 +123,17 @@ extension OpStore {
 }
 
 extension OpStore {
-    /// Copies the whole database to `path` with `VACUUM INTO`: a consistent
-    /// copy even while another process writes.
+    /// Copies the whole database to `path`, and its blob file to the blob
+    /// file beside that path, each with `VACUUM INTO`: consistent copies even
+    /// while another process writes. The op log first: a blob it refers to
+    /// is still referenced, so still there, when the blob file is copied.
     public func backup(to path: String) throws(StoreError) {
-        let statement = try database.statement("VACUUM INTO ?")
-        try statement.bind(1, path)
-        try statement.step()
+        for file in [path, BlobStore.path(besideDatabase: path)] where FileManager.default.fileExists(atPath: file) {
+            throw StoreError(.fileExists, "\(file) already exists: a backup never overwrites a file")
+        }
+        try database.copy(to: path)
+        try BlobStore(besideDatabase: self.path, durability: durability)
+            .backup(to: BlobStore.path(besideDatabase: path))
     }
 
     /// Replaces one document's history with its history in a backup (or
@@ -136,10 +141,19 @@ extension OpStore {
     /// blobs the backup held for it.
     public func restore(_ name: String, from backupPath: String, at now: Int64) throws -> ImportSummary {
         let backup = try OpStore(readingBackupAt: backupPath)
+        let backupBlobs = try BlobStore.reading(besideDatabase: backupPath)
+        if backupBlobs == nil, try Schema.opLog.check(backup.database) >= 4 {
+            throw StoreError(
+                .missingFile,
+                "the backup's blob file \(BlobStore.path(besideDatabase: backupPath)) is missing: "
+                    + "copy it beside the backup (a backup is both files)")
+        }
         var lines: [String] = []
         try backup.exportLog(name) { lines.append($0) }
         let summary = try importLog(lines, as: name, replace: true, at: now)
-        try copyBlobs(of: name, from: backup, at: now)
+        if let backupBlobs {
+            try BlobStore(besideDatabase: path, durability: durability).copyBlobs(of: name, from: backupBlobs, at: now)
+        }
         return summary
     }
 }

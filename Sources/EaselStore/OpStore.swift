@@ -3,7 +3,8 @@ import EaselModel
 import EaselProtocol
 import Foundation
 
-/// The op log and snapshots of every document, in one SQLite file.
+/// The op log and snapshots of every document, in one SQLite file (the
+/// blobs live in a file of their own beside it: `BlobStore`).
 ///
 /// Not thread-safe: one thread uses a store (the storage worker, or a
 /// command-line tool); other processes may use the same file at once.
@@ -33,7 +34,8 @@ public final class OpStore {
         }
         try database.execute("PRAGMA synchronous = \(durability == .full ? "FULL" : "NORMAL")")
         try database.execute("PRAGMA foreign_keys = ON")
-        try Schema.migrate(database)
+        try moveVersion3Blobs()
+        try Schema.opLog.migrate(database)
     }
 
     public var path: String { database.path }
@@ -41,7 +43,7 @@ public final class OpStore {
     private init(database: Database) throws(StoreError) {
         self.database = database
         durability = .full
-        try Schema.check(database)
+        try Schema.opLog.check(database)
     }
 
     // MARK: Documents
@@ -269,8 +271,7 @@ public final class OpStore {
 
     /// Runs `body` in a transaction, or inside the caller's if one is open.
     func inTransaction<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
-        if database.isInTransaction { return try body() }
-        return try database.transaction(body)
+        try database.inTransaction(body)
     }
 
     /// Runs `body` in a savepoint of the open transaction: if it throws,
@@ -302,8 +303,7 @@ extension OpStore {
     /// Runs `body` in one read transaction (one consistent view), or in the
     /// caller's transaction if one is open.
     func readConsistently<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
-        if database.isInTransaction { return try body() }
-        return try database.transaction(immediate: false, body)
+        try database.readConsistently(body)
     }
 }
 

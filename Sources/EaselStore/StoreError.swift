@@ -22,6 +22,11 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
         case outOfRange
         /// The store was closed, or its worker stopped.
         case closed
+        /// A file that belongs with the database is not there (a backup's
+        /// blob file).
+        case missingFile
+        /// A file the store would write is already there (a backup's).
+        case fileExists
     }
 
     public var reason: Reason

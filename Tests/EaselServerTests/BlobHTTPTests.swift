@@ -118,9 +118,9 @@ struct BlobHTTPTests {
         #expect(try request(server, "PUT", svg.hash, body: svg.path)["status"] as? Int == 415)
     }
 
-    func token(user: String, doc: String, role: String) throws -> String {
+    func token(user: String, doc: String, role: String, ttl: String = "1h") throws -> String {
         let (status, printed, errors) = try runEasel([
-            "token", "--secret", Self.secret, "--user", user, "--doc", doc, "--role", role, "--ttl", "1h",
+            "token", "--secret", Self.secret, "--user", user, "--doc", doc, "--role", role, "--ttl", ttl,
         ])
         guard status == 0 else { throw ServerProcessError("easel token failed: \(errors)") }
         return printed.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -143,6 +143,29 @@ struct BlobHTTPTests {
         #expect(try request(server, "GET", picture.hash, token: elsewhere)["status"] as? Int == 403)
         let viewed = try request(server, "GET", picture.hash, token: view)
         #expect(viewed["status"] as? Int == 200 && viewed["sha256"] as? String == picture.hash)
+        let edited = try request(server, "GET", picture.hash, token: edit)
+        #expect(edited["status"] as? Int == 200 && edited["sha256"] as? String == picture.hash, "an edit token downloads")
+        #expect(try request(server, "HEAD", picture.hash)["status"] as? Int == 401)
+        #expect(try request(server, "HEAD", picture.hash, token: elsewhere)["status"] as? Int == 403)
+        let headed = try request(server, "HEAD", picture.hash, token: view)
+        #expect(headed["status"] as? Int == 200 && headed["length"] as? Int == 0)
+        #expect((headed["headers"] as? [String: String])?["content-length"] == "1008")
+    }
+
+    @Test("with a secret: an expired token is refused with 401 for uploads and downloads alike")
+    func expiredTokensAreRefused() throws {
+        let server = try server(secret: true)
+        defer { server.kill() }
+        let picture = try image(1000, seed: 17)
+        let edit = try token(user: "ada", doc: "pics", role: "edit")
+        #expect(try request(server, "PUT", picture.hash, body: picture.path, token: edit)["status"] as? Int == 201)
+        let expiring = try token(user: "ada", doc: "pics", role: "edit", ttl: "1s")
+        #expect(try request(server, "GET", picture.hash, token: expiring)["status"] as? Int == 200, "before it expires")
+        // Tokens carry whole seconds: past the next second boundary plus one.
+        Thread.sleep(forTimeInterval: 2.2)
+        let other = try image(1000, seed: 18)
+        #expect(try request(server, "PUT", other.hash, body: other.path, token: expiring)["status"] as? Int == 401)
+        #expect(try request(server, "GET", picture.hash, token: expiring)["status"] as? Int == 401)
     }
 
     @Test("an upload cut off by SIGKILL leaves no blob, and the retry succeeds")
@@ -156,10 +179,12 @@ struct BlobHTTPTests {
         Thread.sleep(forTimeInterval: 0.1)
         server.kill()
         #expect(try uploading.finish()["status"] is NSNull, "the upload was cut off")
-        let store = try OpStore(path: database)
-        #expect(try store.blobTotals().count == 0)
+        let blobs = try BlobStore(besideDatabase: database)
+        #expect(try blobs.blobTotals().count == 0)
+        #expect(try blobs.chunkCount() > 0, "the cut-off upload had written chunks")
         server = try ServerProcess(database: database)
         defer { server.kill() }
+        #expect(try blobs.chunkCount() == 0, "a starting server drops the cut-off upload's chunks")
         #expect(try request(server, "PUT", picture.hash, body: picture.path)["status"] as? Int == 201)
         #expect(try request(server, "GET", picture.hash)["sha256"] as? String == picture.hash)
     }
@@ -209,29 +234,49 @@ struct BlobHTTPTests {
     /// written (about 1.3 MiB), so 50 stay far under it.
     static let peakMemoryBound = 250 << 20
 
-    @Test("50 concurrent uploads of 10 MiB keep the server's memory bounded and others' pushes quick")
+    @Test("50 concurrent uploads of 50 different 10 MiB blobs keep the server's memory bounded and others' pushes quick")
     func concurrentUploadsStayBounded() throws {
         let server = try server(["--max-uploads", "50"])
         defer { server.kill() }
-        let picture = try image((10 << 20) - 8, seed: 11)
+        // 50 different pictures, so every upload stores its 10 MiB.
+        let pictures = try variants(of: image((10 << 20) - 16, seed: 11), count: 50)
         let quiet = try OutsideClient.run(["\(server.port)", "push-latency", "quiet/doc", "100"])
-        let uploads = try (0..<50).map { _ in
+        let uploads = try pictures.map { picture in
             try OutsideClient(["\(server.port)", "blob", "PUT", "/blobs/\(picture.hash)?doc=pics", picture.path, "-", "-"])
         }
         let busy = try OutsideClient.run(["\(server.port)", "push-latency", "busy/doc", "100"])
+        let stillUploading = uploads.filter { $0.process.isRunning }.count
         let statuses = try uploads.map { try $0.finish()["status"] as? Int }
-        #expect(statuses.filter { $0 == 201 }.count == 1 && statuses.filter { $0 == 200 }.count == 49, "\(statuses)")
+        #expect(statuses.allSatisfy { $0 == 201 }, "\(statuses)")
+        #expect(stillUploading > 0, "the pushes were timed while uploads ran")
         let peak = try Self.peakResidentBytes(of: server.process.processIdentifier)
         let milliseconds = { (result: [String: Any], key: String) in (result[key] as? Double) ?? .infinity }
         print(
             String(
                 format: "50 uploads of 10 MiB: server peak RSS %.0f MiB (bound %d MiB); push→ack p50/p99 %.1f/%.1f ms "
-                    + "while uploading, %.1f/%.1f ms without",
+                    + "while uploading (%d of 50 still uploading when the pushes ended), %.1f/%.1f ms without",
                 Double(peak) / 1_048_576, Self.peakMemoryBound >> 20, milliseconds(busy, "p50"), milliseconds(busy, "p99"),
-                milliseconds(quiet, "p50"), milliseconds(quiet, "p99")))
+                stillUploading, milliseconds(quiet, "p50"), milliseconds(quiet, "p99")))
         #expect(peak < Self.peakMemoryBound)
-        #expect(milliseconds(busy, "p99") < 500, "pushes still answered while uploads run")
-        #expect(try request(server, "GET", picture.hash)["sha256"] as? String == picture.hash)
+        // Measured here: p99 10.5 ms under uploads, 3.3 ms without (debug
+        // build, a second build running). The bound leaves room for a
+        // loaded machine and still catches pushes queued behind blob writes.
+        #expect(milliseconds(busy, "p99") < 100, "pushes keep their latency while uploads run")
+        for picture in [pictures[0], pictures[49]] {
+            #expect(try request(server, "GET", picture.hash)["sha256"] as? String == picture.hash)
+        }
+    }
+
+    /// `count` pictures that differ from `picture` in their last 8 bytes.
+    func variants(of picture: (path: String, hash: String), count: Int) throws -> [(path: String, hash: String)] {
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: picture.path))
+        return try (0..<count).map { index in
+            var variant = bytes
+            withUnsafeBytes(of: UInt64(index).littleEndian) { variant.append(contentsOf: $0) }
+            let url = folder.appendingPathComponent("variant-\(index).png")
+            try variant.write(to: url)
+            return (url.path, SHA256.hash(data: variant).map { String(format: "%02x", $0) }.joined())
+        }
     }
 
     /// VmHWM: the most memory the process has held resident.

@@ -77,9 +77,10 @@ import Testing
         let bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3]
         let stored = BlobHash(bytes: [UInt8](repeating: 0xAB, count: 32))
         let missing = BlobHash(bytes: [UInt8](repeating: 0xCD, count: 32))
-        let upload = try store.beginUpload(at: 0)
-        try store.appendChunk(bytes, to: upload, sequence: 0)
-        _ = try store.finishUpload(upload, as: stored, size: 11, type: .png, document: "render/images", at: 0)
+        let blobs = try BlobStore(besideDatabase: path)
+        let upload = try blobs.beginUpload(at: 0)
+        try blobs.appendChunk(bytes, to: upload, sequence: 0)
+        _ = try blobs.finishUpload(upload, as: stored, size: 11, type: .png, document: "render/images", at: 0)
         var editor = Editor(replica: ReplicaID(rawValue: 0xC2))
         var ops = try editor.perform(.place(.image(stored, width: 40, height: 30), at: Point(x: 50, y: 50)))
         ops += try editor.perform(.place(.image(missing, width: 40, height: 30), at: Point(x: 150, y: 50)))

@@ -241,9 +241,10 @@ private func runWithDefaultSignals(_ path: String, _ arguments: [String]) throws
         let failing = try runEasel(["replay", "--db", path, "--doc", "replay/images", "--check"])
         #expect(failing.status == 1)
         #expect(failing.output.contains("the op at position 1 refers to blob \(missing), which the database lacks"))
-        let upload = try store.beginUpload(at: 0)
-        try store.appendChunk([0xFF, 0xD8, 0xFF, 0], to: upload, sequence: 0)
-        _ = try store.finishUpload(upload, as: missing, size: 4, type: .jpeg, document: "replay/images", at: 0)
+        let blobs = try BlobStore(besideDatabase: path)
+        let upload = try blobs.beginUpload(at: 0)
+        try blobs.appendChunk([0xFF, 0xD8, 0xFF, 0], to: upload, sequence: 0)
+        _ = try blobs.finishUpload(upload, as: missing, size: 4, type: .jpeg, document: "replay/images", at: 0)
         let passing = try runEasel(["replay", "--db", path, "--doc", "replay/images", "--check"])
         #expect(passing.status == 0, "\(passing.output)")
     }

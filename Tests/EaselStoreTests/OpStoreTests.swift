@@ -138,7 +138,7 @@ struct OpStoreTests {
             _ = try OpStore(path: file.path)
             Issue.record("a newer schema was opened")
         } catch {
-            #expect(error.reason == .newerSchema(found: 99, supported: Schema.version))
+            #expect(error.reason == .newerSchema(found: 99, supported: Schema.opLog.version))
             #expect(error.message.contains("upgrade Easel"))
         }
     }

@@ -2,12 +2,12 @@ extension Op {
     /// Calls `body` with every blob the op writes into a field: an image's,
     /// or the document's background image. The zero hash (no background
     /// image) names no blob and is skipped.
-    public func forEachBlob(_ body: (BlobHash) throws -> Void) rethrows {
+    public func forEachBlob(_ body: (BlobHash) -> Void) {
         switch action {
         case .create(_, let fields):
-            for field in fields { if case .blob(let blob) = field, blob != .none { try body(blob) } }
+            for field in fields { if case .blob(let blob) = field, blob != .none { body(blob) } }
         case .set(_, .blob(let blob)) where blob != .none:
-            try body(blob)
+            body(blob)
         default:
             break
         }

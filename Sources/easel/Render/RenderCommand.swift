@@ -44,11 +44,11 @@ struct Render: ParsableCommand {
     /// document keeps its path (the placeholder shows) and is named on
     /// standard error.
     private func embeddedImages(of document: Document) throws -> @Sendable (BlobHash) -> String {
-        let store = try OpStore(readingBackupAt: database.db)
+        let store = try BlobStore.reading(besideDatabase: database.db)
         var urls: [BlobHash: String] = [:]
         var missing: [BlobHash] = []
         for hash in document.shownBlobs {
-            guard let info = try store.blobInfo(hash, document: doc) else {
+            guard let store, let info = try store.blobInfo(hash, document: doc) else {
                 missing.append(hash)
                 continue
             }

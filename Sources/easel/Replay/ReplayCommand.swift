@@ -146,10 +146,10 @@ struct Replay: ParsableCommand {
         }
         if let base = history.base { for op in base.state { note(op, at: base.position) } }
         for logged in history.ops where logged.position <= (until ?? history.head) { note(logged.op, at: logged.position) }
-        let store = try OpStore(readingBackupAt: db)
+        let store = try BlobStore.reading(besideDatabase: db)
         var missing: [BlobHash] = []
         for (hash, position) in firstUse.sorted(by: { ($0.value, $0.key) < ($1.value, $1.key) }) {
-            guard try store.blobInfo(hash, document: doc) == nil else { continue }
+            if let store, try store.blobInfo(hash, document: doc) != nil { continue }
             missing.append(hash)
             Swift.print("\(history.name): the op at position \(position) refers to blob \(hash), which the database lacks")
         }

@@ -68,13 +68,15 @@ struct DBDelete: ParsableCommand {
 
 struct DBBackup: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "backup", abstract: "Copy the database with VACUUM INTO (safe while a server writes).")
+        commandName: "backup",
+        abstract: "Copy the database and its blob file with VACUUM INTO (safe while a server writes).")
     @OptionGroup var database: DatabaseOptions
-    @Option(help: "The backup file to write (must not exist).") var to: String
+    @Option(help: "The backup file to write (must not exist); the blobs go to the same name with -blobs after it.")
+    var to: String
 
     func run() throws {
         try database.open().backup(to: to)
-        print("backed up \(database.db) to \(to)")
+        print("backed up \(database.db) to \(to) and its blobs to \(BlobStore.path(besideDatabase: to))")
     }
 }
 
@@ -111,7 +113,8 @@ struct DBCollect: ParsableCommand {
     func run() throws {
         guard graceSeconds >= 0 else { throw ValidationError("--grace-seconds cannot be negative") }
         let store = try database.open()
-        let result = try store.collectBlobs(graceStart: nowMilliseconds - graceSeconds * 1000)
+        let result = try BlobStore(besideDatabase: store.path)
+            .collect(referencedBy: store, graceStart: nowMilliseconds - graceSeconds * 1000)
         print(
             "removed \(result.removed) blobs (\(result.removedBytes) bytes); kept \(result.kept) referenced "
                 + "and \(result.inGrace) in their grace period")

@@ -28,13 +28,13 @@ public enum BlobStored: Hashable, Sendable {
 /// appears only when `finishUpload` commits the row that names it. Hashing
 /// the bytes and sniffing their type is the caller's (the server does both
 /// as the bytes arrive); the store trusts what it is told.
-extension OpStore {
+extension BlobStore {
     /// The largest chunk `appendChunk` takes: reads and writes of a blob
     /// hold at most this much at a time.
-    public static let blobChunkLimit = 256 * 1024
+    public static let chunkLimit = 256 * 1024
 
     public func beginUpload(at now: Int64) throws(StoreError) -> UploadID {
-        try inTransaction { () throws(StoreError) in
+        try database.inTransaction { () throws(StoreError) in
             let statement = try database.statement("INSERT INTO uploads (started_at) VALUES (?)")
             try statement.bind(1, now)
             try statement.step()
@@ -44,10 +44,10 @@ extension OpStore {
 
     /// Adds the next chunk of an upload (sequence numbers from 0).
     public func appendChunk(_ bytes: [UInt8], to upload: UploadID, sequence: Int) throws(StoreError) {
-        guard bytes.count <= Self.blobChunkLimit else {
-            throw StoreError(.outOfRange, "a blob chunk holds at most \(Self.blobChunkLimit) bytes, not \(bytes.count)")
+        guard bytes.count <= Self.chunkLimit else {
+            throw StoreError(.outOfRange, "a blob chunk holds at most \(Self.chunkLimit) bytes, not \(bytes.count)")
         }
-        try inTransaction { () throws(StoreError) in
+        try database.inTransaction { () throws(StoreError) in
             let statement = try database.statement(
                 "INSERT INTO blob_chunks (upload, sequence, bytes) VALUES (?, ?, ?)")
             try statement.bind(1, upload.rawValue)
@@ -63,7 +63,7 @@ extension OpStore {
     public func finishUpload(
         _ upload: UploadID, as hash: BlobHash, size: Int64, type: BlobType, document: String, at now: Int64
     ) throws(StoreError) -> BlobStored {
-        try inTransaction { () throws(StoreError) in
+        try database.inTransaction { () throws(StoreError) in
             let exists = try blobRow(hash) != nil
             if exists {
                 try deleteUpload(upload)
@@ -77,8 +77,13 @@ extension OpStore {
                 try statement.bind(5, now)
                 try statement.step()
             }
+            // Uploading again restarts the grace period: a client uploads
+            // before it places, so a blob placed now was uploaded just now.
             let attach = try database.statement(
-                "INSERT OR IGNORE INTO blob_documents (hash, document, uploaded_at) VALUES (?, ?, ?)")
+                """
+                INSERT INTO blob_documents (hash, document, uploaded_at) VALUES (?, ?, ?)
+                ON CONFLICT (hash, document) DO UPDATE SET uploaded_at = max(uploaded_at, excluded.uploaded_at)
+                """)
             try attach.bind(1, hash.bytes)
             try attach.bind(2, document)
             try attach.bind(3, now)
@@ -100,7 +105,7 @@ extension OpStore {
 
     /// Drops an upload that will not finish, and its chunks.
     public func abandonUpload(_ upload: UploadID) throws(StoreError) {
-        try inTransaction { () throws(StoreError) in try deleteUpload(upload) }
+        try database.inTransaction { () throws(StoreError) in try deleteUpload(upload) }
     }
 
     /// Drops every upload no blob names: what a killed process left. Only
@@ -108,7 +113,7 @@ extension OpStore {
     /// many uploads were dropped.
     @discardableResult
     public func removeAbandonedUploads() throws(StoreError) -> Int {
-        try inTransaction { () throws(StoreError) in
+        try database.inTransaction { () throws(StoreError) in
             try database.execute("DELETE FROM uploads WHERE id NOT IN (SELECT upload FROM blobs)")
             return database.changes
         }
@@ -147,7 +152,7 @@ extension OpStore {
     /// what `body` throws.
     public func readBlob(_ hash: BlobHash, _ body: ([UInt8]) throws -> Void) throws {
         var failure: (any Error)?
-        try readConsistently { () throws(StoreError) in
+        try database.readConsistently { () throws(StoreError) in
             guard let upload = try blobRow(hash) else { throw StoreError(.outOfRange, "no blob \(hash)") }
             let statement = try database.statement("SELECT bytes FROM blob_chunks WHERE upload = ? ORDER BY sequence")
             defer { statement.reset() }
@@ -166,8 +171,6 @@ extension OpStore {
 
     /// The blobs uploaded to a document, by hash.
     public func blobs(ofDocument document: String) throws(StoreError) -> [BlobInfo] {
-        // A database from before blobs has none.
-        guard Int32(try database.pragma("user_version") ?? "0") ?? 0 >= 3 else { return [] }
         let statement = try database.statement(
             """
             SELECT blobs.hash, blobs.size, blobs.type FROM blobs JOIN blob_documents ON blob_documents.hash = blobs.hash
@@ -187,7 +190,7 @@ extension OpStore {
 
     /// Copies the blobs another store holds for a document into this one,
     /// chunk by chunk (a restore from a backup).
-    func copyBlobs(of document: String, from other: OpStore, at now: Int64) throws {
+    public func copyBlobs(of document: String, from other: BlobStore, at now: Int64) throws {
         for blob in try other.blobs(ofDocument: document) {
             let upload = try beginUpload(at: now)
             var sequence = 0
@@ -211,6 +214,15 @@ extension OpStore {
         defer { statement.reset() }
         _ = try statement.step()
         return (statement.int64(0), statement.int64(1))
+    }
+
+    /// How many chunks are stored, a blob's or an upload's in flight or cut
+    /// short.
+    public func chunkCount() throws(StoreError) -> Int {
+        let statement = try database.statement("SELECT count(*) FROM blob_chunks")
+        defer { statement.reset() }
+        _ = try statement.step()
+        return Int(statement.int64(0))
     }
 
     /// How many chunks an upload wrote.
