@@ -6,12 +6,17 @@ bytes come; an upload the server refuses undoes the place."""
 import base64
 import io
 import random
+import re
+import subprocess
+import urllib.error
 import urllib.request
 
 from PIL import Image
 
-from conftest import Server
+from conftest import ROOT, Server
 from pages import Canvas, wait_until
+
+OUTSIDE_CLIENT = ROOT / "Tests" / "OutsideClients" / "easel_ws_client.py"
 
 # Four quadrants, each its own colour: a picture that shows whether the
 # image arrived whole and the right way round.
@@ -102,6 +107,78 @@ def test_an_image_dropped_on_one_page_appears_on_the_other_with_its_pixels(serve
     # Every byte went over HTTP with the same name the model holds.
     blob = bob.js("return document.querySelector('#entities image').dataset.blob")
     assert ada.js("return document.querySelector('#entities image').dataset.blob") == blob
+
+
+def watch_uploads(page):
+    """Records every text the toolbar's upload status shows from now on."""
+    page.js("""
+        window.uploadTexts = [];
+        const status = document.getElementById('upload');
+        new MutationObserver(() => window.uploadTexts.push(status.hidden ? '' : status.textContent))
+            .observe(status, { childList: true, characterData: true, subtree: true, attributes: true });
+    """)
+
+
+def test_a_pasted_image_shows_its_upload_progress_and_appears_on_the_other_page(server, browsers, tmp_path):
+    document = "web/pasted"
+    ada, bob = Canvas(browsers(), server, document), Canvas(browsers(), server, document)
+    watch_uploads(ada)
+    ada.js("""
+        const bytes = Uint8Array.from(atob(arguments[0]), (c) => c.charCodeAt(0));
+        const transfer = new DataTransfer();
+        transfer.items.add(new File([bytes], 'pasted.png', { type: 'image/png' }));
+        document.dispatchEvent(new ClipboardEvent('paste', { clipboardData: transfer, bubbles: true, cancelable: true }));
+    """, base64.b64encode(quadrant_png()).decode())
+    box = wait_until(lambda: shown_image(bob), what="the pasted image on the other page")
+    colours = quadrant_colours(bob, box, tmp_path)
+    for name, expected in QUADRANTS.items():
+        assert close_enough(colours[name], expected), f"{name}: {colours[name]} on the page, {expected} in the file"
+    wait_until(lambda: not pending(ada), what="the place acknowledged")
+    texts = ada.js("return window.uploadTexts")
+    assert any(re.fullmatch(r"Uploading pasted\.png \d+%", text) for text in texts), texts
+    assert texts[-1] == "" and ada.js("return document.getElementById('upload').hidden"), "the status goes when done"
+
+
+def test_an_upload_the_busy_server_turns_away_is_tried_again_until_it_is_stored(tmp_path, browsers):
+    # One upload at a time, and a stalled one holding that place for 2 s:
+    # the page's upload gets 503 and must come back after a backoff.
+    server = Server(tmp_path, arguments=("--max-uploads", "1", "--blob-idle-seconds", "2"))
+    try:
+        document = "web/busy"
+        ada, bob = Canvas(browsers(), server, document), Canvas(browsers(), server, document)
+        blocker = tmp_path / "blocker.png"
+        blocker.write_bytes(noise_png())
+        stalled = subprocess.Popen(
+            ["python3", str(OUTSIDE_CLIENT), str(server.port), "stall-put", f"/blobs/{'00' * 32}?doc={document}",
+             str(blocker)], stdout=subprocess.PIPE, text=True)
+        try:
+            busy = urllib.request.Request(f"{server.http}/blobs/{'11' * 32}?doc={document}", data=b"x", method="PUT")
+            wait_until(lambda: status_of(busy) == 503, what="the server busy with the stalled upload")
+            ada.js("""
+                window.putStatuses = [];
+                const open = XMLHttpRequest.prototype.open;
+                XMLHttpRequest.prototype.open = function (method, url, ...rest) {
+                    if (method === 'PUT') this.addEventListener('loadend', () => window.putStatuses.push(this.status));
+                    return open.call(this, method, url, ...rest);
+                };
+            """)
+            drop(ada, quadrant_png(), 300, 250)
+            wait_until(lambda: shown_image(bob), seconds=30, what="the image once the server had room")
+            puts = ada.js("return window.putStatuses")
+            assert puts[0] == 503 and puts[-1] == 201, puts
+            assert ada.js("return document.getElementById('problem').textContent") == ""
+        finally:
+            stalled.kill()
+            stalled.wait()
+    finally:
+        server.stop()
+
+
+def status_of(request):
+    try:
+        return urllib.request.urlopen(request, timeout=10).status
+    except urllib.error.HTTPError as error:
+        return error.code
 
 
 def test_a_picked_image_on_a_secured_server_is_fetched_with_the_token_never_in_a_url(secured_server, browsers):

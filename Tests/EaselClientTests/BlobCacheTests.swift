@@ -195,6 +195,17 @@ struct BlobCacheTests {
         #expect(transport.downloads == 4, "a 404 is final")
     }
 
+    @Test("a retry waits between half and all of base × 2^(attempt-1), capped, and the waits differ")
+    func retryWaitsAreJitteredExponentialBackoff() {
+        let policy = RetryPolicy(attempts: 10, base: .milliseconds(100), cap: .seconds(1))
+        for attempt in 1...6 {
+            let full = min(Duration.milliseconds(100 * (1 << (attempt - 1))), .seconds(1))
+            let waits = (0..<200).map { _ in policy.delay(before: attempt) }
+            #expect(waits.allSatisfy { $0 >= full / 2 && $0 <= full }, "attempt \(attempt)")
+            #expect(Set(waits).count > 100, "jittered, so clients do not come back in step")
+        }
+    }
+
     @Test func retriesGiveUpAfterTheirAttempts() async throws {
         let transport = ScriptedBlobTransport([])
         transport.state.withLock { $0.failures = Array(repeating: BlobTransferError(.unavailable, "down"), count: 10) }
