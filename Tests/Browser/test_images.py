@@ -8,6 +8,7 @@ import io
 import random
 import re
 import subprocess
+import time
 import urllib.error
 import urllib.request
 
@@ -167,6 +168,35 @@ def test_an_upload_the_busy_server_turns_away_is_tried_again_until_it_is_stored(
             puts = ada.js("return window.putStatuses")
             assert puts[0] == 503 and puts[-1] == 201, puts
             assert ada.js("return document.getElementById('problem').textContent") == ""
+        finally:
+            stalled.kill()
+            stalled.wait()
+    finally:
+        server.stop()
+
+
+def test_a_page_reloaded_mid_upload_uploads_the_kept_bytes_again_and_the_image_arrives(tmp_path, browsers):
+    # As above, the server is busy for a while; the page is reloaded while
+    # its upload waits to be tried again.
+    server = Server(tmp_path, arguments=("--max-uploads", "1", "--blob-idle-seconds", "4"))
+    try:
+        document = "web/reloaded-upload"
+        ada, bob = Canvas(browsers(), server, document), Canvas(browsers(), server, document)
+        blocker = tmp_path / "blocker.png"
+        blocker.write_bytes(noise_png())
+        stalled = subprocess.Popen(
+            ["python3", str(OUTSIDE_CLIENT), str(server.port), "stall-put", f"/blobs/{'00' * 32}?doc={document}",
+             str(blocker)], stdout=subprocess.PIPE, text=True)
+        try:
+            busy = urllib.request.Request(f"{server.http}/blobs/{'11' * 32}?doc={document}", data=b"x", method="PUT")
+            wait_until(lambda: status_of(busy) == 503, what="the server busy with the stalled upload")
+            drop(ada, quadrant_png(), 300, 250)
+            wait_until(lambda: shown_image(ada), what="the image shown at once on its own page")
+            time.sleep(0.5)  # the session is saved at most 200 ms after an edit
+            reloaded = Canvas(ada.driver, server, document)
+            assert reloaded.js("return window.easel.session.awaitedBlobs.length") == 1, "the held place came back"
+            wait_until(lambda: shown_image(bob), seconds=30, what="the image on the other page after the reload")
+            wait_until(lambda: not pending(reloaded), what="the reloaded page's place acknowledged")
         finally:
             stalled.kill()
             stalled.wait()
