@@ -188,6 +188,28 @@ struct InkLineTests {
         #expect(finite && !bytes.isEmpty && offset == outline.pieces.count)
     }
 
+    @Test("the drawn-outline distance measures the union's edge: seams between pieces are not edges, a shift and a hole are")
+    func theFilledDistanceSeesTheDrawnShape() {
+        typealias P = OutlineGeometry.P
+        func rectangle(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) -> [P] {
+            // Wound as the outline's pieces are (negative signed area).
+            [P(x0, y0), P(x0, y1), P(x1, y1), P(x1, y0)]
+        }
+        let whole = OutlineGeometry.Filled(polygons: [rectangle(0, 0, 20, 10)], step: 0.1)
+        let overlapping = OutlineGeometry.Filled(
+            polygons: [rectangle(0, 0, 12, 10), rectangle(8, 0, 20, 10)], step: 0.1)
+        #expect(OutlineGeometry.Filled.farthest(whole, overlapping) < 0.01)
+        let shifted = OutlineGeometry.Filled(polygons: [rectangle(0.7, 0, 20.7, 10)], step: 0.1)
+        #expect(abs(OutlineGeometry.Filled.farthest(whole, shifted) - 0.7) < 0.01)
+        // Four bars round a hole, against the square they fill but for it.
+        let ring = OutlineGeometry.Filled(
+            polygons: [
+                rectangle(0, 0, 20, 4), rectangle(0, 16, 20, 20), rectangle(0, 0, 4, 20), rectangle(16, 0, 20, 20),
+            ], step: 0.1)
+        let square = OutlineGeometry.Filled(polygons: [rectangle(0, 0, 20, 20)], step: 0.1)
+        #expect(abs(OutlineGeometry.Filled.farthest(ring, square) - 4) < 0.01, "the hole's edge lies 4 inside the square's")
+    }
+
     @Test("the polygon checks the tests rely on see a crossing and a winding")
     func theChecksCanFail() {
         let bowTie: [OutlineGeometry.P] = [.init(0, 0), .init(10, 10), .init(10, 0), .init(0, 10)]
