@@ -133,15 +133,28 @@ struct InkLineTests {
         }
     }
 
-    @Test("pen and brush taper at both ends")
-    func penAndBrushTaper() {
-        for tool in [StrokeTool.pen, .brush] {
+    /// The pencil tapers too (3 × weight, from half the width); the marker
+    /// and neon have no taper.
+    @Test("pen, brush and pencil taper at both ends, from their taper floor up to full width; marker and neon do not taper")
+    func toolsTaperAsTheirResponseSays() {
+        for (tool, tapers) in [(StrokeTool.pen, true), (.brush, true), (.pencil, true), (.marker, false), (.neon, false)] {
+            let response = tool.ink
+            let weight = response.defaultWeight
+            #expect((response.taperLength(weight: weight) > 0) == tapers, "\(tool)")
             let samples = InkMotion.samples(through: [Point(x: 0, y: 0), Point(x: 300, y: 0)], speed: 200, rate: 120)
-            let line = InkLine(samples: samples, tool: tool, weight: tool.ink.defaultWeight)
+            let line = InkLine(samples: samples, tool: tool, weight: weight)
             let middle = Self.middleRadius(tool, speed: 200, pressure: nil)
+            let floor = response.taperLength(weight: weight) > 0 ? response.taperFloor : 1
             let first = line.vertices.first?.radius ?? 0
             let last = line.vertices.last?.radius ?? 0
-            #expect(first < middle * 0.5 && last < middle * 0.5, "\(tool): \(first) … \(middle) … \(last)")
+            #expect(abs(first - floor * middle) <= middle * 0.02 && abs(last - floor * middle) <= middle * 0.02,
+                "\(tool): \(first) … \(middle) … \(last), floor \(floor)")
+            guard floor < 1 else { continue }
+            #expect(floor <= 0.5, "\(tool): its ends at most half the width")
+            let start = line.vertices.filter { $0.distance <= response.taperLength(weight: weight) }.map(\.radius)
+            #expect(zip(start, start.dropFirst()).allSatisfy { $0 < $1 }, "\(tool): the width rises over the taper")
+            let past = line.vertices.first { $0.distance > response.taperLength(weight: weight) + 8 }?.radius ?? 0
+            #expect(abs(past - middle) <= middle * 0.02, "\(tool): full width past the taper (\(past) against \(middle))")
         }
     }
 

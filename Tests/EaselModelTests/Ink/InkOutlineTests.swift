@@ -78,11 +78,13 @@ struct InkOutlineTests {
         if environment("EASEL_INK_FIGURES") == "1" { print("\(worst.case) differ by \(worst.distance), the most") }
     }
 
-    @Test("adding a sample changes only the last settled distance of the line and its outline")
-    func addingASampleChangesOnlyTheEnd() {
+    @Test(
+        "adding a sample changes only the last settled distance of the line and its outline, at 60, 120 and 240 Hz",
+        arguments: Self.drawingTools)
+    func addingASampleChangesOnlyTheEnd(tool: StrokeTool) {
         for stroke in InkCorpus.strokes {
-            let samples = stroke.samples(rate: 120, noise: 0.5, seed: 3)
-            for tool in [StrokeTool.pen, .brush] {
+            for rate in InkCorpus.rates {
+                let samples = stroke.samples(rate: rate, noise: 0.5, seed: 3)
                 let weight = tool.ink.defaultWeight
                 let settled = InkLine.settledDistance(tool.ink, weight: weight)
                 var before = InkLine(samples: Array(samples.prefix(2)), tool: tool, weight: weight)
@@ -93,7 +95,7 @@ struct InkOutlineTests {
                     let frontier = before.length - settled
                     for (index, vertex) in before.vertices.enumerated() where vertex.distance < frontier {
                         guard index < after.vertices.count, after.vertices[index] == vertex else {
-                            Issue.record("\(stroke.name), \(tool): vertex \(index) at \(vertex.distance) of \(before.length) changed when sample \(count) came")
+                            Issue.record("\(stroke.name) at \(rate) Hz, \(tool): vertex \(index) at \(vertex.distance) of \(before.length) changed when sample \(count) came")
                             return
                         }
                     }
@@ -102,7 +104,7 @@ struct InkOutlineTests {
                             let end = before.vertices.first(where: { $0.point == run.end }), end.distance < frontier
                         else { continue }
                         guard index < afterOutline.pieces.count, afterOutline.pieces[index] == piece else {
-                            Issue.record("\(stroke.name), \(tool): piece \(index) ending at \(end.distance) of \(before.length) changed when sample \(count) came")
+                            Issue.record("\(stroke.name) at \(rate) Hz, \(tool): piece \(index) ending at \(end.distance) of \(before.length) changed when sample \(count) came")
                             return
                         }
                     }
