@@ -176,6 +176,29 @@ struct InkLineTests {
         #expect(radius > 3)
     }
 
+    @Test("samples whose time goes back are read with their times held at the latest so far: the same outline, for every tool")
+    func backwardTimesAreHeldAtTheLatest() {
+        var samples = InkCorpus.strokes[0].samples(rate: 120)
+        #expect(samples.count > 100)
+        // One sample far back, a run going further back, one back to 0.
+        samples[20].time = samples[5].time
+        for index in 40...44 { samples[index].time = samples[39].time - Float(index - 39) * 0.01 }
+        samples[70].time = 0
+        var held = samples
+        var latest = -Float.infinity
+        for index in held.indices {
+            latest = max(latest, held[index].time)
+            held[index].time = latest
+        }
+        #expect(held != samples)
+        for tool in InkOutlineTests.drawingTools {
+            let weight = tool.ink.defaultWeight
+            let outline = InkOutline(InkLine(samples: samples, tool: tool, weight: weight), weight: weight)
+            let expected = InkOutline(InkLine(samples: held, tool: tool, weight: weight), weight: weight)
+            #expect(outline == expected, "\(tool)")
+        }
+    }
+
     @Test("samples from a peer with time going back, or numbers that are not finite, still give a finite outline")
     func hostileSamplesGiveAFiniteOutline() {
         var samples = InkCorpus.strokes[0].samples(rate: 120)
