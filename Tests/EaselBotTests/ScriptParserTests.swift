@@ -79,6 +79,44 @@ import Testing
         #expect(failure("background image \"paper.jpg\" fit tile")?.description.contains("contain, cover or stretch") == true)
     }
 
+    @Test func erasingInEachModeLassoingAndShapesByTapOrDragParse() throws {
+        let script = try ScriptParser.parse(
+            """
+            erase pixels through 1 2, 3 4
+            erase objects through 5 6, 7 8, 9 10 weight 12
+            erase blur through 0 0, 10 0 at 250 weight 30
+            lasso through 0 0, 100 0, 50 80
+            shape bubble from 10 20 to 130 90
+            shape star at 5 6
+            """)
+        #expect(
+            script.statements.map(\.action) == [
+                .erase(.pixels, through: [Point(x: 1, y: 2), Point(x: 3, y: 4)], speed: 400, weight: nil),
+                .erase(
+                    .objects, through: [Point(x: 5, y: 6), Point(x: 7, y: 8), Point(x: 9, y: 10)], speed: 400,
+                    weight: 12),
+                .erase(.blur, through: [Point(x: 0, y: 0), Point(x: 10, y: 0)], speed: 250, weight: 30),
+                .lasso(through: [Point(x: 0, y: 0), Point(x: 100, y: 0), Point(x: 50, y: 80)]),
+                .shape(.bubble, from: Point(x: 10, y: 20), to: Point(x: 130, y: 90)),
+                .shape(.star, from: Point(x: 5, y: 6), to: nil),
+            ])
+    }
+
+    @Test func aBadEraseLassoOrShapeIsRejectedWhereItGoesWrong() {
+        let cases: [(script: String, line: Int, column: Int, says: String)] = [
+            ("erase smudge through 1 1", 1, 7, "smudge is not pixels, objects or blur"),
+            ("lasso 1 1, 2 2", 1, 7, "expected 'through'"),
+            ("shape ellipse from 1 1 2 2", 1, 24, "expected 'to'"),
+        ]
+        for (script, line, column, says) in cases {
+            let error = failure(script)
+            #expect(
+                error?.location == SourceLocation(line: line, column: column), "\(script): \(String(describing: error))"
+            )
+            #expect(error?.message.contains(says) == true, "\(script): \(String(describing: error))")
+        }
+    }
+
     @Test func aBadScriptIsRejectedWithTheLineAndColumnOfWhatIsWrong() {
         let cases: [(script: String, line: Int, column: Int, says: String)] = [
             ("tap 1 2\nfly 3 4", 2, 1, "unknown statement fly"),

@@ -87,4 +87,35 @@ struct EraserRenderTests {
         #expect(svg.contains("<filter id=\"blur\""))
         if let path = environment("EASEL_ERASER_SVG") { try svg.write(toFile: path, atomically: true, encoding: .utf8) }
     }
+
+    @Test("an image beneath a blur eraser is drawn blurred inside the eraser's ink; an image placed after it stays outside the blur")
+    func blurEraserBlursAnImageBeneathIt() throws {
+        var editor = Editor(replica: ReplicaID(rawValue: 0xB3))
+        let photo = try #require(BlobHash(hex: String(repeating: "cd", count: 32)))
+        let later = try #require(BlobHash(hex: String(repeating: "ef", count: 32)))
+        try editor.perform(.place(.image(photo, width: 160, height: 90), at: Point(x: 200, y: 100)))
+        let beneath = try #require(editor.document.zOrder.last)
+        try editor.perform(.setDrawing(DrawingSettings(tool: .blur, weight: 24)))
+        try editor.send(.drawBegan(DrawPoint(location: Point(x: 140, y: 100), time: 0)))
+        try editor.send(
+            .drawMoved((1...24).map { DrawPoint(location: Point(x: 140 + Float($0) * 5, y: 100), time: Float($0) / 60) }))
+        try editor.send(.drawEnded)
+        let blur = try #require(editor.document.zOrder.last)
+        try editor.perform(.place(.image(later, width: 160, height: 90), at: Point(x: 210, y: 110)))
+        let after = try #require(editor.document.zOrder.last)
+        #expect(editor.document[beneath]?.kind == .image && editor.document[after]?.kind == .image)
+
+        let svg = SVGRenderer().render(editor.document)
+        let blurGroup = Self.group(of: blur, in: svg)
+        let name = EraserLayers.name(blur)
+        let blurred = try #require(blurGroup.range(of: "<g mask=\"url(#in-\(name))\" filter=\"url(#blur)\">"))
+        let closing = try #require(blurGroup[blurred.upperBound...].range(of: "</g>"))
+        let inside = blurGroup[blurred.upperBound..<closing.lowerBound]
+        #expect(inside.contains("<use href=\"#e-\(EraserLayers.name(beneath))\"/>"), "the image beneath is blurred")
+        #expect(!blurGroup.contains("#e-\(EraserLayers.name(after))"), "the image placed after is not")
+        #expect(Self.group(of: beneath, in: svg).contains("<image "))
+        #expect(Self.group(of: beneath, in: svg).contains("mask=\"url(#below-\(name))\""))
+        let afterGroup = Self.group(of: after, in: svg)
+        #expect(afterGroup.contains("<image ") && !afterGroup.contains("mask="), "placed after the eraser: whole")
+    }
 }

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import { instantiateEasel } from '../Shell/easel.mjs';
+import { DrawingAction, instantiateEasel, Tool } from '../Shell/easel.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const wasmPath = process.env.EASEL_WASM ?? path.join(root, '.build-wasm/easel.wasm');
@@ -29,4 +29,23 @@ test('a tool that does not exist is refused', () => {
 test("the renderer's filters for neon, the pencil's grain and the blur eraser come from the module", () => {
   const filters = easel.filters();
   for (const id of ['neon', 'grain', 'blur']) assert.match(filters, new RegExp(`<filter id="${id}"`));
+});
+
+test("each tool's weight slider, as the page reads it, is the range and start Docs/drawing.md's table gives", async () => {
+  const docs = await readFile(path.join(root, 'Docs/drawing.md'), 'utf8');
+  const row = (name) => {
+    const match = docs.match(new RegExp(`^\\s*\\| ${name} \\| ([\\d.]+)–([\\d.]+), starts at ([\\d.]+) \\|`, 'm'));
+    assert.ok(match, `Docs/drawing.md has no weights for ${name}`);
+    return { min: Number(match[1]), max: Number(match[2]), start: Number(match[3]) };
+  };
+  const drawing = ['pen', 'brush', 'marker', 'neon', 'pencil'];
+  for (const name of drawing) assert.deepEqual(easel.drawingWeights(Tool[name], DrawingAction.ink), row(name), name);
+  const erasers = row('pixel and blur erasers, object eraser');
+  assert.deepEqual(easel.drawingWeights(Tool.eraser, DrawingAction.ink), erasers, 'pixel eraser');
+  assert.deepEqual(easel.drawingWeights(Tool.blur, DrawingAction.ink), erasers, 'blur eraser');
+  // The object eraser's slider is its own whatever tool was chosen before.
+  for (const name of drawing) {
+    assert.deepEqual(easel.drawingWeights(Tool[name], DrawingAction.eraseObjects), erasers, `object eraser after ${name}`);
+  }
+  assert.throws(() => easel.drawingWeights(99, DrawingAction.ink), /no tool 99/);
 });

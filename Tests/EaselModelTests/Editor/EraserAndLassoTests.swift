@@ -118,6 +118,50 @@ struct EraserAndLassoTests {
         #expect(editor.document.zOrder == [ids[2]])
     }
 
+    @Test("a lasso selection scales, rotates, comes forward, goes backward and duplicates as one, and nothing outside it changes")
+    func lassoSelectionEditsAsOne() throws {
+        var (editor, ids) = try Self.editor([
+            (.emoji, [.character("🍎"), .size(20), .x(150), .y(150)]),  // lassoed
+            (.emoji, [.character("🍋"), .size(20), .x(400), .y(400)]),
+            (.shape, [.shape(.rectangle), .width(40), .height(20), .x(200), .y(200)]),  // lassoed
+            (.emoji, [.character("🍐"), .size(20), .x(420), .y(100)]),
+        ])
+        let lassoed: Set = [ids[0], ids[2]]
+        let outside = [ids[1], ids[3]].map { editor.document[$0] }
+        try editor.perform(.setDrawing(DrawingSettings(action: .lasso)))
+        try Self.drag(&editor, along: [Point(x: 100, y: 100), Point(x: 260, y: 100), Point(x: 180, y: 260)])
+        #expect(editor.state.selection == lassoed)
+
+        /// Each edit is one transaction on the lassoed entities alone.
+        func check(_ ops: [Op], _ what: String) {
+            #expect(!ops.isEmpty && Set(ops.map(\.transaction)).count == 1, "\(what): one transaction")
+            #expect(Set(ops.map(\.entity)).isSubset(of: lassoed), "\(what) wrote to \(Set(ops.map(\.entity)))")
+            #expect([ids[1], ids[3]].map { editor.document[$0] } == outside, "\(what) changed an entity outside")
+        }
+        try editor.send(.pinchBegan(around: Point(x: 180, y: 180)))
+        check(try editor.send(.pinchEnded(scale: 1.5)), "the pinch")
+        #expect(lassoed.allSatisfy { editor.document[$0]?.transform.scale == 1.5 })
+        try editor.send(.rotateBegan)
+        check(try editor.send(.rotateEnded(angle: 0.5)), "the turn")
+        #expect(lassoed.allSatisfy { editor.document[$0]?.transform.rotation == 0.5 })
+        check(try editor.perform(.bringForward), "bring forward")
+        #expect(editor.document.zOrder == [ids[1], ids[0], ids[3], ids[2]], "each past the next one above it")
+        check(try editor.perform(.sendBackward), "send backward")
+        #expect(editor.document.zOrder == ids)
+
+        let before = ids.map { editor.document[$0] }
+        let copied = try editor.perform(.duplicateSelection)
+        #expect(Set(copied.map(\.transaction)).count == 1)
+        #expect(ids.map { editor.document[$0] } == before, "duplicating leaves every original as it was")
+        let copies = editor.document.zOrder.filter { !ids.contains($0) }
+        #expect(copies.count == 2 && editor.state.selection == Set(copies))
+        for (original, copy) in zip([ids[0], ids[2]], copies) {
+            let original = try #require(editor.document[original])
+            let copy = try #require(editor.document[copy])
+            #expect(copy.content == original.content && copy.transform.scale == 1.5 && copy.transform.rotation == 0.5)
+        }
+    }
+
     @Test("a weight outside the tool's slider range is brought into it")
     func weightIsClampedToTheToolsRange() throws {
         var editor = Editor(replica: ReplicaID(rawValue: 0xA1))

@@ -33,4 +33,21 @@ struct ShapeDrawingTests {
         #expect(ellipse.content == .shape(.ellipse, width: 100, height: 100))
         #expect(ellipse.transform.x == 150 && ellipse.transform.y == 100)
     }
+
+    @Test("a shape drag under 4 document units both ways is a tap and places the default size; 4 or more either way makes the drag's box")
+    func dragThresholdIsFourDocumentUnits() throws {
+        #expect(DrawingSettings.shapeDragThreshold == 4)
+        let size = DrawingSettings.tappedShapeSize
+        // Zoomed in twice, 7.9 screen units are 3.95 document units.
+        for (end, zoom) in [(Point(x: 103.9, y: 103.9), Float(1)), (Point(x: 107.9, y: 92.1), 2)] {
+            let tapped = try #require(try Self.shape(after: [Point(x: 100, y: 100), end], kind: .bubble, zoom: zoom))
+            #expect(tapped.content == .shape(.bubble, width: size.width, height: size.height), "to \(end) at zoom \(zoom)")
+        }
+        let wide = try #require(try Self.shape(after: [Point(x: 100, y: 100), Point(x: 104, y: 100)], kind: .bubble))
+        #expect(wide.content == .shape(.bubble, width: 4, height: 1), "no side thinner than a unit")
+        #expect(wide.transform.x == 92 && wide.transform.y == 80, "centred in the drag's box")
+        let tall = try #require(
+            try Self.shape(after: [Point(x: 100, y: 100), Point(x: 103, y: 108)], kind: .bubble, zoom: 2))
+        #expect(tall.content == .shape(.bubble, width: 1.5, height: 4))
+    }
 }

@@ -133,15 +133,28 @@ struct InkLineTests {
         }
     }
 
-    @Test("pen and brush taper at both ends")
-    func penAndBrushTaper() {
-        for tool in [StrokeTool.pen, .brush] {
+    /// The pencil tapers too (3 × weight, from half the width); the marker
+    /// and neon have no taper.
+    @Test("pen, brush and pencil taper at both ends, from their taper floor up to full width; marker and neon do not taper")
+    func toolsTaperAsTheirResponseSays() {
+        for (tool, tapers) in [(StrokeTool.pen, true), (.brush, true), (.pencil, true), (.marker, false), (.neon, false)] {
+            let response = tool.ink
+            let weight = response.defaultWeight
+            #expect((response.taperLength(weight: weight) > 0) == tapers, "\(tool)")
             let samples = InkMotion.samples(through: [Point(x: 0, y: 0), Point(x: 300, y: 0)], speed: 200, rate: 120)
-            let line = InkLine(samples: samples, tool: tool, weight: tool.ink.defaultWeight)
+            let line = InkLine(samples: samples, tool: tool, weight: weight)
             let middle = Self.middleRadius(tool, speed: 200, pressure: nil)
+            let floor = response.taperLength(weight: weight) > 0 ? response.taperFloor : 1
             let first = line.vertices.first?.radius ?? 0
             let last = line.vertices.last?.radius ?? 0
-            #expect(first < middle * 0.5 && last < middle * 0.5, "\(tool): \(first) … \(middle) … \(last)")
+            #expect(abs(first - floor * middle) <= middle * 0.02 && abs(last - floor * middle) <= middle * 0.02,
+                "\(tool): \(first) … \(middle) … \(last), floor \(floor)")
+            guard floor < 1 else { continue }
+            #expect(floor <= 0.5, "\(tool): its ends at most half the width")
+            let start = line.vertices.filter { $0.distance <= response.taperLength(weight: weight) }.map(\.radius)
+            #expect(zip(start, start.dropFirst()).allSatisfy { $0 < $1 }, "\(tool): the width rises over the taper")
+            let past = line.vertices.first { $0.distance > response.taperLength(weight: weight) + 8 }?.radius ?? 0
+            #expect(abs(past - middle) <= middle * 0.02, "\(tool): full width past the taper (\(past) against \(middle))")
         }
     }
 
@@ -161,6 +174,29 @@ struct InkLineTests {
             return
         }
         #expect(radius > 3)
+    }
+
+    @Test("samples whose time goes back are read with their times held at the latest so far: the same outline, for every tool")
+    func backwardTimesAreHeldAtTheLatest() {
+        var samples = InkCorpus.strokes[0].samples(rate: 120)
+        #expect(samples.count > 100)
+        // One sample far back, a run going further back, one back to 0.
+        samples[20].time = samples[5].time
+        for index in 40...44 { samples[index].time = samples[39].time - Float(index - 39) * 0.01 }
+        samples[70].time = 0
+        var held = samples
+        var latest = -Float.infinity
+        for index in held.indices {
+            latest = max(latest, held[index].time)
+            held[index].time = latest
+        }
+        #expect(held != samples)
+        for tool in InkOutlineTests.drawingTools {
+            let weight = tool.ink.defaultWeight
+            let outline = InkOutline(InkLine(samples: samples, tool: tool, weight: weight), weight: weight)
+            let expected = InkOutline(InkLine(samples: held, tool: tool, weight: weight), weight: weight)
+            #expect(outline == expected, "\(tool)")
+        }
     }
 
     @Test("samples from a peer with time going back, or numbers that are not finite, still give a finite outline")
@@ -186,6 +222,28 @@ struct InkLineTests {
             offset += 1
         }
         #expect(finite && !bytes.isEmpty && offset == outline.pieces.count)
+    }
+
+    @Test("the drawn-outline distance measures the union's edge: seams between pieces are not edges, a shift and a hole are")
+    func theFilledDistanceSeesTheDrawnShape() {
+        typealias P = OutlineGeometry.P
+        func rectangle(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) -> [P] {
+            // Wound as the outline's pieces are (negative signed area).
+            [P(x0, y0), P(x0, y1), P(x1, y1), P(x1, y0)]
+        }
+        let whole = OutlineGeometry.Filled(polygons: [rectangle(0, 0, 20, 10)], step: 0.1)
+        let overlapping = OutlineGeometry.Filled(
+            polygons: [rectangle(0, 0, 12, 10), rectangle(8, 0, 20, 10)], step: 0.1)
+        #expect(OutlineGeometry.Filled.farthest(whole, overlapping) < 0.01)
+        let shifted = OutlineGeometry.Filled(polygons: [rectangle(0.7, 0, 20.7, 10)], step: 0.1)
+        #expect(abs(OutlineGeometry.Filled.farthest(whole, shifted) - 0.7) < 0.01)
+        // Four bars round a hole, against the square they fill but for it.
+        let ring = OutlineGeometry.Filled(
+            polygons: [
+                rectangle(0, 0, 20, 4), rectangle(0, 16, 20, 20), rectangle(0, 0, 4, 20), rectangle(16, 0, 20, 20),
+            ], step: 0.1)
+        let square = OutlineGeometry.Filled(polygons: [rectangle(0, 0, 20, 20)], step: 0.1)
+        #expect(abs(OutlineGeometry.Filled.farthest(ring, square) - 4) < 0.01, "the hole's edge lies 4 inside the square's")
     }
 
     @Test("the polygon checks the tests rely on see a crossing and a winding")

@@ -39,36 +39,52 @@ struct InkOutlineTests {
         }
     }
 
-    @Test("the same motion sampled at 60, 120 and 240 Hz gives ink within half a unit")
-    func samplingRatesAgree() {
-        for stroke in InkCorpus.strokes {
-            for tool in [StrokeTool.pen, .brush, .marker] {
-                let lines = InkCorpus.rates.map { rate in
-                    InkLine(samples: stroke.samples(rate: rate), tool: tool, weight: tool.ink.defaultWeight)
+    /// The cases measured over half a unit, to be fixed rather than
+    /// excused: the brush at the top of its range on the zigzag, 0.88
+    /// (60 against 120 Hz) and 0.91 (against 240 Hz), where at 60 Hz its
+    /// radius differs by up to 0.49 and its centre line by up to 0.33; the
+    /// pencil at its heaviest on the hairpin, 0.501 between 60 and 120 Hz.
+    static let ratesDisagreeing: Set<String> = [
+        "fast zigzag, brush 48.0: 60.0 vs 120.0 Hz", "fast zigzag, brush 48.0: 60.0 vs 240.0 Hz",
+        "hairpin, pencil 6.0: 60.0 vs 120.0 Hz",
+    ]
+
+    /// What is compared is what is drawn: each rate's outline pieces filled
+    /// together, and the edge of that ink (see `OutlineGeometry.Filled`),
+    /// on the clean corpus.
+    @Test(
+        "every tool's drawn outline of one motion sampled at 60, 120 and 240 Hz agrees within half a unit, at its lowest, starting and highest weight",
+        arguments: Self.drawingTools)
+    func samplingRatesAgree(tool: StrokeTool) {
+        var worst = (distance: 0.0, case: "")
+        for weight in [tool.ink.weights.lowerBound, tool.ink.defaultWeight, tool.ink.weights.upperBound] {
+            for stroke in InkCorpus.strokes {
+                let filled = InkCorpus.rates.map { rate in
+                    OutlineGeometry.Filled(
+                        InkOutline(InkLine(samples: stroke.samples(rate: rate), tool: tool, weight: weight), weight: weight))
                 }
                 for (a, b) in [(0, 1), (1, 2), (0, 2)] {
-                    let worst = Self.farthestEdge(of: lines[a], from: lines[b])
-                    #expect(worst <= 0.5, "\(stroke.name), \(tool): \(InkCorpus.rates[a]) vs \(InkCorpus.rates[b]) Hz differ by \(worst)")
+                    let distance = OutlineGeometry.Filled.farthest(filled[a], filled[b])
+                    let name = "\(stroke.name), \(tool) \(weight): \(InkCorpus.rates[a]) vs \(InkCorpus.rates[b]) Hz"
+                    if distance > worst.distance { worst = (distance, name) }
+                    if Self.ratesDisagreeing.contains(name) {
+                        withKnownIssue { #expect(distance <= 0.5, "\(name) differ by \(distance)") }
+                    } else {
+                        #expect(distance <= 0.5, "\(name) differ by \(distance)")
+                    }
                 }
             }
         }
+        if environment("EASEL_INK_FIGURES") == "1" { print("\(worst.case) differ by \(worst.distance), the most") }
     }
 
-    /// The largest distance between the edge of either ink and the other's.
-    static func farthestEdge(of a: InkLine, from b: InkLine) -> Double {
-        let one = OutlineGeometry.Ink(a)
-        let other = OutlineGeometry.Ink(b)
-        var worst = 0.0
-        for point in one.edgePoints(steps: 8) { worst = max(worst, abs(other.distance(x: point.x, y: point.y))) }
-        for point in other.edgePoints(steps: 8) { worst = max(worst, abs(one.distance(x: point.x, y: point.y))) }
-        return worst
-    }
-
-    @Test("adding a sample changes only the last settled distance of the line and its outline")
-    func addingASampleChangesOnlyTheEnd() {
+    @Test(
+        "adding a sample changes only the last settled distance of the line and its outline, at 60, 120 and 240 Hz",
+        arguments: Self.drawingTools)
+    func addingASampleChangesOnlyTheEnd(tool: StrokeTool) {
         for stroke in InkCorpus.strokes {
-            let samples = stroke.samples(rate: 120, noise: 0.5, seed: 3)
-            for tool in [StrokeTool.pen, .brush] {
+            for rate in InkCorpus.rates {
+                let samples = stroke.samples(rate: rate, noise: 0.5, seed: 3)
                 let weight = tool.ink.defaultWeight
                 let settled = InkLine.settledDistance(tool.ink, weight: weight)
                 var before = InkLine(samples: Array(samples.prefix(2)), tool: tool, weight: weight)
@@ -79,7 +95,7 @@ struct InkOutlineTests {
                     let frontier = before.length - settled
                     for (index, vertex) in before.vertices.enumerated() where vertex.distance < frontier {
                         guard index < after.vertices.count, after.vertices[index] == vertex else {
-                            Issue.record("\(stroke.name), \(tool): vertex \(index) at \(vertex.distance) of \(before.length) changed when sample \(count) came")
+                            Issue.record("\(stroke.name) at \(rate) Hz, \(tool): vertex \(index) at \(vertex.distance) of \(before.length) changed when sample \(count) came")
                             return
                         }
                     }
@@ -88,7 +104,7 @@ struct InkOutlineTests {
                             let end = before.vertices.first(where: { $0.point == run.end }), end.distance < frontier
                         else { continue }
                         guard index < afterOutline.pieces.count, afterOutline.pieces[index] == piece else {
-                            Issue.record("\(stroke.name), \(tool): piece \(index) ending at \(end.distance) of \(before.length) changed when sample \(count) came")
+                            Issue.record("\(stroke.name) at \(rate) Hz, \(tool): piece \(index) ending at \(end.distance) of \(before.length) changed when sample \(count) came")
                             return
                         }
                     }
