@@ -1,6 +1,8 @@
 import EaselModel
+import CLibWebSockets
 import EaselStore
 import Foundation
+import Synchronization
 
 /// Where a stored blob's bytes are: what a download streams.
 struct BlobLocation: Sendable {
@@ -10,17 +12,25 @@ struct BlobLocation: Sendable {
 }
 
 /// The blob store's own thread and database connection, so the service
-/// thread never waits on SQLite for a blob. One serial queue: an upload's
-/// begin, chunks and finish run in order, each chunk in its own short
-/// transaction, and downloads read a chunk at a time between them.
-final class BlobWorker: @unchecked Sendable {
-    private let queue = DispatchQueue(label: "easel-blobs", qos: .userInitiated)
-    /// Touched only on `queue`.
-    private let store: BlobStore
+/// thread never waits on SQLite for a blob. One thread, jobs in order: an
+/// upload's begin, chunks and finish run in order, each chunk in its own
+/// short transaction, and downloads read a chunk at a time between them.
+///
+/// The thread runs at a lower scheduling priority (nice 10) than the
+/// service and storage threads: moving megabytes of image is bulk work,
+/// and on a machine with few cores it must not delay a push's commit and
+/// ack (Docs/server.md measures what it changes).
+final class BlobWorker: Sendable {
+    private let jobs = BlobJobs()
+    /// Touched only on the blob thread.
+    private nonisolated(unsafe) let store: BlobStore
 
     /// Chunks commit without syncing; the upload's last commit syncs them
     /// all (`BlobStore.syncingFully`) when the server's durability is full.
     let durability: Durability
+
+    /// How much less the blob thread is scheduled than the others.
+    static let niceness: Int32 = 10
 
     init(path: String, durability: Durability) throws(StoreError) {
         self.durability = durability
@@ -28,20 +38,70 @@ final class BlobWorker: @unchecked Sendable {
         // No upload is in flight before the server serves: what is left
         // was cut short by a killed process.
         try store.removeAbandonedUploads()
+        let thread = Thread { [jobs] in
+            // Failing to lower it changes nothing else.
+            _ = easel_lower_thread_priority(Self.niceness)
+            while let job = jobs.next() { job() }
+        }
+        thread.name = "easel-blobs"
+        thread.start()
     }
 
     /// Runs `work` on the blob thread; `done` is called there with its result.
     func run<T: Sendable>(
         _ work: @escaping @Sendable (BlobStore) throws -> T, done: @escaping @Sendable (Result<T, any Error>) -> Void
     ) {
-        queue.async { [self] in
-            done(Result { try work(store) })
+        // Used only on the blob thread, which runs one job at a time.
+        nonisolated(unsafe) let store = store
+        jobs.add { done(Result { try work(store) }) }
+    }
+
+    /// Waits for everything queued, then ends the thread (a stopping
+    /// server); later work is never run.
+    func drain() {
+        let finished = DispatchSemaphore(value: 0)
+        jobs.add { finished.signal() }
+        finished.wait()
+        jobs.close()
+    }
+}
+
+/// The blob thread's jobs, first in first out.
+private final class BlobJobs: Sendable {
+    private struct State {
+        var jobs: [@Sendable () -> Void] = []
+        var closed = false
+    }
+
+    private let state = Mutex(State())
+    private let ready = DispatchSemaphore(value: 0)
+
+    /// Queues a job, unless closed.
+    func add(_ job: @escaping @Sendable () -> Void) {
+        let accepted = state.withLock { state in
+            guard !state.closed else { return false }
+            state.jobs.append(job)
+            return true
+        }
+        if accepted { ready.signal() }
+    }
+
+    /// The next job, waiting for one; nil once closed and empty.
+    func next() -> (@Sendable () -> Void)? {
+        while true {
+            ready.wait()
+            let (job, closed) = state.withLock { state in
+                (state.jobs.isEmpty ? nil : state.jobs.removeFirst(), state.closed)
+            }
+            if let job { return job }
+            if closed { return nil }
         }
     }
 
-    /// Waits for everything queued (a stopping server).
-    func drain() {
-        queue.sync {}
+    /// Takes no more jobs; the thread ends once the queue is empty.
+    func close() {
+        state.withLock { $0.closed = true }
+        ready.signal()
     }
 }
 

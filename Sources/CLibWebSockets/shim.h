@@ -5,6 +5,9 @@
 
 #include <libwebsockets.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 // Bytes lws writes the frame header into, before every payload it sends.
 static const size_t easel_lws_pre = LWS_PRE;
@@ -161,6 +164,13 @@ static inline struct lws *easel_lws_connect(struct lws_context *context, const c
     info.opaque_user_data = opaque;
     info.ietf_version_or_minus_one = -1;
     return lws_client_connect_via_info(&info);
+}
+
+// And one call of the C library Swift cannot make (syscall is variadic):
+// lowers the calling thread's own scheduling priority by `niceness` (on
+// Linux a nice value belongs to a thread). 0 when done.
+static inline int easel_lower_thread_priority(int niceness) {
+    return setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), niceness);
 }
 
 #endif

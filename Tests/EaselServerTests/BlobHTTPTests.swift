@@ -159,10 +159,10 @@ struct BlobHTTPTests {
         let picture = try image(1000, seed: 17)
         let edit = try token(user: "ada", doc: "pics", role: "edit")
         #expect(try request(server, "PUT", picture.hash, body: picture.path, token: edit)["status"] as? Int == 201)
-        let expiring = try token(user: "ada", doc: "pics", role: "edit", ttl: "1s")
+        let expiring = try token(user: "ada", doc: "pics", role: "edit", ttl: "3s")
         #expect(try request(server, "GET", picture.hash, token: expiring)["status"] as? Int == 200, "before it expires")
-        // Tokens carry whole seconds: past the next second boundary plus one.
-        Thread.sleep(forTimeInterval: 2.2)
+        // Tokens carry whole seconds: past the third second, wherever in a second it began.
+        Thread.sleep(forTimeInterval: 4.2)
         let other = try image(1000, seed: 18)
         #expect(try request(server, "PUT", other.hash, body: other.path, token: expiring)["status"] as? Int == 401)
         #expect(try request(server, "GET", picture.hash, token: expiring)["status"] as? Int == 401)
@@ -189,6 +189,19 @@ struct BlobHTTPTests {
         #expect(try request(server, "GET", picture.hash)["sha256"] as? String == picture.hash)
     }
 
+    @Test("a blob answered 201 survives SIGKILL straight after: the upload is acknowledged only once durable")
+    func anAcknowledgedUploadSurvivesSIGKILL() throws {
+        let database = folder.appendingPathComponent("durable.db").path
+        let picture = try image(3 << 20, seed: 13)
+        var server = try ServerProcess(database: database)
+        #expect(try request(server, "PUT", picture.hash, body: picture.path)["status"] as? Int == 201)
+        server.kill()
+        server = try ServerProcess(database: database)
+        defer { server.kill() }
+        let fetched = try request(server, "GET", picture.hash)
+        #expect(fetched["status"] as? Int == 200 && fetched["sha256"] as? String == picture.hash)
+    }
+
     @Test("a slow upload that keeps moving is never cut off, whatever --blob-idle-seconds says")
     func aSlowUploadThatKeepsMovingIsStored() throws {
         let server = try server(["--blob-idle-seconds", "1"])
@@ -211,6 +224,11 @@ struct BlobHTTPTests {
         let seconds = try #require(ended["seconds"] as? Double)
         #expect(seconds >= 0.9 && seconds < 10, "closed after the idle second, not at once nor never: \(seconds) s")
         #expect(try request(server, "GET", picture.hash)["status"] as? Int == 404)
+        // The chunks the first MiB wrote are dropped with the connection.
+        let blobs = try BlobStore(besideDatabase: server.databasePath)
+        let deadline = Date().addingTimeInterval(5)
+        while try blobs.chunkCount() > 0, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(try blobs.chunkCount() == 0, "the stalled upload's chunks were dropped")
         #expect(try request(server, "PUT", picture.hash, body: picture.path)["status"] as? Int == 201, "the server is up")
     }
 
