@@ -22,18 +22,9 @@ public final class OpStore {
     static let largest = UInt64(Int64.max)
 
     public init(path: String, durability: Durability = .full, busyTimeoutMilliseconds: Int = 5000) throws(StoreError) {
-        database = try Database(path: path)
+        database = try Database.forWriting(
+            path: path, durability: durability, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         self.durability = durability
-        // Debian's SQLite defaults to busy_timeout 0: set it before anything
-        // can meet another process's lock.
-        database.waitForLocks(milliseconds: busyTimeoutMilliseconds)
-        let mode = try Self.retryingWhileBusy { () throws(StoreError) in try database.pragma("journal_mode = WAL") }
-        guard mode == "wal" else {
-            throw StoreError(
-                .sqlite(code: SQLITE_ERROR), "cannot switch \(path) to WAL mode (it says \(mode ?? "nothing"))")
-        }
-        try database.execute("PRAGMA synchronous = \(durability == .full ? "FULL" : "NORMAL")")
-        try database.execute("PRAGMA foreign_keys = ON")
         try moveVersion3Blobs()
         try Schema.opLog.migrate(database)
     }

@@ -4,6 +4,7 @@ page with their real pixels; a missing blob shows a placeholder until its
 bytes come; an upload the server refuses undoes the place."""
 
 import base64
+import contextlib
 import io
 import random
 import re
@@ -140,68 +141,61 @@ def test_a_pasted_image_shows_its_upload_progress_and_appears_on_the_other_page(
     assert texts[-1] == "" and ada.js("return document.getElementById('upload').hidden"), "the status goes when done"
 
 
-def test_an_upload_the_busy_server_turns_away_is_tried_again_until_it_is_stored(tmp_path, browsers):
-    # One upload at a time, and a stalled one holding that place for 2 s:
-    # the page's upload gets 503 and must come back after a backoff.
-    server = Server(tmp_path, arguments=("--max-uploads", "1", "--blob-idle-seconds", "2"))
+@contextlib.contextmanager
+def busy_server(folder, document, idle_seconds):
+    """A server that takes one upload at a time, that place held by an
+    upload which stalls until the server gives up on it after
+    `idle_seconds`: meanwhile every other upload is answered 503."""
+    server = Server(folder, arguments=("--max-uploads", "1", "--blob-idle-seconds", str(idle_seconds)))
+    stalled = None
     try:
-        document = "web/busy"
-        ada, bob = Canvas(browsers(), server, document), Canvas(browsers(), server, document)
-        blocker = tmp_path / "blocker.png"
+        blocker = folder / "blocker.png"
         blocker.write_bytes(noise_png())
         stalled = subprocess.Popen(
             ["python3", str(OUTSIDE_CLIENT), str(server.port), "stall-put", f"/blobs/{'00' * 32}?doc={document}",
              str(blocker)], stdout=subprocess.PIPE, text=True)
-        try:
-            busy = urllib.request.Request(f"{server.http}/blobs/{'11' * 32}?doc={document}", data=b"x", method="PUT")
-            wait_until(lambda: status_of(busy) == 503, what="the server busy with the stalled upload")
-            ada.js("""
-                window.putStatuses = [];
-                const open = XMLHttpRequest.prototype.open;
-                XMLHttpRequest.prototype.open = function (method, url, ...rest) {
-                    if (method === 'PUT') this.addEventListener('loadend', () => window.putStatuses.push(this.status));
-                    return open.call(this, method, url, ...rest);
-                };
-            """)
-            drop(ada, quadrant_png(), 300, 250)
-            wait_until(lambda: shown_image(bob), seconds=30, what="the image once the server had room")
-            puts = ada.js("return window.putStatuses")
-            assert puts[0] == 503 and puts[-1] == 201, puts
-            assert ada.js("return document.getElementById('problem').textContent") == ""
-        finally:
+        probe = urllib.request.Request(f"{server.http}/blobs/{'11' * 32}?doc={document}", data=b"x", method="PUT")
+        wait_until(lambda: status_of(probe) == 503, what="the server busy with the stalled upload")
+        yield server
+    finally:
+        if stalled:
             stalled.kill()
             stalled.wait()
-    finally:
         server.stop()
+
+
+def test_an_upload_the_busy_server_turns_away_is_tried_again_until_it_is_stored(tmp_path, browsers):
+    # The page's upload gets 503 and must come back after a backoff.
+    document = "web/busy"
+    with busy_server(tmp_path, document, idle_seconds=2) as server:
+        ada, bob = Canvas(browsers(), server, document), Canvas(browsers(), server, document)
+        ada.js("""
+            window.putStatuses = [];
+            const open = XMLHttpRequest.prototype.open;
+            XMLHttpRequest.prototype.open = function (method, url, ...rest) {
+                if (method === 'PUT') this.addEventListener('loadend', () => window.putStatuses.push(this.status));
+                return open.call(this, method, url, ...rest);
+            };
+        """)
+        drop(ada, quadrant_png(), 300, 250)
+        wait_until(lambda: shown_image(bob), seconds=30, what="the image once the server had room")
+        puts = ada.js("return window.putStatuses")
+        assert puts[0] == 503 and puts[-1] == 201, puts
+        assert ada.js("return document.getElementById('problem').textContent") == ""
 
 
 def test_a_page_reloaded_mid_upload_uploads_the_kept_bytes_again_and_the_image_arrives(tmp_path, browsers):
-    # As above, the server is busy for a while; the page is reloaded while
-    # its upload waits to be tried again.
-    server = Server(tmp_path, arguments=("--max-uploads", "1", "--blob-idle-seconds", "4"))
-    try:
-        document = "web/reloaded-upload"
+    # The page is reloaded while its upload waits to be tried again.
+    document = "web/reloaded-upload"
+    with busy_server(tmp_path, document, idle_seconds=4) as server:
         ada, bob = Canvas(browsers(), server, document), Canvas(browsers(), server, document)
-        blocker = tmp_path / "blocker.png"
-        blocker.write_bytes(noise_png())
-        stalled = subprocess.Popen(
-            ["python3", str(OUTSIDE_CLIENT), str(server.port), "stall-put", f"/blobs/{'00' * 32}?doc={document}",
-             str(blocker)], stdout=subprocess.PIPE, text=True)
-        try:
-            busy = urllib.request.Request(f"{server.http}/blobs/{'11' * 32}?doc={document}", data=b"x", method="PUT")
-            wait_until(lambda: status_of(busy) == 503, what="the server busy with the stalled upload")
-            drop(ada, quadrant_png(), 300, 250)
-            wait_until(lambda: shown_image(ada), what="the image shown at once on its own page")
-            time.sleep(0.5)  # the session is saved at most 200 ms after an edit
-            reloaded = Canvas(ada.driver, server, document)
-            assert reloaded.js("return window.easel.session.awaitedBlobs.length") == 1, "the held place came back"
-            wait_until(lambda: shown_image(bob), seconds=30, what="the image on the other page after the reload")
-            wait_until(lambda: not pending(reloaded), what="the reloaded page's place acknowledged")
-        finally:
-            stalled.kill()
-            stalled.wait()
-    finally:
-        server.stop()
+        drop(ada, quadrant_png(), 300, 250)
+        wait_until(lambda: shown_image(ada), what="the image shown at once on its own page")
+        time.sleep(0.5)  # the session is saved at most 200 ms after an edit
+        reloaded = Canvas(ada.driver, server, document)
+        assert reloaded.js("return window.easel.session.awaitedBlobs.length") == 1, "the held place came back"
+        wait_until(lambda: shown_image(bob), seconds=30, what="the image on the other page after the reload")
+        wait_until(lambda: not pending(reloaded), what="the reloaded page's place acknowledged")
 
 
 def status_of(request):

@@ -276,10 +276,13 @@ struct BlobHTTPTests {
                 Double(peak) / 1_048_576, Self.peakMemoryBound >> 20, milliseconds(busy, "p50"), milliseconds(busy, "p99"),
                 stillUploading, milliseconds(quiet, "p50"), milliseconds(quiet, "p99")))
         #expect(peak < Self.peakMemoryBound)
-        // Measured here: p99 10.5 ms under uploads, 3.3 ms without (debug
-        // build, a second build running). The bound leaves room for a
-        // loaded machine and still catches pushes queued behind blob writes.
-        #expect(milliseconds(busy, "p99") < 100, "pushes keep their latency while uploads run")
+        // Measured in debug builds here: p99 10.5-25.6 ms under uploads
+        // against 3.3-16 ms without; 122 ms against 3.7 ms in a whole-suite
+        // run beside another build (p99 of 100 pushes is their second
+        // slowest). So this guards only against pushes stalling behind the
+        // uploads (the service thread waiting on blob I/O, say); `easel
+        // bench blobs` measures the latency in a release build.
+        #expect(milliseconds(busy, "p99") < 500, "pushes still answered promptly while uploads run")
         for picture in [pictures[0], pictures[49]] {
             #expect(try request(server, "GET", picture.hash)["sha256"] as? String == picture.hash)
         }

@@ -493,7 +493,9 @@ def blob(port, method, path, body_file, token, if_none_match):
     if body_file != "-":
         with open(body_file, "rb") as file:
             body = file.read()
-    connection = http.client.HTTPConnection("127.0.0.1", int(port), timeout=30)
+    # Generous: a server busy with many uploads pauses reading this one
+    # while its blob thread catches up, for longer on a loaded machine.
+    connection = http.client.HTTPConnection("127.0.0.1", int(port), timeout=120)
     try:
         connection.request(method, path, body=body, headers=headers)
         response = connection.getresponse()

@@ -1,4 +1,3 @@
-import CEaselSQLite
 import EaselModel
 import Foundation
 
@@ -25,16 +24,9 @@ public final class BlobStore {
 
     public init(path: String, durability: Durability = .full, busyTimeoutMilliseconds: Int = 5000) throws(StoreError)
     {
-        database = try Database(path: path)
+        database = try Database.forWriting(
+            path: path, durability: durability, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         self.durability = durability
-        database.waitForLocks(milliseconds: busyTimeoutMilliseconds)
-        let mode = try OpStore.retryingWhileBusy { () throws(StoreError) in try database.pragma("journal_mode = WAL") }
-        guard mode == "wal" else {
-            throw StoreError(
-                .sqlite(code: SQLITE_ERROR), "cannot switch \(path) to WAL mode (it says \(mode ?? "nothing"))")
-        }
-        try database.execute("PRAGMA synchronous = \(durability == .full ? "FULL" : "NORMAL")")
-        try database.execute("PRAGMA foreign_keys = ON")
         try Schema.blobs.migrate(database)
     }
 

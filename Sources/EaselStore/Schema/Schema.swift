@@ -68,34 +68,7 @@ struct Schema: Sendable {
             // use them. An upload writes its bytes in chunks, each in a small
             // transaction of its own; the blob exists only once the row that
             // names its upload commits, so a killed upload leaves no blob.
-            """
-            CREATE TABLE uploads (
-                id INTEGER PRIMARY KEY,
-                started_at INTEGER NOT NULL
-            );
-            CREATE TABLE blob_chunks (
-                upload INTEGER NOT NULL REFERENCES uploads(id) ON DELETE CASCADE,
-                sequence INTEGER NOT NULL,
-                bytes BLOB NOT NULL,
-                PRIMARY KEY (upload, sequence)
-            ) WITHOUT ROWID;
-            CREATE TABLE blobs (
-                -- The SHA-256 of the bytes, 32 bytes.
-                hash BLOB PRIMARY KEY,
-                upload INTEGER NOT NULL REFERENCES uploads(id),
-                size INTEGER NOT NULL,
-                -- The sniffed media type, such as image/png.
-                type TEXT NOT NULL,
-                created_at INTEGER NOT NULL
-            ) WITHOUT ROWID;
-            -- The documents each blob was uploaded to.
-            CREATE TABLE blob_documents (
-                hash BLOB NOT NULL REFERENCES blobs(hash) ON DELETE CASCADE,
-                document TEXT NOT NULL,
-                uploaded_at INTEGER NOT NULL,
-                PRIMARY KEY (hash, document)
-            ) WITHOUT ROWID;
-            """,
+            blobTables,
             // 4: the blob tables move to a file of their own (BlobStore, the
             // blobs schema below), so blob writes never hold the op log's
             // write lock. OpStore copies what version 3 held before this runs.
@@ -116,35 +89,39 @@ struct Schema: Sendable {
         file: "blob file",
         migrations: [
             // 1: the tables version 3 of the op log's schema had.
-            """
-            CREATE TABLE uploads (
-                id INTEGER PRIMARY KEY,
-                started_at INTEGER NOT NULL
-            );
-            CREATE TABLE blob_chunks (
-                upload INTEGER NOT NULL REFERENCES uploads(id) ON DELETE CASCADE,
-                sequence INTEGER NOT NULL,
-                bytes BLOB NOT NULL,
-                PRIMARY KEY (upload, sequence)
-            ) WITHOUT ROWID;
-            CREATE TABLE blobs (
-                -- The SHA-256 of the bytes, 32 bytes.
-                hash BLOB PRIMARY KEY,
-                upload INTEGER NOT NULL REFERENCES uploads(id),
-                size INTEGER NOT NULL,
-                -- The sniffed media type, such as image/png.
-                type TEXT NOT NULL,
-                created_at INTEGER NOT NULL
-            ) WITHOUT ROWID;
-            -- The documents each blob was uploaded to, and when last.
-            CREATE TABLE blob_documents (
-                hash BLOB NOT NULL REFERENCES blobs(hash) ON DELETE CASCADE,
-                document TEXT NOT NULL,
-                uploaded_at INTEGER NOT NULL,
-                PRIMARY KEY (hash, document)
-            ) WITHOUT ROWID;
-            """,
+            blobTables,
         ])
+
+    /// The blob tables: version 3 of the op log's schema, and version 1 of
+    /// the blob file's (where version 4 moved them).
+    private static let blobTables = """
+        CREATE TABLE uploads (
+            id INTEGER PRIMARY KEY,
+            started_at INTEGER NOT NULL
+        );
+        CREATE TABLE blob_chunks (
+            upload INTEGER NOT NULL REFERENCES uploads(id) ON DELETE CASCADE,
+            sequence INTEGER NOT NULL,
+            bytes BLOB NOT NULL,
+            PRIMARY KEY (upload, sequence)
+        ) WITHOUT ROWID;
+        CREATE TABLE blobs (
+            -- The SHA-256 of the bytes, 32 bytes.
+            hash BLOB PRIMARY KEY,
+            upload INTEGER NOT NULL REFERENCES uploads(id),
+            size INTEGER NOT NULL,
+            -- The sniffed media type, such as image/png.
+            type TEXT NOT NULL,
+            created_at INTEGER NOT NULL
+        ) WITHOUT ROWID;
+        -- The documents each blob was uploaded to, and when last.
+        CREATE TABLE blob_documents (
+            hash BLOB NOT NULL REFERENCES blobs(hash) ON DELETE CASCADE,
+            document TEXT NOT NULL,
+            uploaded_at INTEGER NOT NULL,
+            PRIMARY KEY (hash, document)
+        ) WITHOUT ROWID;
+        """
 
     var version: Int32 { Int32(migrations.count) }
 
