@@ -16,7 +16,8 @@ public struct InkLine: Hashable, Sendable {
     public struct Vertex: Hashable, Sendable {
         public var point: Point
         public var radius: Float
-        /// Distance along the raw path from the first sample.
+        /// Distance along the raw path (through its corners' apexes) from
+        /// the first sample.
         public var distance: Float
         /// A corner: smoothing keeps it exactly where the hand turned.
         public var isCorner: Bool
@@ -49,8 +50,8 @@ public struct InkLine: Hashable, Sendable {
     static let curvedGap: Float = 24
 
     /// How far back from the end of the samples an appended sample can
-    /// change the line (and its outline): the curve between the last two
-    /// samples, the corner test's reach twice
+    /// change the line (and its outline): the curve and its timing between
+    /// the last two samples, the corner test's reach twice
     /// (a corner is the sharpest candidate within one reach), the
     /// smoothing, the speed window and the radius smoothing, and the
     /// taper. Everything before it is settled.
@@ -72,7 +73,8 @@ public struct InkLine: Hashable, Sendable {
             vertices = [Vertex(point: sampled.point(0), radius: radius, distance: 0, isCorner: false)]
             return
         }
-        let (path, corners) = sampled.curved(corners: sampled.corners())
+        let found = sampled.corners()
+        let (path, corners) = sampled.throughApexes(found).curved(corners: found)
         length = path.length
         var resampled = Resampled(path, corners: corners)
         resampled.smoothPositions()
@@ -98,12 +100,15 @@ private struct Corner {
 /// A sample at the same place as the one before adds nothing and is left
 /// out, as is one with a number that is not finite.
 ///
-/// Corners are found on the samples as they are; then, between samples up
-/// to `curvedGap` apart, the path follows a centripetal Catmull-Rom curve
-/// through them, a point every unit: a device that samples slowly cuts a
-/// tight curve's chords, and the curve puts them back, so 60 samples a
-/// second draw what 240 do. Farther apart (a flick) it stays straight,
-/// which also bounds how far back a new sample reaches.
+/// Corners are found on the samples as they are, and each corner sample
+/// moved to its apex; then, between samples up to `curvedGap` apart, the
+/// path follows a centripetal Catmull-Rom curve through them, a point every
+/// unit: a device that samples slowly cuts a tight curve's chords, and the
+/// curve puts them back, so 60 samples a second draw what 240 do. Each of
+/// those points gets the time the hand most likely passed it, from a cubic
+/// in time through the samples (`SegmentTiming`), not straight in distance.
+/// Farther apart (a flick) the path stays straight and its timing looks
+/// at no sample after it, which bounds how far back a new sample reaches.
 private struct RawPath {
     var xs: [Float] = []
     var ys: [Float] = []
@@ -133,17 +138,25 @@ private struct RawPath {
             let p2 = point(index + 1)
             let gap = p2 - p1
             let length = (gap.dx * gap.dx + gap.dy * gap.dy).squareRoot()
-            let steps = length <= InkLine.curvedGap ? min(max(Int(length), 1), Int(InkLine.curvedGap)) : 1
-            if steps > 1, !isCorner[index], !isCorner[index + 1] {
-                // Beyond an end or a corner, the point the segment points to.
-                let p0 = index > 0 && !isCorner[index - 1] ? point(index - 1) : p1 + (p1 - p2)
-                let p3 = index + 1 < last && !isCorner[index + 2] ? point(index + 2) : p2 + (p2 - p1)
-                let curve = CentripetalCurve(p0, p1, p2, p3)
+            let near = length <= InkLine.curvedGap
+            let steps = min(max(Int(length), 1), Int(InkLine.curvedGap))
+            if steps > 1 {
+                var curve: CentripetalCurve?
+                if near, !isCorner[index], !isCorner[index + 1] {
+                    // Beyond an end or a corner, the point the segment points to.
+                    let p0 = index > 0 && !isCorner[index - 1] ? point(index - 1) : p1 + (p1 - p2)
+                    let p3 = index + 1 < last && !isCorner[index + 2] ? point(index + 2) : p2 + (p2 - p1)
+                    curve = CentripetalCurve(p0, p1, p2, p3)
+                }
+                let speeds = speeds(at: index, lookingAhead: near)
+                let timing = SegmentTiming(
+                    distance: distances[index + 1] - distances[index], elapsed: times[index + 1] - times[index],
+                    startSpeed: speeds.start, endSpeed: speeds.end)
                 for step in 1..<steps {
                     let fraction = Float(step) / Float(steps)
-                    let point = curve.point(at: fraction)
+                    let point = curve?.point(at: fraction) ?? p1 + gap * fraction
                     curved.append(
-                        x: point.x, y: point.y, time: times[index] + (times[index + 1] - times[index]) * fraction,
+                        x: point.x, y: point.y, time: times[index] + timing.elapsed(at: fraction),
                         pressure: pressures[index] + (pressures[index + 1] - pressures[index]) * fraction)
                 }
             }
@@ -156,6 +169,76 @@ private struct RawPath {
     }
 
     private init() {}
+
+    /// The speeds at the ends of the chord from sample `index`: the
+    /// derivatives of the cubic in time through it and the samples either
+    /// side (a parabola at an end of the path, or without the sample after
+    /// when not `lookingAhead`). Nil where times do not rise.
+    func speeds(at index: Int, lookingAhead: Bool) -> (start: Float?, end: Float?) {
+        let b = index
+        let c = index + 1
+        let a = index > 0 ? index - 1 : nil
+        let d = lookingAhead && index + 2 < count ? index + 2 : nil
+        func slope(_ i: Int, _ j: Int) -> Float? {
+            let elapsed = times[j] - times[i]
+            return elapsed > 0 ? (distances[j] - distances[i]) / elapsed : nil
+        }
+        guard let bc = slope(b, c) else { return (nil, nil) }
+        let tb = times[b]
+        let tc = times[c]
+        if let a, let d, let ab = slope(a, b), let cd = slope(c, d) {
+            let ta = times[a]
+            let td = times[d]
+            let abc = (bc - ab) / (tc - ta)
+            let bcd = (cd - bc) / (td - tb)
+            let abcd = (bcd - abc) / (td - ta)
+            return (
+                ab + abc * (tb - ta) + abcd * (tb - ta) * (tb - tc),
+                ab + abc * ((tc - ta) + (tc - tb)) + abcd * (tc - ta) * (tc - tb)
+            )
+        }
+        if let a, let ab = slope(a, b) {
+            let ta = times[a]
+            let abc = (bc - ab) / (tc - ta)
+            return (ab + abc * (tb - ta), ab + abc * ((tc - ta) + (tc - tb)))
+        }
+        if let d, let cd = slope(c, d) {
+            let td = times[d]
+            let bcd = (cd - bc) / (td - tb)
+            return (bc + bcd * (tb - tc), bc + bcd * (tc - tb))
+        }
+        return (nil, nil)
+    }
+
+    /// The path with each corner sample moved to its apex, so that the
+    /// distance along it runs through the turn the hand made (a slow
+    /// device's chords cut the turn short), at the time the hand most
+    /// likely passed it: between the sample and its neighbour on the
+    /// apex's side, in proportion to the distances. An apex at a
+    /// neighbouring sample stays at the sample.
+    func throughApexes(_ corners: [Corner]) -> RawPath {
+        var moved = self
+        for corner in corners {
+            let index = corner.index
+            guard corner.apex != point(index - 1), corner.apex != point(index + 1) else { continue }
+            moved.xs[index] = corner.apex.x
+            moved.ys[index] = corner.apex.y
+            let here = point(index)
+            let incoming = here - point(index - 1)
+            let shift = corner.apex - here
+            let other = shift.dx * incoming.dx + shift.dy * incoming.dy > 0 ? index + 1 : index - 1
+            let toApex = (shift.dx * shift.dx + shift.dy * shift.dy).squareRoot()
+            let beyond = point(other) - corner.apex
+            let toOther = (beyond.dx * beyond.dx + beyond.dy * beyond.dy).squareRoot()
+            moved.times[index] = times[index] + (times[other] - times[index]) * (toApex / (toApex + toOther))
+        }
+        for index in 1..<count {
+            let dx = moved.xs[index] - moved.xs[index - 1]
+            let dy = moved.ys[index] - moved.ys[index - 1]
+            moved.distances[index] = moved.distances[index - 1] + (dx * dx + dy * dy).squareRoot()
+        }
+        return moved
+    }
 
     /// The samples themselves, as a polyline.
     init(_ samples: [StrokeSample]) {
@@ -405,6 +488,44 @@ private struct Resampled {
             radii[index] = max(tapered, InkLine.smallestRadius)
         }
         return radii
+    }
+}
+
+/// When the hand passed each point of a chord between two samples: the
+/// distance along the chord as a cubic in time (Hermite, with the hand's
+/// speed at each end as its slopes, held between 0 and three times the
+/// chord's speed so that it never goes back), solved for the time by
+/// halving. A hand
+/// slowing into a stop covers the last units of a chord in much of its
+/// time; time straight in distance would have it pass them early, so a
+/// slowly sampled stop would read faster than a quickly sampled one.
+/// Without a speed at either end, time goes straight with distance.
+private struct SegmentTiming {
+    var totalElapsed: Float
+    /// The slopes at the ends, in chords per chord time; nil: straight.
+    var slopes: (start: Float, end: Float)?
+
+    init(distance: Float, elapsed: Float, startSpeed: Float?, endSpeed: Float?) {
+        totalElapsed = elapsed
+        if elapsed > 0, distance > 0, let startSpeed, let endSpeed {
+            let scale = elapsed / distance
+            slopes = (min(max(startSpeed * scale, 0), 3), min(max(endSpeed * scale, 0), 3))
+        }
+    }
+
+    /// The time from the chord's start to `fraction` of its length.
+    func elapsed(at fraction: Float) -> Float {
+        guard let slopes else { return totalElapsed * fraction }
+        var low: Float = 0
+        var high: Float = 1
+        for _ in 0..<24 {
+            let t = (low + high) / 2
+            let t2 = t * t
+            let t3 = t2 * t
+            let covered = (3 * t2 - 2 * t3) + slopes.start * (t3 - 2 * t2 + t) + slopes.end * (t3 - t2)
+            if covered < fraction { low = t } else { high = t }
+        }
+        return totalElapsed * ((low + high) / 2)
     }
 }
 

@@ -39,16 +39,6 @@ struct InkOutlineTests {
         }
     }
 
-    /// The cases measured over half a unit, to be fixed rather than
-    /// excused: the brush at the top of its range on the zigzag, 0.88
-    /// (60 against 120 Hz) and 0.91 (against 240 Hz), where at 60 Hz its
-    /// radius differs by up to 0.49 and its centre line by up to 0.33; the
-    /// pencil at its heaviest on the hairpin, 0.501 between 60 and 120 Hz.
-    static let ratesDisagreeing: Set<String> = [
-        "fast zigzag, brush 48.0: 60.0 vs 120.0 Hz", "fast zigzag, brush 48.0: 60.0 vs 240.0 Hz",
-        "hairpin, pencil 6.0: 60.0 vs 120.0 Hz",
-    ]
-
     /// What is compared is what is drawn: each rate's outline pieces filled
     /// together, and the edge of that ink (see `OutlineGeometry.Filled`),
     /// on the clean corpus.
@@ -67,11 +57,7 @@ struct InkOutlineTests {
                     let distance = OutlineGeometry.Filled.farthest(filled[a], filled[b])
                     let name = "\(stroke.name), \(tool) \(weight): \(InkCorpus.rates[a]) vs \(InkCorpus.rates[b]) Hz"
                     if distance > worst.distance { worst = (distance, name) }
-                    if Self.ratesDisagreeing.contains(name) {
-                        withKnownIssue { #expect(distance <= 0.5, "\(name) differ by \(distance)") }
-                    } else {
-                        #expect(distance <= 0.5, "\(name) differ by \(distance)")
-                    }
+                    #expect(distance <= 0.5, "\(name) differ by \(distance)")
                 }
             }
         }
