@@ -100,6 +100,14 @@ private struct Run {
     /// How late the most overdue bot ran since the last progress report:
     /// above a few milliseconds, the machine cannot keep up the rate asked.
     var lateness: Int64 = 0
+    /// Every image a bot's document has shown during the run, looked for
+    /// in one bot's document at a time (they converge), every
+    /// `imageLookInterval`: an image placed and deleted mid-run is checked
+    /// too, not only those still there at the end.
+    var imagesSeen: Set<BlobHash> = []
+    var nextImageLook: ContinuousClock.Instant
+    var imageLookTurn = 0
+    static let imageLookInterval: Duration = .milliseconds(100)
 
     init(
         configuration: BotFleet.Configuration, loop: ClientLoop, progress: @escaping (FleetProgress) -> Void,
@@ -112,6 +120,7 @@ private struct Run {
         images = FleetImages(configuration: configuration)
         lastProgress = origin
         nextProgress = origin + configuration.progressInterval
+        nextImageLook = origin
     }
 
     var now: Timestamp { Timestamp(milliseconds: (ContinuousClock.now - origin).wholeMilliseconds) }
@@ -209,6 +218,7 @@ private struct Run {
             if isStopRequested() || end.map({ now >= $0 }) == true { break }
             // Also when every bot is overdue and the loop never pauses.
             if ContinuousClock.now >= nextProgress { reportProgress() }
+            if ContinuousClock.now >= nextImageLook { lookForImages() }
             guard due.time <= now else {
                 pause(until: origin + .milliseconds(min(due.time.rawValue, now.rawValue + 50)))
                 continue
@@ -280,8 +290,8 @@ private struct Run {
             bots.allSatisfy { $0.session.read { $0.editor.document.stateHash } == server.hash }
         }
         let diverged = converged ? [] : bots.filter { $0.session.read { $0.editor.document.stateHash } != server.hash }
-        // Every image any bot sees must download whole.
-        let seen = Set(bots.flatMap { $0.session.read { $0.editor.document.shownBlobs } })
+        // Every image any bot saw, during the run or at its end, must download whole.
+        let seen = imagesSeen.union(bots.flatMap { $0.session.read { $0.editor.document.shownBlobs } })
         images.verify(seen, timeout: max(deadline - ContinuousClock.now, .seconds(10)))
         return outcome(diverged.isEmpty ? .converged : .diverged(diverged.map(\.name)), server: server)
     }
@@ -333,12 +343,23 @@ private struct Run {
         return true
     }
 
-    /// Sleeps until `instant`, or until the next progress report is due.
+    /// Sleeps until `instant`, or until the next progress report or look
+    /// for images is due.
     private mutating func pause(until instant: ContinuousClock.Instant) {
-        let wake = min(instant, nextProgress)
+        let wake = min(instant, nextProgress, nextImageLook)
         let now = ContinuousClock.now
         if wake > now { Thread.sleep(forTimeInterval: Double((wake - now).wholeMicroseconds) / 1e6) }
         if ContinuousClock.now >= nextProgress { reportProgress() }
+        if ContinuousClock.now >= nextImageLook { lookForImages() }
+    }
+
+    private mutating func lookForImages() {
+        if !bots.isEmpty {
+            let bot = bots[imageLookTurn % bots.count]
+            imagesSeen.formUnion(bot.session.read { $0.editor.document.shownBlobs })
+            imageLookTurn += 1
+        }
+        nextImageLook = ContinuousClock.now + Self.imageLookInterval
     }
 
     private mutating func reportProgress() {

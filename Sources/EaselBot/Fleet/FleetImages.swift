@@ -7,7 +7,7 @@ import Synchronization
 
 /// The images of a fleet's run: the files its scripts upload (read once,
 /// uploaded before their place goes out, blob before op), and every image
-/// the bots end up seeing, downloaded and checked against its hash.
+/// the bots saw during the run, downloaded and checked against its hash.
 final class FleetImages: Sendable {
     private let transport: HTTPBlobTransport
     private let downloader: BlobDownloader
