@@ -60,9 +60,7 @@ final class BlobWorker: Sendable {
     /// server); later work is never run.
     func drain() {
         let finished = DispatchSemaphore(value: 0)
-        jobs.add { finished.signal() }
-        finished.wait()
-        jobs.close()
+        if jobs.close(after: { finished.signal() }) { finished.wait() }
     }
 }
 
@@ -98,10 +96,21 @@ private final class BlobJobs: Sendable {
         }
     }
 
-    /// Takes no more jobs; the thread ends once the queue is empty.
-    func close() {
-        state.withLock { $0.closed = true }
+    /// Queues `last` and takes no more jobs, in one step; the thread runs
+    /// what was queued, then `last`, then ends. False, and `last` never
+    /// runs, when already closed.
+    func close(after last: @escaping @Sendable () -> Void) -> Bool {
+        let closing = state.withLock { state in
+            guard !state.closed else { return false }
+            state.jobs.append(last)
+            state.closed = true
+            return true
+        }
+        guard closing else { return false }
+        // One signal for `last`, one for the end.
         ready.signal()
+        ready.signal()
+        return true
     }
 }
 

@@ -6,7 +6,9 @@
 #include <libwebsockets.h>
 #include <string.h>
 #include <sys/resource.h>
+#ifdef __linux__
 #include <sys/syscall.h>
+#endif
 #include <unistd.h>
 
 // Bytes lws writes the frame header into, before every payload it sends.
@@ -170,7 +172,13 @@ static inline struct lws *easel_lws_connect(struct lws_context *context, const c
 // lowers the calling thread's own scheduling priority by `niceness` (on
 // Linux a nice value belongs to a thread). 0 when done.
 static inline int easel_lower_thread_priority(int niceness) {
+#ifdef __linux__
     return setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), niceness);
+#else
+    // Elsewhere PRIO_PROCESS means the whole process: leave it alone.
+    (void)niceness;
+    return -1;
+#endif
 }
 
 #endif

@@ -287,6 +287,41 @@ struct BlobFileTests {
         #expect(try blobs.blobTotals().count == 1, "opening again moves nothing twice")
     }
 
+    @Test("moving a version-3 database's blobs never mixes them with uploads the blob file already holds")
+    func version3BlobsGetUploadsOfTheirOwn() throws {
+        let theirs = BlobCollectionTests.hash(6)
+        let ours = BlobCollectionTests.hash(5)
+        // The blob file beside it already has an upload numbered 7.
+        do {
+            let blobs = try BlobStore(besideDatabase: file.path)
+            let upload = try blobs.beginUpload(at: 1)
+            #expect(upload.rawValue == 1)
+            for _ in 2...7 { _ = try blobs.beginUpload(at: 1) }
+            try blobs.appendChunk([9, 9, 9], to: UploadID(rawValue: 7), sequence: 0)
+            _ = try blobs.finishUpload(UploadID(rawValue: 7), as: theirs, size: 3, type: .gif, document: "other", at: 1)
+        }
+        do {
+            let database = try Database(path: file.path)
+            _ = try database.pragma("journal_mode = WAL")
+            try database.transaction { () throws(StoreError) in
+                for migration in Schema.opLog.migrations.prefix(3) { try database.execute(migration) }
+                try database.execute("PRAGMA user_version = 3")
+                try database.execute(
+                    """
+                    INSERT INTO uploads (id, started_at) VALUES (7, 1);
+                    INSERT INTO blob_chunks (upload, sequence, bytes) VALUES (7, 0, x'0102');
+                    INSERT INTO blobs (hash, upload, size, type, created_at) VALUES (x'\(ours)', 7, 2, 'image/png', 1);
+                    INSERT INTO blob_documents (hash, document, uploaded_at) VALUES (x'\(ours)', 'board', 1);
+                    """)
+            }
+        }
+        _ = try OpStore(path: file.path)
+        let blobs = try BlobStore(besideDatabase: file.path)
+        #expect(try BlobStoreTests.read(ours, from: blobs).bytes == [1, 2])
+        #expect(try BlobStoreTests.read(theirs, from: blobs).bytes == [9, 9, 9])
+        #expect(try blobs.documents(ofBlob: ours) == ["board"])
+    }
+
     @Test("a database with no blob file and no blob tables has no blobs to read, and reading creates nothing")
     func readingWithoutABlobFileFindsNone() throws {
         _ = try OpStore(path: file.path)

@@ -46,6 +46,8 @@ public struct InkLine: Hashable, Sendable {
     static let smallestRadius: Float = 0.1
     /// A corner moves at most this far to where the turn's lines meet.
     static let apexReach: Float = 1
+    /// A longer path is drawn as its samples, unsmoothed (see `init`).
+    public static let longestPath: Float = 1_000_000
     /// Samples at most this far apart are joined by a curve, not a chord.
     static let curvedGap: Float = 24
 
@@ -71,6 +73,18 @@ public struct InkLine: Hashable, Sendable {
         guard sampled.length >= Self.dotReach else {
             let radius = max(halfWeight * response.pressureFactor(sampled.pressures[0]), Self.smallestRadius)
             vertices = [Vertex(point: sampled.point(0), radius: radius, distance: 0, isCorner: false)]
+            return
+        }
+        // No hand draws this far: such samples come from a broken or
+        // hostile client, and resampling them every 2 units would take
+        // without end (past 2^24 steps a Float count stops counting). They
+        // are drawn as they are, one vertex a sample, at half the weight.
+        guard sampled.length.isFinite, sampled.length <= Self.longestPath else {
+            length = sampled.length
+            let radius = max(halfWeight, Self.smallestRadius)
+            vertices = (0..<sampled.count).map { index in
+                Vertex(point: sampled.point(index), radius: radius, distance: sampled.distances[index], isCorner: false)
+            }
             return
         }
         let found = sampled.corners()
@@ -139,7 +153,7 @@ private struct RawPath {
             let gap = p2 - p1
             let length = (gap.dx * gap.dx + gap.dy * gap.dy).squareRoot()
             let near = length <= InkLine.curvedGap
-            let steps = min(max(Int(length), 1), Int(InkLine.curvedGap))
+            let steps = min(max(Int(min(length, InkLine.curvedGap)), 1), Int(InkLine.curvedGap))
             if steps > 1 {
                 var curve: CentripetalCurve?
                 if near, !isCorner[index], !isCorner[index + 1] {

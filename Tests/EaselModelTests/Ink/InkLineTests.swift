@@ -199,6 +199,22 @@ struct InkLineTests {
         }
     }
 
+    @Test("samples farther apart than any hand draws are drawn as they are, at once, without trapping")
+    func farFlungSamplesAreDrawnAsTheyAre() {
+        let far = [
+            StrokeSample(x: 0, y: 0, time: 0), StrokeSample(x: 1e8, y: 0, time: 0.01),
+            StrokeSample(x: 1e8, y: 3e7, time: 0.02),
+        ]
+        let line = InkLine(samples: far, tool: .pen, weight: 4)
+        #expect(line.vertices.map(\.point) == far.map { Point(x: $0.x, y: $0.y) }, "one vertex a sample")
+        #expect(line.vertices.allSatisfy { $0.radius == 2 })
+        let outline = InkOutline(line, weight: 4)
+        #expect(!outline.pieces.isEmpty && outline.encoded == InkOutline(line, weight: 4).encoded)
+        // Far enough that the squared gap overflows: the length is infinite.
+        let infinite = [StrokeSample(x: 0, y: 0, time: 0), StrokeSample(x: 1e30, y: 0, time: 1)]
+        #expect(InkLine(samples: infinite, tool: .brush, weight: 8).vertices.count == 2)
+    }
+
     @Test("samples from a peer with time going back, or numbers that are not finite, still give a finite outline")
     func hostileSamplesGiveAFiniteOutline() {
         var samples = InkCorpus.strokes[0].samples(rate: 120)
