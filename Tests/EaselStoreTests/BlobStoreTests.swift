@@ -253,24 +253,28 @@ struct BlobFileTests {
         #expect(try blobs.chunkCount(of: upload) == 1)
     }
 
+    /// A database as Easel's schema 3 left it, holding one 2-byte PNG blob
+    /// (bytes 1, 2) under upload 7, uploaded to "board".
+    func makeVersion3Database(holding hash: BlobHash) throws {
+        let database = try Database(path: file.path)
+        _ = try database.pragma("journal_mode = WAL")
+        try database.transaction { () throws(StoreError) in
+            for migration in Schema.opLog.migrations.prefix(3) { try database.execute(migration) }
+            try database.execute("PRAGMA user_version = 3")
+            try database.execute(
+                """
+                INSERT INTO uploads (id, started_at) VALUES (7, 1);
+                INSERT INTO blob_chunks (upload, sequence, bytes) VALUES (7, 0, x'0102');
+                INSERT INTO blobs (hash, upload, size, type, created_at) VALUES (x'\(hash)', 7, 2, 'image/png', 1);
+                INSERT INTO blob_documents (hash, document, uploaded_at) VALUES (x'\(hash)', 'board', 1);
+                """)
+        }
+    }
+
     @Test("a version-3 database's blobs move into the blob file when it opens, and tools read them before that")
     func version3BlobsMoveToTheBlobFile() throws {
         let hash = BlobCollectionTests.hash(5)
-        do {
-            let database = try Database(path: file.path)
-            _ = try database.pragma("journal_mode = WAL")
-            try database.transaction { () throws(StoreError) in
-                for migration in Schema.opLog.migrations.prefix(3) { try database.execute(migration) }
-                try database.execute("PRAGMA user_version = 3")
-                try database.execute(
-                    """
-                    INSERT INTO uploads (id, started_at) VALUES (7, 1);
-                    INSERT INTO blob_chunks (upload, sequence, bytes) VALUES (7, 0, x'0102');
-                    INSERT INTO blobs (hash, upload, size, type, created_at) VALUES (x'\(hash)', 7, 2, 'image/png', 1);
-                    INSERT INTO blob_documents (hash, document, uploaded_at) VALUES (x'\(hash)', 'board', 1);
-                    """)
-            }
-        }
+        try makeVersion3Database(holding: hash)
         let beforeMigration = try #require(try BlobStore.reading(besideDatabase: file.path))
         #expect(try beforeMigration.blobInfo(hash, document: "board")?.size == 2)
 
@@ -300,21 +304,7 @@ struct BlobFileTests {
             try blobs.appendChunk([9, 9, 9], to: UploadID(rawValue: 7), sequence: 0)
             _ = try blobs.finishUpload(UploadID(rawValue: 7), as: theirs, size: 3, type: .gif, document: "other", at: 1)
         }
-        do {
-            let database = try Database(path: file.path)
-            _ = try database.pragma("journal_mode = WAL")
-            try database.transaction { () throws(StoreError) in
-                for migration in Schema.opLog.migrations.prefix(3) { try database.execute(migration) }
-                try database.execute("PRAGMA user_version = 3")
-                try database.execute(
-                    """
-                    INSERT INTO uploads (id, started_at) VALUES (7, 1);
-                    INSERT INTO blob_chunks (upload, sequence, bytes) VALUES (7, 0, x'0102');
-                    INSERT INTO blobs (hash, upload, size, type, created_at) VALUES (x'\(ours)', 7, 2, 'image/png', 1);
-                    INSERT INTO blob_documents (hash, document, uploaded_at) VALUES (x'\(ours)', 'board', 1);
-                    """)
-            }
-        }
+        try makeVersion3Database(holding: ours)
         _ = try OpStore(path: file.path)
         let blobs = try BlobStore(besideDatabase: file.path)
         #expect(try BlobStoreTests.read(ours, from: blobs).bytes == [1, 2])

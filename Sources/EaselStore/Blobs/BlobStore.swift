@@ -58,8 +58,7 @@ public final class BlobStore {
         let opLog = try Database(path: databasePath, readOnly: true)
         let version = Int32(try opLog.pragma("user_version") ?? "0") ?? 0
         guard version == 3 else { return nil }
-        let store = BlobStore(unversioned: opLog)
-        return store
+        return BlobStore(unversioned: opLog)
     }
 
     /// A version-3 op log's file read for its blob tables.
