@@ -9,6 +9,10 @@ struct BackgroundSVG {
 
     let image: BackgroundImage
     let options: SVGRenderer.Options
+    /// The blur erasers that recorded what they erased and whose box meets
+    /// the image's: the background lies beneath every eraser, so each blurs
+    /// it inside its ink, here in its own layer, beneath every entity.
+    var blurs: [EntityID] = []
 
     /// The box the image fills, in document units.
     var box: Rect {
@@ -25,7 +29,14 @@ struct BackgroundSVG {
             }
         svg += "<g class=\"background\" data-id=\"background\"><image id=\"\(Self.imageID)\""
         svg += " x=\"\(n(box.minX))\" y=\"\(n(box.minY))\" width=\"\(n(image.width))\" height=\"\(n(image.height))\""
-        svg += " href=\"\(options.blobPath(image.blob).xmlEscaped)\" preserveAspectRatio=\"\(aspect)\"/></g>\n"
+        svg += " href=\"\(options.blobPath(image.blob).xmlEscaped)\" preserveAspectRatio=\"\(aspect)\"/>"
+        if !blurs.isEmpty {
+            svg += "<defs><mask id=\"background-blurs\" maskUnits=\"userSpaceOnUse\" x=\"-10000000\" y=\"-10000000\""
+            svg += " width=\"20000000\" height=\"20000000\">"
+            for blur in blurs { svg += "<use href=\"#ink-\(EraserLayers.name(blur))\" fill=\"#fff\"/>" }
+            svg += "</mask></defs><g mask=\"url(#background-blurs)\" filter=\"url(#blur)\"><use href=\"#\(Self.imageID)\"/></g>"
+        }
+        svg += "</g>\n"
     }
 }
 
@@ -34,8 +45,14 @@ extension SVGRenderer {
     /// empty string when the document has none.
     public func backgroundFragment(of document: Document) -> String {
         guard let image = document.background.image else { return "" }
+        var background = BackgroundSVG(image: image, options: options)
+        for erasure in document.erasures where erasure.tool == .blur {
+            guard let eraser = document[erasure.eraser], EntityGeometry(eraser).documentBounds.intersects(background.box)
+            else { continue }
+            background.blurs.append(erasure.eraser)
+        }
         var svg = ""
-        BackgroundSVG(image: image, options: options).write(to: &svg)
+        background.write(to: &svg)
         return svg
     }
 

@@ -15,8 +15,8 @@ struct EntitySVG {
     /// does both.
     func write(to svg: inout String) {
         let geometry = EntityGeometry(entity)
-        if case .stroke(let stroke) = entity.content, stroke.tool == .eraser || stroke.tool == .blur {
-            writeEraser(stroke, geometry, to: &svg)
+        if case .stroke(let stroke) = entity.content, stroke.tool.erasesPixels {
+            if stroke.erases == nil { writeEraser(stroke, geometry, to: &svg) } else { writeInk(stroke, geometry, to: &svg) }
             return
         }
         let name = EraserLayers.name(entity.id)
@@ -28,12 +28,68 @@ struct EntitySVG {
         } else {
             svg += opening + " " + drawing
         }
-        writeContent(geometry, to: &svg)
+        if let holes = layers.holes[entity.id] {
+            writeHoles(holes, geometry, to: &svg)
+        } else {
+            writeContent(geometry, to: &svg)
+        }
         svg += masked == nil ? "</g>\n" : "</g></g>\n"
     }
 
-    /// A pixel or blur eraser: its ink and its mask as definitions, and for
-    /// the blur eraser the entities beneath it, blurred inside its ink.
+    /// The entity through a mask of its own that clears every eraser's ink
+    /// carried into its frame; under a blur eraser's ink it is drawn again,
+    /// blurred, through a mask of that ink less the pixel erasers'. Inside
+    /// the group that carries the entity's transform, so both move with it.
+    private func writeHoles(_ holes: [EraserLayers.Hole], _ geometry: EntityGeometry, to svg: inout String) {
+        let name = EraserLayers.name(entity.id)
+        let cleared = holes.filter { !$0.blurs }
+        let blurred = holes.filter { $0.blurs }
+        svg += "<defs><mask id=\"holes-\(name)\" \(Self.everywhere)>\(Self.whiteEverywhere)"
+        for hole in holes { svg += use(hole, geometry, fill: "#000") }
+        svg += "</mask>"
+        if !blurred.isEmpty {
+            svg += "<mask id=\"blurs-\(name)\" \(Self.everywhere)>"
+            for hole in blurred { svg += use(hole, geometry, fill: "#fff") }
+            for hole in cleared { svg += use(hole, geometry, fill: "#000") }
+            svg += "</mask>"
+        }
+        svg += "</defs><g mask=\"url(#holes-\(name))\">"
+        writeContent(geometry, to: &svg)
+        svg += "</g>"
+        if !blurred.isEmpty {
+            svg += "<g mask=\"url(#blurs-\(name))\" filter=\"url(#blur)\">"
+            writeContent(geometry, to: &svg)
+            svg += "</g>"
+        }
+    }
+
+    /// An eraser's ink in the entity's frame: the inverse of where the
+    /// entity stood when erased, then the ink as drawn in the document.
+    private func use(_ hole: EraserLayers.Hole, _ geometry: EntityGeometry, fill: String) -> String {
+        var then = geometry
+        then.position = Point(x: hole.transform.x, y: hole.transform.y)
+        then.scale = hole.transform.scale
+        then.rotation = hole.transform.rotation
+        let inverse = inverseTransform(then)
+        return "<use href=\"#ink-\(EraserLayers.name(hole.eraser))\" fill=\"\(fill)\" transform=\"\(inverse)\"/>"
+    }
+
+    /// An eraser that recorded what it erased: only its ink, as a definition
+    /// the holes of those entities refer to.
+    private func writeInk(_ stroke: StrokeContent, _ geometry: EntityGeometry, to svg: inout String) {
+        let name = EraserLayers.name(entity.id)
+        svg += "<g class=\"stroke\" data-id=\"\(entity.id)\"><defs><path id=\"ink-\(name)\" transform=\"\(transform(geometry))\""
+        svg += " d=\"\(InkPath.data(InkOutline(stroke, weight: entity.style.weight)))\"/></defs></g>\n"
+    }
+
+    private static let everywhere =
+        "maskUnits=\"userSpaceOnUse\" x=\"-10000000\" y=\"-10000000\" width=\"20000000\" height=\"20000000\""
+    private static let whiteEverywhere =
+        "<rect x=\"-10000000\" y=\"-10000000\" width=\"20000000\" height=\"20000000\" fill=\"#fff\"/>"
+
+    /// An eraser drawn before erasures were recorded: its ink and its mask
+    /// as definitions, and for the blur eraser the entities beneath it,
+    /// blurred inside its ink.
     private func writeEraser(_ stroke: StrokeContent, _ geometry: EntityGeometry, to svg: inout String) {
         let name = EraserLayers.name(entity.id)
         let isBlur = stroke.tool == .blur
@@ -83,6 +139,22 @@ struct EntitySVG {
 
     /// The `transform` attribute of the entity's group.
     var transformAttribute: String { transform(EntityGeometry(entity)) }
+
+    /// The inverse of `transform(_:)`: `pivot + rotate⁻¹((document −
+    /// position − pivot) / scale)`, right to left. The scale is written to
+    /// millionths, since 1/scale at hundredths would shift a hole far from
+    /// the entity's pivot.
+    private func inverseTransform(_ geometry: EntityGeometry) -> String {
+        let x = geometry.position.x + geometry.pivot.x
+        let y = geometry.position.y + geometry.pivot.y
+        var parts: [String] = []
+        if geometry.pivot != .zero { parts.append("translate(\(n(geometry.pivot.x)) \(n(geometry.pivot.y)))") }
+        if geometry.scale != 1 { parts.append("scale(\(SVGNumber.precise(1 / Double(geometry.scale))))") }
+        let degrees = Double(geometry.rotation) * 180 / Double.pi
+        if SVGNumber.format(degrees) != "0" { parts.append("rotate(\(SVGNumber.format(-degrees)))") }
+        parts.append("translate(\(n(-x)) \(n(-y)))")
+        return parts.joined(separator: " ")
+    }
 
     /// `position + pivot + rotate(scale × (local − pivot))`, as SVG
     /// applies transforms: right to left.

@@ -18,4 +18,22 @@ enum SVGNumber {
         }
         return text
     }
+
+    /// To millionths, for factors whose error multiplies distances.
+    static func precise(_ value: Double) -> String {
+        guard value.isFinite else { return "0" }
+        let millionths = Int64(max(-9e12, min(9e12, (value * 1_000_000).rounded())))
+        let magnitude = millionths.magnitude
+        var text = millionths < 0 ? "-\(magnitude / 1_000_000)" : "\(magnitude / 1_000_000)"
+        var fraction = magnitude % 1_000_000
+        guard fraction != 0 else { return text }
+        var digits = 6
+        while fraction % 10 == 0 {
+            fraction /= 10
+            digits -= 1
+        }
+        let written = String(fraction)
+        text += "." + String(repeating: "0", count: digits - written.count) + written
+        return text
+    }
 }

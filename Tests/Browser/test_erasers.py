@@ -38,7 +38,7 @@ def test_the_pixel_eraser_clears_what_lies_beneath_it_and_not_what_was_placed_af
     browser = browsers()
     svg = GOLDEN.read_text()
     erased, frame = drawn(browser, svg, tmp_path, "erased")
-    whole, _ = drawn(browser, re.sub(r' mask="url\(#below-[^"]+\)"', "", svg), tmp_path, "unmasked")
+    whole, _ = drawn(browser, re.sub(r' mask="url\(#(below|holes)-[^"]+\)"', "", svg), tmp_path, "unmasked")
 
     # Where the eraser passed over the brush strokes (from 490 130 to 60
     # 200, 14 wide), the masked picture lost ink the unmasked one has.

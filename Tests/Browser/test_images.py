@@ -310,7 +310,7 @@ def test_a_background_image_and_colour_set_on_one_page_show_on_the_other_and_a_b
     # A blur eraser across the edge between the columns, on the first page.
     Select(ada.driver.find_element("id", "eraser")).select_by_value("blur")
     ada.mouse([(60 + 4 * step, 100) for step in range(21)])
-    wait_until(lambda: bob.js("return document.querySelector(\"#entities use[href='#background-image']\") !== null"),
+    wait_until(lambda: bob.js("return document.querySelector(\"#viewport use[href='#background-image']\") !== null"),
                what="the blur eraser over the background on the other page")
     def mixed():
         red, green, blue = canvas_pixel(bob, tmp_path, 100, 100)

@@ -45,7 +45,7 @@ import Testing
             if case .shape(let kind, _, _) = entity.content { kind } else { nil }
         }
         #expect(Set(shapes) == Set(ShapeKind.allCases))
-        for piece in ["<filter id=\"grain\"", "<filter id=\"blur\"", "<mask id=\"below-", "<mask id=\"in-"] {
+        for piece in ["<filter id=\"grain\"", "<filter id=\"blur\"", "<mask id=\"holes-", "<mask id=\"blurs-"] {
             #expect(svg.contains(piece), "\(piece)")
         }
     }

@@ -60,6 +60,14 @@ import Testing
         #expect(script.statements[21].action == .wait(milliseconds: 1500))
     }
 
+    @Test func theFourOrderVerbsNameTheFourZOrderCommands() throws {
+        let script = try ScriptParser.parse("forward\nbackward\nfront\nback\n")
+        #expect(
+            script.statements.map(\.action) == [
+                .command(.bringForward), .command(.sendBackward), .command(.bringToFront), .command(.sendToBack),
+            ])
+    }
+
     @Test func imageFilesArePlacedOrMadeTheBackgroundAndTheFitIsOneOfThree() throws {
         let script = try ScriptParser.parse(
             """

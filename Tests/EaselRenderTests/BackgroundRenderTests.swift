@@ -49,7 +49,8 @@ struct BackgroundRenderTests {
         let svg = SVGRenderer().render(editor.document)
         #expect(svg.contains("filter=\"url(#blur)\"><use href=\"#background-image\"/>"))
         let background = try #require(svg.split(separator: "\n").first { $0.contains("class=\"background\"") })
-        #expect(!background.contains("mask="), "erasing pixels shows the background, never clears it")
+        #expect(!background.contains("data-id=\"background\" mask="), "erasing pixels shows the background, never clears it")
+        #expect(!background.contains("fill=\"#000\""), "no pixel eraser's ink in its masks")
     }
 
     @Test func aDocumentWithoutABackgroundRendersAsItDidBefore() throws {

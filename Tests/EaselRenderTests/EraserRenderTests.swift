@@ -5,29 +5,32 @@ import Testing
 
 @testable import EaselRender
 
-/// The pixel and blur erasers in SVG: masks over what lies beneath them.
-@Suite("Rendering erasers")
+/// The pixel and blur erasers in SVG, as erasers drawn before erasures were
+/// recorded are read: masks over everything beneath them.
+@Suite("Rendering erasers drawn before erasures were recorded")
 struct EraserRenderTests {
     /// A red square, a pixel eraser stroke across it, and a blue square
     /// placed after the eraser, over the same spot; with `blur`, a blur
-    /// eraser over a second red square far to the right.
+    /// eraser over a second red square far to the right. The erasers are
+    /// as an editor made them before they recorded what they erased.
     static func document(blur: Bool = false) throws -> (Document, [EntityID]) {
         var editor = Editor(replica: ReplicaID(rawValue: 0xB1))
         var ids: [EntityID] = []
+        var ops: [Op] = []
         func place(_ x: Float, _ color: Color) throws {
-            try editor.perform(.place(.shape(.rectangle, width: 80, height: 80), at: Point(x: x, y: 100)))
+            ops += try editor.perform(.place(.shape(.rectangle, width: 80, height: 80), at: Point(x: x, y: 100)))
             let id = try #require(editor.document.zOrder.last)
             editor.state.selection = [id]
-            try editor.perform(.setStyle(.fill(color)))
+            ops += try editor.perform(.setStyle(.fill(color)))
             editor.state.selection = []
             ids.append(id)
         }
         func erase(_ tool: StrokeTool, from x: Float) throws {
             try editor.perform(.setDrawing(DrawingSettings(tool: tool, weight: 24)))
-            try editor.send(.drawBegan(DrawPoint(location: Point(x: x - 60, y: 100), time: 0)))
-            try editor.send(
+            ops += try editor.send(.drawBegan(DrawPoint(location: Point(x: x - 60, y: 100), time: 0)))
+            ops += try editor.send(
                 .drawMoved((1...24).map { DrawPoint(location: Point(x: x - 60 + Float($0) * 5, y: 100), time: Float($0) / 60) }))
-            try editor.send(.drawEnded)
+            ops += try editor.send(.drawEnded)
             ids.append(try #require(editor.document.zOrder.last))
         }
         try place(100, Color(red: 220, green: 30, blue: 30))
@@ -37,7 +40,17 @@ struct EraserRenderTests {
             try place(400, Color(red: 220, green: 30, blue: 30))
             try erase(.blur, from: 400)
         }
-        return (editor.document, ids)
+        return (Document(applying: ops.compactMap(Self.withoutErasures)), ids)
+    }
+
+    /// An op as an editor wrote it before erasers recorded what they erased.
+    static func withoutErasures(_ op: Op) -> Op? {
+        switch op.action {
+        case .set(_, .erases): nil
+        case .create(let kind, let fields):
+            Op(id: op.id, transaction: op.transaction, action: .create(kind, fields.filter { $0.id != .erases }))
+        default: op
+        }
     }
 
     /// The line of the SVG that draws the entity.
@@ -88,6 +101,11 @@ struct EraserRenderTests {
         if let path = environment("EASEL_ERASER_SVG") { try svg.write(toFile: path, atomically: true, encoding: .utf8) }
     }
 
+    /// The document as it would be had its erasers recorded nothing.
+    static func legacy(_ document: Document) -> Document {
+        Document(applying: document.snapshotOps.compactMap(withoutErasures))
+    }
+
     @Test("an image beneath a blur eraser is drawn blurred inside the eraser's ink; an image placed after it stays outside the blur")
     func blurEraserBlursAnImageBeneathIt() throws {
         var editor = Editor(replica: ReplicaID(rawValue: 0xB3))
@@ -105,7 +123,7 @@ struct EraserRenderTests {
         let after = try #require(editor.document.zOrder.last)
         #expect(editor.document[beneath]?.kind == .image && editor.document[after]?.kind == .image)
 
-        let svg = SVGRenderer().render(editor.document)
+        let svg = SVGRenderer().render(Self.legacy(editor.document))
         let blurGroup = Self.group(of: blur, in: svg)
         let name = EraserLayers.name(blur)
         let blurred = try #require(blurGroup.range(of: "<g mask=\"url(#in-\(name))\" filter=\"url(#blur)\">"))

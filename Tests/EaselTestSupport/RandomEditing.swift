@@ -49,7 +49,9 @@ public enum RandomEditing {
         case 48..<60: return .command(.place(newEntity(&random), at: point))
         case 60..<64: return .command(.deleteSelection)
         case 64..<68: return .command(.duplicateSelection)
-        case 68..<72: return .command(random.chance(0.5) ? .bringForward : .sendBackward)
+        case 68..<72:
+            let commands: [Command] = [.bringForward, .sendBackward, .bringToFront, .sendToBack]
+            return .command(commands[Int.random(in: 0..<commands.count, using: &random)])
         case 72..<74: return .command(.clearAll)
         case 74..<80: return .command(.setStyle(style(&random)))
         case 80..<84:

@@ -23,12 +23,21 @@ final class WebSession {
     /// costs time in proportion to the document, and the page asks for it
     /// every update.
     var cachedHash: StateHash?
+    /// The z-order flags (bring forward, send backward) for a selection,
+    /// until the document or the selection changes: they compare boxes of
+    /// entities, and the page asks every update.
+    var cachedOrderFlags: (selection: Set<EntityID>, bits: Int32)?
     /// The entities an op named since the last render: only they are drawn
     /// again. Nil means every entity (a new session, a welcome).
     var touched: Set<EntityID>?
-    /// The eraser strokes as last drawn, in z-order: when they change, the
-    /// masks of the entities beneath them do, and everything is drawn again.
+    /// The erasers that recorded nothing of what they erased, as last
+    /// drawn, in z-order: when they change, the masks of the entities
+    /// beneath them do, and everything is drawn again.
     var drawnErasers: [EntityID] = []
+    /// What each eraser that recorded what it erased had erased when last
+    /// drawn: when it changes, those entities and the new ones are drawn
+    /// again, and nothing else.
+    var drawnErased: [EntityID: [EntityID]] = [:]
     /// The background as last drawn: its colour, a space, its image's
     /// group; a page starts with neither.
     var drawnBackground = " "
@@ -40,7 +49,24 @@ final class WebSession {
 
     func touch(_ op: Op) {
         touched?.insert(op.entity)
+        documentChanged()
+    }
+
+    /// Forgets what was worked out from the document as it was.
+    func documentChanged() {
         cachedHash = nil
+        cachedOrderFlags = nil
+    }
+
+    /// Bring forward (4) and send backward (8), as the toolbar shows them.
+    var orderFlags: Int32 {
+        let editor = client.editor
+        if let cached = cachedOrderFlags, cached.selection == editor.state.selection { return cached.bits }
+        var bits: Int32 = 0
+        if editor.canBringForward { bits |= 4 }
+        if editor.canSendBackward { bits |= 8 }
+        cachedOrderFlags = (editor.state.selection, bits)
+        return bits
     }
 
     var stateHash: StateHash {
@@ -57,7 +83,7 @@ final class WebSession {
         try edit()
         let added = client.unacknowledgedCount - before
         guard added > 0 else { return }
-        cachedHash = nil
+        documentChanged()
         if touched != nil { for op in client.unacknowledged.suffix(added) { touch(op) } }
     }
 }
@@ -161,7 +187,7 @@ public func easelSessionReceive(_ handle: Int32, _ pointer: UnsafeRawPointer, _ 
     case .welcome:
         // A snapshot may replace everything.
         session.touched = nil
-        session.cachedHash = nil
+        session.documentChanged()
     default: break
     }
     session.client.receive(message, at: timestamp(now))
@@ -229,18 +255,20 @@ public func easelSessionStateHash(_ handle: Int32) -> UInt64 {
     sessions[handle]?.stateHash.rawValue ?? 0
 }
 
-/// What the toolbar may offer, as bits: 1 undo, 2 redo, 4 bring forward,
-/// 8 send backward, 16 a selection, 32 a gesture in flight, 64 edits not
-/// yet acknowledged.
+/// What the toolbar may offer, as bits: 1 undo, 2 redo, 4 bring forward
+/// (past an entity that overlaps), 8 send backward, 16 a selection, 32 a
+/// gesture in flight, 64 edits not yet acknowledged, 128 bring to front,
+/// 256 send to back.
 @_cdecl("easel_session_flags")
 public func easelSessionFlags(_ handle: Int32) -> Int32 {
-    guard let client = sessions[handle]?.client else { return 0 }
+    guard let session = sessions[handle] else { return 0 }
+    let client = session.client
     let editor = client.editor
-    var flags: Int32 = 0
+    var flags: Int32 = session.orderFlags
     if editor.canUndo { flags |= 1 }
     if editor.canRedo { flags |= 2 }
-    if editor.canBringForward { flags |= 4 }
-    if editor.canSendBackward { flags |= 8 }
+    if editor.canBringToFront { flags |= 128 }
+    if editor.canSendToBack { flags |= 256 }
     if !editor.state.selection.isEmpty { flags |= 16 }
     if editor.state.gesture != nil { flags |= 32 }
     if client.unacknowledgedCount > 0 { flags |= 64 }
@@ -296,7 +324,7 @@ public func easelSessionRender(_ handle: Int32) -> Int32 {
     var placed: [Entity] = []
     // Erasers are always drawn: entities on screen wear their masks.
     func shows(_ entity: Entity) -> Bool {
-        layers.erasers.contains(entity.id) || (area.map { EntityGeometry(entity).documentBounds.intersects($0) } ?? true)
+        layers.isEraser(entity.id) || (area.map { EntityGeometry(entity).documentBounds.intersects($0) } ?? true)
     }
     func draw(_ entity: Entity) {
         if session.drawnZKeys.updateValue(entity.zKey, forKey: entity.id) != entity.zKey { placed.append(entity) }
@@ -311,8 +339,17 @@ public func easelSessionRender(_ handle: Int32) -> Int32 {
         if session.drawn.removeValue(forKey: id) != nil { records.record(2, id.description) }
     }
     if var touched = session.touched {
-        // A blur eraser draws what lies beneath it, which may have changed.
+        // A blur eraser drawn before erasures were recorded draws what lies
+        // beneath it, which may have changed.
         for id in layers.erasers where document[id].map(isBlur) ?? false { touched.insert(id) }
+        // An entity wears the holes of the erasers that erased it: a changed
+        // eraser draws what it erases now and what it erased before again.
+        for id in touched where layers.erased[id] != nil || session.drawnErased[id] != nil {
+            let now = layers.erased[id] ?? []
+            touched.formUnion(now)
+            touched.formUnion(session.drawnErased[id] ?? [])
+            session.drawnErased[id] = now.isEmpty && layers.erased[id] == nil ? nil : now
+        }
         // Sorted, so the records come in the same order on every run.
         for id in touched.sorted() {
             if let entity = document[id], shows(entity) { draw(entity) } else { erase(id) }
@@ -325,6 +362,7 @@ public func easelSessionRender(_ handle: Int32) -> Int32 {
             records.record(4, entity.id.description + " " + (above?.description ?? ""))
         }
     } else {
+        session.drawnErased = layers.erased
         let entities = document.entities.filter(shows)
         let present = Set(entities.map { $0.id })
         for entity in entities { draw(entity) }
@@ -563,6 +601,8 @@ public func easelSessionCommand(
         command = .setDrawing(settings)
     case 22: command = .setBackground(.color(color))
     case 23: command = .setBackground(.noImage)
+    case 24: command = .bringToFront
+    case 25: command = .sendToBack
     default:
         return -2
     }

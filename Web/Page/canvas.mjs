@@ -151,8 +151,10 @@ async function start() {
     const flags = session.flags;
     $('undo').disabled = !flags.canUndo;
     $('redo').disabled = !flags.canRedo;
+    $('front').hidden = !flags.canBringToFront;
     $('forward').hidden = !flags.canBringForward;
     $('backward').hidden = !flags.canSendBackward;
+    $('back').hidden = !flags.canSendToBack;
     $('duplicate').disabled = !flags.hasSelection;
     $('delete').disabled = !flags.hasSelection;
     const state = session.connectionState;
@@ -377,6 +379,8 @@ async function start() {
   $('delete').addEventListener('click', () => perform(Command.deleteSelection));
   $('forward').addEventListener('click', () => perform(Command.bringForward));
   $('backward').addEventListener('click', () => perform(Command.sendBackward));
+  $('front').addEventListener('click', () => perform(Command.bringToFront));
+  $('back').addEventListener('click', () => perform(Command.sendToBack));
   $('reset-zoom').addEventListener('click', () => perform(Command.resetViewport));
   // Clear all asks once more on the button itself: no dialog box.
   let clearArmed = null;

@@ -64,7 +64,7 @@ export class Easel {
    * `saved` the bytes of an earlier session's `saved()`, to resume it.
    */
   openSession(hello, now = Date.now(), saved = undefined) {
-    const text = new TextEncoder().encode(JSON.stringify({ type: 'hello', protocol: 2, ...hello }));
+    const text = new TextEncoder().encode(JSON.stringify({ type: 'hello', protocol: 3, ...hello }));
     const handle = this.withBytes(text, (pointer, length) => saved === undefined
       ? this.exports.easel_session_open(pointer, length, now)
       : this.withBytes(saved, (savedPointer, savedLength) =>
@@ -134,7 +134,7 @@ export const Command = Object.freeze({
   bringForward: 6, sendBackward: 7, clearAll: 8, undo: 9, redo: 10, resetViewport: 11,
   setColor: 12, setFill: 13, setWeight: 14, setFont: 15, setSize: 16, setTextStyle: 17,
   setAlignment: 18, editSelectedText: 19, setDrawing: 20, shapeTool: 21, backgroundColor: 22,
-  backgroundNoImage: 23,
+  backgroundNoImage: 23, bringToFront: 24, sendToBack: 25,
 });
 
 /** How a background image fills its box (EaselModel's BackgroundFit). */
@@ -281,13 +281,17 @@ export class Session {
     return BigInt.asUintN(64, this.exports.easel_session_state_hash(this.handle)).toString(16).padStart(16, '0');
   }
 
-  /** { canUndo, canRedo, canBringForward, canSendBackward, hasSelection, gestureInFlight, unacknowledged } */
+  /**
+   * { canUndo, canRedo, canBringForward, canSendBackward, canBringToFront, canSendToBack, hasSelection,
+   * gestureInFlight, unacknowledged }: bring forward and send backward only when an entity that overlaps
+   * a selected one lies that way.
+   */
   get flags() {
     const bits = this.exports.easel_session_flags(this.handle);
     return {
       canUndo: (bits & 1) !== 0, canRedo: (bits & 2) !== 0, canBringForward: (bits & 4) !== 0,
       canSendBackward: (bits & 8) !== 0, hasSelection: (bits & 16) !== 0, gestureInFlight: (bits & 32) !== 0,
-      unacknowledged: (bits & 64) !== 0,
+      unacknowledged: (bits & 64) !== 0, canBringToFront: (bits & 128) !== 0, canSendToBack: (bits & 256) !== 0,
     };
   }
 

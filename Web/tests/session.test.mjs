@@ -69,9 +69,11 @@ test('new entities and entities moved in the z-order are placed by the one just 
   // Both new: the balloon (placed last) goes on top first, then the fox under it.
   assert.deepEqual(both.filter((change) => change.place !== undefined),
     [{ place: balloon, above: null }, { place: fox, above: balloon }]);
-  session.command(Command.placeEmoji, { text: '⭐️', a: 500, b: 100, c: 40 });
+  // The star overlaps the balloon: send backward passes it (and only it).
+  session.command(Command.placeEmoji, { text: '⭐️', a: 320, b: 100, c: 40 });
   const star = session.render().find((change) => change.draw).draw;
-  assert.ok(session.gesture(Gesture.tap, 500, 100));
+  assert.ok(session.gesture(Gesture.tap, 320, 100));
+  assert.ok(session.flags.canSendBackward && !session.flags.canBringForward && session.flags.canSendToBack);
   assert.ok(session.command(Command.sendBackward));
   assert.deepEqual(session.render(), [{ place: star, above: balloon }], 'under the balloon, drawn as it was');
   session.close();

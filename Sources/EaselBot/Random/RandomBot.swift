@@ -107,7 +107,9 @@ public struct RandomBot: BotBehaviour {
         case .style: actions.append(.command(.setStyle(styleChange())))
         case .duplicate: actions.append(.command(.duplicateSelection))
         case .delete: actions.append(.command(.deleteSelection))
-        case .order: actions.append(.command(below(2) == 0 ? .bringForward : .sendBackward))
+        case .order:
+            let commands: [Command] = [.bringForward, .sendBackward, .bringToFront, .sendToBack]
+            actions.append(.command(commands[below(commands.count)]))
         default: break
         }
         return actions

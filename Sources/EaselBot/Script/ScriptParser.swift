@@ -113,6 +113,8 @@ public enum ScriptParser {
         case "duplicate": return .command(.duplicateSelection)
         case "forward": return .command(.bringForward)
         case "backward": return .command(.sendBackward)
+        case "front": return .command(.bringToFront)
+        case "back": return .command(.sendToBack)
         case "undo": return .command(.undo)
         case "redo": return .command(.redo)
         case "clear": return .command(.clearAll)
@@ -122,7 +124,7 @@ public enum ScriptParser {
         default:
             throw ScriptError(
                 at: words.location(of: verb),
-                "unknown statement \(verb.text) (place, tap, drag, pinch, rotate, draw, erase, lasso, shape, type, background, set, tool, delete, duplicate, forward, backward, undo, redo, clear, wait, offline, repeat, expect)"
+                "unknown statement \(verb.text) (place, tap, drag, pinch, rotate, draw, erase, lasso, shape, type, background, set, tool, delete, duplicate, forward, backward, front, back, undo, redo, clear, wait, offline, repeat, expect)"
             )
         }
     }

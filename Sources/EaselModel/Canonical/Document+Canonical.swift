@@ -80,6 +80,15 @@ extension Field {
         case .endCap(let value): writer.byte(value.rawValue)
         case .blob(let hash): for byte in hash.bytes { writer.byte(byte) }
         case .fit(let value): writer.byte(value.rawValue)
+        case .erases(let erased):
+            writer.varint(UInt64(erased.count))
+            for target in erased {
+                writer.opID(target.entity.creation)
+                writer.float(target.transform.x)
+                writer.float(target.transform.y)
+                writer.float(target.transform.scale)
+                writer.float(target.transform.rotation)
+            }
         }
     }
 }

@@ -31,6 +31,63 @@ extension Document {
         return nil
     }
 
+    /// The visible entity directly below a visible one in the z-order; nil
+    /// when it is at the bottom or not visible. O(log n), plus the records
+    /// of deleted entities between them.
+    public func entity(below id: EntityID) -> EntityID? {
+        guard let slot = slots[id], records[Int(slot)].isVisible else { return nil }
+        var index = lowerBound(key: records[Int(slot)].zKey.value, id: id) - 1
+        while index >= 0 {
+            let record = Int(zOrderedSlots[index])
+            if records[record].isVisible { return records[record].id }
+            index -= 1
+        }
+        return nil
+    }
+
+    /// The nearest visible entity above (`upwards`) or below an entity, not
+    /// an eraser, whose box meets its box, if one comes before any entity of
+    /// `set`: what bring forward or send backward moves it past, without
+    /// passing another selected entity (so a selection keeps its order).
+    /// O(n) at worst.
+    public func nearestOverlapping(_ id: EntityID, upwards: Bool, before set: Set<EntityID>) -> EntityID? {
+        guard let slot = slots[id], let bounds = EntityGeometry(records[Int(slot)])?.documentBounds else { return nil }
+        let step = upwards ? 1 : -1
+        var index = lowerBound(key: records[Int(slot)].zKey.value, id: id) + step
+        while zOrderedSlots.indices.contains(index) {
+            let record = records[Int(zOrderedSlots[index])]
+            index += step
+            guard record.isVisible, !record.isEraser else { continue }
+            if set.contains(record.id) { return nil }
+            if let geometry = EntityGeometry(record), geometry.documentBounds.intersects(bounds) { return record.id }
+        }
+        return nil
+    }
+
+    /// Whether bring forward (`upwards`) or send backward would move an
+    /// entity of `set`: some visible entity outside it, not an eraser, meets
+    /// the box of the nearest entity of the set before it in that direction.
+    /// One walk of the z-order, building geometry only past the set's first
+    /// entity: a toolbar asks on every change.
+    func hasOverlapping(beyond set: Set<EntityID>, upwards: Bool) -> Bool {
+        var nearest: Rect?
+        let step = upwards ? 1 : -1
+        var index = upwards ? 0 : zOrderedSlots.count - 1
+        while zOrderedSlots.indices.contains(index) {
+            let record = records[Int(zOrderedSlots[index])]
+            index += step
+            guard record.isVisible, !record.isEraser else { continue }
+            let inSet = set.contains(record.id)
+            guard inSet || nearest != nil, let bounds = EntityGeometry(record)?.documentBounds else { continue }
+            if inSet {
+                nearest = bounds
+            } else if let nearest, nearest.intersects(bounds) {
+                return true
+            }
+        }
+        return false
+    }
+
     /// Whether a visible entity outside `set` lies above (`upwards`) or below
     /// some visible entity in it. Walks the z-order from the far end once,
     /// building nothing: a toolbar asks on every frame.
@@ -131,19 +188,41 @@ extension Document {
 }
 
 extension Document {
-    /// The visible strokes drawn with the pixel or blur eraser, bottom of
-    /// the z-order first, each with its place in the order: what a
-    /// renderer masks the entities beneath them with. O(n), building no
-    /// entity.
+    /// The visible pixel and blur eraser strokes that recorded nothing of
+    /// what they erased (drawn before erasures belonged to what they
+    /// erased), bottom of the z-order first, each with its place in the
+    /// order: a renderer masks everything beneath them, as when they were
+    /// drawn. O(n), building no entity.
     public var erasingStrokes: [(id: EntityID, zKey: ZKey)] {
         var strokes: [(id: EntityID, zKey: ZKey)] = []
         for slot in zOrderedSlots {
             let record = records[Int(slot)]
-            guard record.isVisible, record.kind == .stroke, record.tool.value == .eraser || record.tool.value == .blur
-            else { continue }
+            guard record.isEraser, !record.erases.isWritten else { continue }
             strokes.append((record.id, record.zKey.value))
         }
         return strokes
+    }
+
+    /// The visible pixel and blur eraser strokes that recorded what they
+    /// erased, bottom of the z-order first: each hole belongs to the entity
+    /// it names, wherever that entity is now. O(n), building no entity.
+    public var erasures: [(eraser: EntityID, tool: StrokeTool, erased: [ErasedEntity])] {
+        var found: [(eraser: EntityID, tool: StrokeTool, erased: [ErasedEntity])] = []
+        for slot in zOrderedSlots {
+            let record = records[Int(slot)]
+            guard record.isEraser, record.erases.isWritten else { continue }
+            found.append((record.id, record.tool.value, record.erases.value))
+        }
+        return found
+    }
+
+    /// Whether an entity lies below another in the z-order, both visible.
+    public func isBelow(_ id: EntityID, _ other: EntityID) -> Bool {
+        guard let slot = slots[id], let otherSlot = slots[other] else { return false }
+        let record = records[Int(slot)]
+        let otherRecord = records[Int(otherSlot)]
+        guard record.isVisible, otherRecord.isVisible else { return false }
+        return (record.zKey.value, id) < (otherRecord.zKey.value, other)
     }
 
     /// The visible entities below one in the z-order whose boxes meet a

@@ -67,11 +67,15 @@ public struct StrokeContent: Hashable, Sendable {
     public var endCap: EndCap
     /// The samples reachable from index 0 (a chunk after a gap waits).
     public var samples: [StrokeSample]
+    /// What a pixel or blur eraser erased (ErasedEntity); nil for an eraser
+    /// drawn before erasures were recorded, which masks everything below it.
+    public var erases: [ErasedEntity]?
 
-    public init(tool: StrokeTool, endCap: EndCap, samples: [StrokeSample]) {
+    public init(tool: StrokeTool, endCap: EndCap, samples: [StrokeSample], erases: [ErasedEntity]? = nil) {
         self.tool = tool
         self.endCap = endCap
         self.samples = samples
+        self.erases = erases
     }
 }
 
@@ -100,7 +104,11 @@ extension EntityRecord {
                     TextContent(
                         string: text.value, font: font.value, size: size.value,
                         style: textStyle.value, alignment: alignment.value))
-            case .stroke: .stroke(StrokeContent(tool: tool.value, endCap: endCap.value, samples: strokeSamples.samples))
+            case .stroke:
+                .stroke(
+                    StrokeContent(
+                        tool: tool.value, endCap: endCap.value, samples: strokeSamples.samples,
+                        erases: erases.isWritten ? erases.value : nil))
             case .image: .image(blob: blob.value, width: width.value, height: height.value)
             }
         return Entity(

@@ -32,6 +32,9 @@ struct EntityRecord: Hashable, Sendable {
     var endCap = Register<EndCap>(default: .round)
     var blob = Register<BlobHash>(default: .none)
     var fit = Register<BackgroundFit>(default: .contain)
+    /// Never written on an eraser stroke made before erasures belonged to
+    /// what they erased: such an eraser masks everything below it.
+    var erases = Register<[ErasedEntity]>(default: [])
     var strokeSamples = StrokeSamples()
 
     init(id: EntityID) {
@@ -39,6 +42,11 @@ struct EntityRecord: Hashable, Sendable {
     }
 
     var isVisible: Bool { kind != nil && alive.value }
+
+    /// A visible pixel or blur eraser stroke.
+    var isEraser: Bool {
+        isVisible && kind == .stroke && (tool.value == .eraser || tool.value == .blur)
+    }
 
     mutating func merge(_ field: Field, stampedAt stamp: OpID) -> MergeOutcome {
         switch field {
@@ -63,6 +71,7 @@ struct EntityRecord: Hashable, Sendable {
         case .endCap(let value): endCap.merge(value, stampedAt: stamp)
         case .blob(let value): blob.merge(value, stampedAt: stamp)
         case .fit(let value): fit.merge(value, stampedAt: stamp)
+        case .erases(let value): erases.merge(value.map { $0.canonical }, stampedAt: stamp)
         }
     }
 
@@ -90,6 +99,7 @@ struct EntityRecord: Hashable, Sendable {
         case .endCap: (.endCap(endCap.value), endCap.stamp)
         case .blob: (.blob(blob.value), blob.stamp)
         case .fit: (.fit(fit.value), fit.stamp)
+        case .erases: (.erases(erases.value), erases.stamp)
         }
     }
 }

@@ -6,8 +6,15 @@ public enum Command: Hashable, Sendable {
     /// Copies the selection (new IDs, offset, just above each original) and
     /// selects the copies.
     case duplicateSelection
+    /// Moves each selected entity past the next entity above it that
+    /// overlaps it (`canBringForward` says whether any would move).
     case bringForward
+    /// Moves each selected entity past the next entity below it that overlaps it.
     case sendBackward
+    /// Moves the selection above every other entity, keeping its own order.
+    case bringToFront
+    /// Moves the selection below every other entity, keeping its own order.
+    case sendToBack
     /// Deletes every visible entity.
     case clearAll
     /// Sets a style on every selected entity that has the field.

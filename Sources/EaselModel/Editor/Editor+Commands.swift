@@ -17,6 +17,10 @@ extension Editor {
             return try moveSelectionInZOrder(upwards: true)
         case .sendBackward:
             return try moveSelectionInZOrder(upwards: false)
+        case .bringToFront:
+            return try moveSelectionToEnd(front: true)
+        case .sendToBack:
+            return try moveSelectionToEnd(front: false)
         case .clearAll:
             return try transaction { editor, transaction throws(ModelError) in
                 for id in editor.document.zOrder { try transaction.delete(id) }
@@ -112,7 +116,9 @@ extension Editor {
                     above: original, jitter: Self.jitter(for: try transaction.nextID))
                 for rekey in placement.rekeys { try transaction.set(.zKey(rekey.key), of: rekey.entity) }
                 var fields: [Field] = kind.fields.sorted().compactMap { scratch.register($0, of: original)?.value }
-                fields.removeAll { [.x, .y, .zKey].contains($0.id) }
+                // A copy is whole: the holes of the original belong to the
+                // original alone, and a copied eraser erases nothing.
+                fields.removeAll { [.x, .y, .zKey, .erases].contains($0.id) }
                 fields += [
                     .x(entity.transform.x + Self.duplicateOffset.dx), .y(entity.transform.y + Self.duplicateOffset.dy),
                     .zKey(placement.key),

@@ -188,18 +188,48 @@ extension Editor {
         let origin = state.viewport.documentPoint(fromScreen: point.location)
         var transaction = try clock.beginTransaction()
         let settings = state.drawing
-        let stroke = try transaction.create(
-            .stroke,
-            [
-                .tool(settings.tool), .color(settings.color), .weight(settings.weight), .endCap(settings.endCap),
-                .x(origin.x), .y(origin.y),
-                .zKey(document.zPlacementOnTop(jitter: Self.jitter(for: transaction.id.first))),
-            ])
+        var fields: [Field] = [
+            .tool(settings.tool), .color(settings.color), .weight(settings.weight), .endCap(settings.endCap),
+            .x(origin.x), .y(origin.y),
+            .zKey(document.zPlacementOnTop(jitter: Self.jitter(for: transaction.id.first))),
+        ]
+        // Written from the start, even empty: it marks an eraser whose holes
+        // belong to what it erased, never one that masks all beneath it.
+        if settings.tool.erasesPixels { fields.append(.erases([])) }
+        let stroke = try transaction.create(.stroke, fields)
         try transaction.append([StrokeSample(x: 0, y: 0, time: point.time, force: point.force)], to: stroke, at: 0)
-        state.gesture = .drawing(
-            StrokeInProgress(
-                stroke: stroke, transaction: transaction.id, origin: origin, nextIndex: 1, lastTime: point.time))
-        return commit(transaction)
+        var progress = StrokeInProgress(
+            stroke: stroke, transaction: transaction.id, origin: origin, nextIndex: 1, lastTime: point.time)
+        let ops = commit(transaction)
+        state.gesture = .drawing(progress)
+        guard settings.tool.erasesPixels else { return ops }
+        // A dab erases too.
+        var erasing = try clock.continueTransaction(progress.transaction)
+        try recordErasures(along: [origin], of: &progress, in: &erasing)
+        state.gesture = .drawing(progress)
+        return erasing.ops.isEmpty ? ops : ops + commit(erasing, undoable: false)
+    }
+
+    /// Adds to a pixel or blur eraser's `erases` every entity beneath it
+    /// that `path` (document units, continuing from the last sample)
+    /// reaches and that it has not erased yet, each with where it stands
+    /// now; one set of the whole list when it grew.
+    private func recordErasures(
+        along path: [Point], of progress: inout StrokeInProgress, in transaction: inout TransactionBuilder
+    ) throws(ModelError) {
+        defer { if let last = path.last { progress.lastPoint = last } }
+        guard progress.erased.count < ModelLimits.erasedEntities else { return }
+        let reach = document.entities(touchedBy: [progress.lastPoint] + path, radius: state.drawing.weight / 2)
+        var grew = false
+        for id in reach where progress.erased.count < ModelLimits.erasedEntities {
+            guard id != progress.stroke, document.isBelow(id, progress.stroke),
+                !progress.erased.contains(where: { $0.entity == id }), let entity = document[id]
+            else { continue }
+            if case .stroke(let stroke) = entity.content, stroke.tool.erasesPixels { continue }
+            progress.erased.append(ErasedEntity(entity: id, transform: entity.transform))
+            grew = true
+        }
+        if grew { try transaction.set(.erases(progress.erased), of: progress.stroke) }
     }
 
     private mutating func continueStroke(with points: [DrawPoint]) throws(ModelError) -> [Op] {
@@ -227,6 +257,10 @@ extension Editor {
             try transaction.append(Array(chunk), to: progress.stroke, at: progress.nextIndex)
             progress.nextIndex += UInt32(chunk.count)
             start += chunk.count
+        }
+        if state.drawing.tool.erasesPixels, document.isVisible(progress.stroke) {
+            let path = samples.map { Point(x: $0.x + progress.origin.x, y: $0.y + progress.origin.y) }
+            try recordErasures(along: path, of: &progress, in: &transaction)
         }
         state.gesture = .drawing(progress)
         return commit(transaction, undoable: false)

@@ -121,13 +121,23 @@ public struct StrokeInProgress: Hashable, Sendable {
     public var nextIndex: UInt32
     /// The latest sample's time: the next may not be earlier.
     public var lastTime: Float
+    /// The latest sample, in document units: where the next stretch of a
+    /// pixel or blur eraser starts looking for what it erases.
+    public var lastPoint: Point
+    /// What a pixel or blur eraser has erased so far (its `erases` field).
+    public var erased: [ErasedEntity]
 
-    public init(stroke: EntityID, transaction: TransactionID, origin: Point, nextIndex: UInt32, lastTime: Float) {
+    public init(
+        stroke: EntityID, transaction: TransactionID, origin: Point, nextIndex: UInt32, lastTime: Float,
+        lastPoint: Point? = nil, erased: [ErasedEntity] = []
+    ) {
         self.stroke = stroke
         self.transaction = transaction
         self.origin = origin
         self.nextIndex = nextIndex
         self.lastTime = lastTime
+        self.lastPoint = lastPoint ?? origin
+        self.erased = erased
     }
 }
 

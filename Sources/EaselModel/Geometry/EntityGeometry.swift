@@ -135,9 +135,13 @@ public struct EntityGeometry: Hashable, Sendable {
 }
 
 extension Document {
-    /// Visible entities under a document point, topmost first. O(n).
+    /// Visible entities under a document point, topmost first; pixel and
+    /// blur erasers, which show nothing of their own, are never hit. O(n).
     public func hitTest(_ point: Point) -> [EntityID] {
-        entities.reversed().filter { EntityGeometry($0).contains(point) }.map({ $0.id })
+        entities.reversed().filter { entity in
+            if case .stroke(let stroke) = entity.content, stroke.tool.erasesPixels { return false }
+            return EntityGeometry(entity).contains(point)
+        }.map({ $0.id })
     }
 
     /// The topmost visible entity under a document point: `hitTest(point)
@@ -149,7 +153,8 @@ extension Document {
     public func topmostHit(_ point: Point) -> EntityID? {
         for slot in zOrderedSlots.reversed() {
             let index = Int(slot)
-            guard let kind = records[index].kind, records[index].alive.value else { continue }
+            // Erasers are ink that takes away, never a thing to pick up.
+            guard let kind = records[index].kind, records[index].alive.value, !records[index].isEraser else { continue }
             let halfDiagonal: Float? =
                 switch kind {
                 case .emoji: records[index].size.value * 0.707_106_8  // half of √2

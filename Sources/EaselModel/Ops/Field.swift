@@ -32,6 +32,9 @@ public enum Field: Hashable, Sendable {
     /// How the document's background image fills its box (the document's
     /// own field, EntityID.document).
     case fit(BackgroundFit)
+    /// The entities a pixel or blur eraser stroke erased, each with where it
+    /// stood then (ErasedEntity); written only on eraser strokes.
+    case erases([ErasedEntity])
 
     public var id: FieldID {
         switch self {
@@ -56,6 +59,7 @@ public enum Field: Hashable, Sendable {
         case .endCap: .endCap
         case .blob: .blob
         case .fit: .fit
+        case .erases: .erases
         }
     }
 }
@@ -83,6 +87,7 @@ public enum FieldID: UInt8, CaseIterable, Hashable, Comparable, Sendable, Custom
     case endCap = 19
     case blob = 20
     case fit = 21
+    case erases = 22
 
     public static func < (lhs: FieldID, rhs: FieldID) -> Bool {
         lhs.rawValue < rhs.rawValue
@@ -111,6 +116,7 @@ public enum FieldID: UInt8, CaseIterable, Hashable, Comparable, Sendable, Custom
         case .endCap: "endCap"
         case .blob: "blob"
         case .fit: "fit"
+        case .erases: "erases"
         }
     }
 
@@ -131,7 +137,7 @@ extension EntityKind {
         case .emoji: FieldID.common.union([.character, .size])
         case .shape: FieldID.common.union([.shape, .width, .height])
         case .text: FieldID.common.union([.text, .font, .size, .textStyle, .alignment])
-        case .stroke: FieldID.common.union([.tool, .endCap])
+        case .stroke: FieldID.common.union([.tool, .endCap, .erases])
         case .image: FieldID.common.union([.blob, .width, .height])
         }
     }

@@ -11,6 +11,9 @@ public enum ModelLimits {
     public static let fontBytes = 128
     /// Most samples in one append.
     public static let samplesPerAppend = 4096
+    /// Most entities one eraser stroke erases; an eraser dragged across
+    /// more leaves the rest as they were.
+    public static let erasedEntities = 256
 
     static func stringLimit(of field: FieldID) -> Int {
         switch field {

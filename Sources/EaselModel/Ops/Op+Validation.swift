@@ -49,6 +49,23 @@ extension Field {
             let limit = ModelLimits.stringLimit(of: id)
             let bytes = string.utf8.count
             guard bytes <= limit else { throw .stringTooLong(id, bytes: bytes, limit: limit) }
+        case .erases(let erased):
+            guard erased.count <= ModelLimits.erasedEntities else {
+                throw .invalidInput("an eraser erases at most \(ModelLimits.erasedEntities) entities, not \(erased.count)")
+            }
+            var seen = Set<EntityID>()
+            for target in erased {
+                let transform = target.transform
+                guard transform.x.isFinite, transform.y.isFinite, transform.rotation.isFinite,
+                    transform.scale.isFinite
+                else { throw .nonFiniteNumber(id) }
+                guard target.entity != .document, target.entity.creation.counter > 0 else {
+                    throw .invalidInput("an eraser erases entities, never the document itself")
+                }
+                guard seen.insert(target.entity).inserted else {
+                    throw .invalidInput("an eraser names \(target.entity) twice")
+                }
+            }
         case .color, .fill, .textStyle, .alignment, .shape, .tool, .endCap, .blob, .fit:
             break
         }

@@ -47,6 +47,10 @@ public enum StrokeTool: UInt8, CaseIterable, Hashable, Sendable {
     case pencil = 4
     case eraser = 5
     case blur = 6
+
+    /// The pixel and blur erasers: strokes whose ink makes holes in (or
+    /// blurs) the entities they erased rather than painting.
+    public var erasesPixels: Bool { self == .eraser || self == .blur }
 }
 
 public enum EndCap: UInt8, CaseIterable, Hashable, Sendable {

@@ -18,6 +18,26 @@ extension ByteWriter {
         case .endCap(let value): byte(value.rawValue)
         case .blob(let hash): append(contentsOf: hash.bytes)
         case .fit(let value): byte(value.rawValue)
+        case .erases(let erased): erasedEntities(erased)
+        }
+    }
+
+    /// An eraser's `erases` (section 4.3): its own small replica table, in
+    /// order of first use, then each entity by index and counter with the
+    /// transform it had.
+    private mutating func erasedEntities(_ erased: [ErasedEntity]) {
+        var replicas: [ReplicaID] = []
+        for target in erased where !replicas.contains(target.entity.author) { replicas.append(target.entity.author) }
+        varint(replicas.count)
+        for replica in replicas { uint64(replica.rawValue) }
+        varint(erased.count)
+        for target in erased {
+            varint(replicas.firstIndex(of: target.entity.author) ?? 0)
+            varint(target.entity.creation.counter)
+            float(target.transform.x)
+            float(target.transform.y)
+            float(target.transform.scale)
+            float(target.transform.rotation)
         }
     }
 }
@@ -57,7 +77,30 @@ extension BinaryReader {
         case .endCap: return .endCap(try enumeration(EndCap.self, id.description))
         case .blob: return .blob(BlobHash(bytes: try bytes(count: 32, id.description)))
         case .fit: return .fit(try enumeration(BackgroundFit.self, id.description))
+        case .erases: return .erases(try erasedEntities())
         }
+    }
+
+    private mutating func erasedEntities() throws(DecodeError) -> [ErasedEntity] {
+        let limit = ModelLimits.erasedEntities
+        let replicaCount = try count(of: "erased entities' replicas", limit: limit, minimumBytes: 8)
+        var replicas: [ReplicaID] = []
+        replicas.reserveCapacity(replicaCount)
+        for _ in 0..<replicaCount { replicas.append(ReplicaID(rawValue: try fixed64("an erased entity's replica"))) }
+        let count = try count(of: "erased entities", limit: limit, limitCode: .invalidValue, minimumBytes: 18)
+        var erased: [ErasedEntity] = []
+        erased.reserveCapacity(count)
+        for index in 0..<count {
+            let replica = try reference(into: replicas, "erased entity \(index)'s replica index")
+            let counter = try varint("erased entity \(index)'s counter")
+            guard counter > 0 else { throw DecodeError(.invalidValue, "erased entity \(index) has counter 0") }
+            let transform = Transform(
+                x: try float("erased entity \(index)'s x"), y: try float("erased entity \(index)'s y"),
+                scale: try float("erased entity \(index)'s scale"),
+                rotation: try float("erased entity \(index)'s rotation"))
+            erased.append(ErasedEntity(entity: EntityID(OpID(counter: counter, replica: replica)), transform: transform))
+        }
+        return erased
     }
 
     mutating func enumeration<T: RawRepresentable<UInt8>>(_ type: T.Type, _ what: @autoclosure () -> String)

@@ -104,7 +104,7 @@ extension BinaryReader {
 
     /// An entry of a batch table; `what` is built only for an error.
     @inline(__always)
-    private mutating func reference<T>(into table: [T], _ what: @autoclosure () -> String) throws(DecodeError) -> T {
+    mutating func reference<T>(into table: [T], _ what: @autoclosure () -> String) throws(DecodeError) -> T {
         let index = try varint(what())
         guard index < UInt64(table.count) else {
             throw DecodeError(.invalidValue, "\(what()) is \(index); the table has \(table.count) entries")

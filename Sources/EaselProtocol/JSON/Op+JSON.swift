@@ -65,6 +65,22 @@ extension JSONWriter {
                 case .endCap(let value): json.string(value.wireName)
                 case .blob(let hash): json.string(hash.description)
                 case .fit(let value): json.string(value.wireName)
+                case .erases(let erased):
+                    json.array { json in
+                        for target in erased {
+                            json.object { json in
+                                json.member("entity", target.entity.creation.description)
+                                json.key("x")
+                                json.float(target.transform.x)
+                                json.key("y")
+                                json.float(target.transform.y)
+                                json.key("scale")
+                                json.float(target.transform.scale)
+                                json.key("rotation")
+                                json.float(target.transform.rotation)
+                            }
+                        }
+                    }
                 }
             }
         }
@@ -182,7 +198,25 @@ enum JSONOps {
             else { throw DecodeError(.invalidValue, "\(json.path).blob must be 64 lower-case hex digits") }
             return .blob(hash)
         case .fit: return .fit(try json.named(key, as: BackgroundFit.self))
+        case .erases: return .erases(try erasedEntities(json.array(key), path: "\(json.path).\(key)"))
         }
+    }
+
+    private static func erasedEntities(_ values: [JSONValue], path: String) throws(DecodeError) -> [ErasedEntity] {
+        guard values.count <= ModelLimits.erasedEntities else {
+            throw DecodeError(
+                .invalidValue, "\(path) holds at most \(ModelLimits.erasedEntities) entities, not \(values.count)")
+        }
+        var erased: [ErasedEntity] = []
+        erased.reserveCapacity(values.count)
+        for (index, value) in values.enumerated() {
+            let target = try JSONFields(value, path: "\(path)[\(index)]")
+            let transform = Transform(
+                x: try target.float("x"), y: try target.float("y"), scale: try target.float("scale"),
+                rotation: try target.float("rotation"))
+            erased.append(ErasedEntity(entity: EntityID(try target.opID("entity")), transform: transform))
+        }
+        return erased
     }
 
     private static func samples(_ values: [JSONValue], path: String) throws(DecodeError) -> [StrokeSample] {

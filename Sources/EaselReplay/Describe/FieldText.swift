@@ -20,6 +20,7 @@ enum FieldText {
         case .endCap(let value): "\(value)"
         case .blob(let hash): hash.description
         case .fit(let value): "\(value)"
+        case .erases(let erased): "[" + erased.map { $0.entity.description }.joined(separator: " ") + "]"
         }
     }
 

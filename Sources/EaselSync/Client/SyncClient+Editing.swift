@@ -87,6 +87,8 @@ extension Field {
         switch self {
         case .character(let string), .text(let string), .font(let string): 48 + 6 * string.utf8.count
         case .zKey(let key): 48 + 6 * key.string.utf8.count
+        // An entity ID and four numbers in JSON: about 130 bytes at most.
+        case .erases(let erased): 48 + 160 * erased.count
         default: 96
         }
     }

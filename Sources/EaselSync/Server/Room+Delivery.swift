@@ -7,7 +7,8 @@ extension Room {
     /// Sends what was committed since the last flush: each connection gets
     /// its acks and everyone else's ops in position order, coalesced into as
     /// few messages as that order allows. Connections that need exactly the
-    /// same ops share one message, which the host encodes once.
+    /// same ops share one message, which the host encodes once; one that
+    /// speaks a version older than the ops' fields gets them as it speaks them.
     func flush(into io: inout RoomIO) {
         guard hasUndelivered else { return }
         defer {
@@ -22,11 +23,16 @@ extension Room {
         for (connection, ack) in undeliveredAcks { acks[connection, default: []].append(ack) }
 
         var sharing: [ConnectionID] = []
+        var sharingOlder: [ConnectionID] = []
         for connection in memberOrder {
             guard let member = members[connection] else { continue }
             let ownAcks = acks[connection] ?? []
             if ownAcks.isEmpty, !authors.contains(member.replica), member.sentThrough < firstPosition {
-                sharing.append(connection)
+                if member.protocolVersion >= WireProtocol.erasuresVersion {
+                    sharing.append(connection)
+                } else {
+                    sharingOlder.append(connection)
+                }
             } else {
                 deliverIndividually(to: connection, member, acks: ownAcks, into: &io)
             }
@@ -34,6 +40,11 @@ extension Room {
         }
         if !sharing.isEmpty, !undelivered.isEmpty {
             io.outputs.append(.send(.ops(undelivered), to: sharing))
+        }
+        // Versions 1 and 2 lack the same fields: one message serves both.
+        let older = sharingOlder.isEmpty ? [] : undelivered.spoken(in: WireProtocol.erasuresVersion - 1)
+        if !older.isEmpty {
+            io.outputs.append(.send(.ops(older), to: sharingOlder))
         }
     }
 
@@ -51,7 +62,10 @@ extension Room {
                 io.send(.ack(ack), to: connection)
                 nextAck = acks.next()
             }
-            if op.op.id.replica != member.replica { batch.append(op) }
+            guard op.op.id.replica != member.replica else { continue }
+            if let spoken = op.op.spoken(in: member.protocolVersion) {
+                batch.append(PositionedOp(position: op.position, op: spoken))
+            }
         }
         if !batch.isEmpty { io.send(.ops(batch), to: connection) }
         while let ack = nextAck {

@@ -45,12 +45,12 @@ extension Room {
     }
 
     /// Sends a presence to everyone else, as each one's protocol version
-    /// has it: one message for those who speak the latest, one for the rest.
+    /// has it: one message for those who know presence `state`, one for the rest.
     private func broadcast(_ presence: Presence, except sender: ConnectionID, into io: inout RoomIO) {
         var current: [ConnectionID] = []
         var older: [ConnectionID] = []
         for connection in memberOrder where connection != sender {
-            if let member = members[connection], member.protocolVersion < WireProtocol.version {
+            if let member = members[connection], member.protocolVersion < WireProtocol.presenceStateVersion {
                 older.append(connection)
             } else {
                 current.append(connection)

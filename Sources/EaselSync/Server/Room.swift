@@ -199,7 +199,8 @@ final class Room {
         memberOrder.append(connection)
         connectionOfReplica[hello.replica] = connection
         let welcome = Welcome(
-            protocolVersion: version, epoch: epoch, position: head, content: welcomeContent(resuming: hello.since),
+            protocolVersion: version, epoch: epoch, position: head,
+            content: welcomeContent(resuming: hello.since).spoken(in: version),
             peers: memberOrder.lazy.compactMap { $0 == connection ? nil : self.members[$0]?.presence }
                 .prefix(ProtocolLimits.peersInWelcome).map { $0.spoken(in: version) })
         io.send(.welcome(welcome), to: connection)

@@ -55,34 +55,6 @@ struct CommandTests {
         }
     }
 
-    @Test("bring forward moves the selection above its next neighbour; canBringForward says when it cannot")
-    func bringForwardPassesTheNextNeighbour() throws {
-        var store = try selecting(note)
-        #expect(store.editor.canBringForward && store.editor.canSendBackward)
-        var editor = store.editor
-        let ops = try editor.perform(.bringForward)
-        #expect(ops.count == 1)
-        #expect(editor.document.zOrder == [star, square, scribble, note, photo])
-        try editor.perform(.bringForward)
-        #expect(editor.document.zOrder == [star, square, scribble, photo, note])
-        #expect(!editor.canBringForward)
-        #expect(try editor.perform(.bringForward).isEmpty)
-        store = EditorTestStore(editor)
-    }
-
-    @Test("send backward moves the selection below its previous neighbour; canSendBackward says when it cannot")
-    func sendBackwardPassesThePreviousNeighbour() throws {
-        var editor = try selecting(note, photo).editor
-        try editor.perform(.sendBackward)
-        #expect(editor.document.zOrder == [star, note, square, photo, scribble])
-        try editor.perform(.sendBackward)
-        #expect(editor.document.zOrder == [note, star, photo, square, scribble])
-        try editor.perform(.sendBackward)
-        #expect(editor.document.zOrder == [note, photo, star, square, scribble])
-        #expect(!editor.canSendBackward)
-        #expect(editor.canBringForward)
-    }
-
     @Test("z-order buttons are useless with no selection")
     func zOrderButtonsNeedASelection() {
         let editor = Canvas.editor()
@@ -171,30 +143,6 @@ struct CommandTests {
         #expect(throws: ModelError.self) { try editor.perform(.setDrawing(DrawingSettings(weight: 0))) }
         #expect(throws: ModelError.self) { try editor.perform(.setDrawing(DrawingSettings(weight: .nan))) }
         #expect(editor.state.drawing == DrawingSettings())
-    }
-
-    @Test("bring forward and send backward are offered exactly when an unselected entity lies beyond a selected one")
-    func orderCommandsAreOfferedExactlyWhenTheyWouldMoveSomething() throws {
-        var offered = 0
-        for seed in UInt64(0)..<200 {
-            var random = SeededRandom(seed: seed &+ 0xB0B)
-            var editor = Editor(replica: ReplicaID(rawValue: seed + 1))
-            for _ in 0..<40 {
-                guard let input = RandomEditing.next(for: editor, using: &random) else { continue }
-                _ = try? editor.apply(input)
-            }
-            let order = editor.document.zOrder
-            editor.state.selection = Set(order.filter { _ in random.chance(0.3) } + [EntityID(opID(99, carol))])
-            let selected = editor.state.selection
-            let lowest = order.firstIndex(where: selected.contains)
-            let highest = order.lastIndex(where: selected.contains)
-            let forward = lowest.map { order[($0 + 1)...].contains { !selected.contains($0) } } ?? false
-            let backward = highest.map { order[..<$0].contains { !selected.contains($0) } } ?? false
-            #expect(editor.canBringForward == forward, "seed \(seed)")
-            #expect(editor.canSendBackward == backward, "seed \(seed)")
-            if forward || backward { offered += 1 }
-        }
-        #expect(offered > 50)
     }
 
     @Test("placed text takes the drawing colour; other kinds keep their own")

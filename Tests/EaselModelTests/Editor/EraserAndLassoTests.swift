@@ -122,9 +122,10 @@ struct EraserAndLassoTests {
     func lassoSelectionEditsAsOne() throws {
         var (editor, ids) = try Self.editor([
             (.emoji, [.character("🍎"), .size(20), .x(150), .y(150)]),  // lassoed
-            (.emoji, [.character("🍋"), .size(20), .x(400), .y(400)]),
-            (.shape, [.shape(.rectangle), .width(40), .height(20), .x(200), .y(200)]),  // lassoed
             (.emoji, [.character("🍐"), .size(20), .x(420), .y(100)]),
+            (.shape, [.shape(.rectangle), .width(40), .height(20), .x(200), .y(200)]),  // lassoed
+            // Outside the lasso, overlapping the rectangle's corner.
+            (.emoji, [.character("🍋"), .size(20), .x(225), .y(215)]),
         ])
         let lassoed: Set = [ids[0], ids[2]]
         let outside = [ids[1], ids[3]].map { editor.document[$0] }
@@ -145,7 +146,7 @@ struct EraserAndLassoTests {
         check(try editor.send(.rotateEnded(angle: 0.5)), "the turn")
         #expect(lassoed.allSatisfy { editor.document[$0]?.transform.rotation == 0.5 })
         check(try editor.perform(.bringForward), "bring forward")
-        #expect(editor.document.zOrder == [ids[1], ids[0], ids[3], ids[2]], "each past the next one above it")
+        #expect(editor.document.zOrder == [ids[0], ids[1], ids[3], ids[2]], "each past the next one above that overlaps it")
         check(try editor.perform(.sendBackward), "send backward")
         #expect(editor.document.zOrder == ids)
 

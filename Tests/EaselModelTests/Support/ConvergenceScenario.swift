@@ -267,6 +267,15 @@ struct ConvergenceScenario {
         case .endCap: .endCap(EndCap.allCases.randomElement(using: &random) ?? .arrow)
         case .blob: .blob(BlobHash(words: (9, 9, 9, random.next() % 4)))
         case .fit: .fit(BackgroundFit.allCases.randomElement(using: &random) ?? .cover)
+        case .erases:
+            // Few distinct lists, so two writes with one value are common;
+            // -0 too, which must settle as 0.
+            .erases(
+                (0..<Int.random(in: 0...2, using: &random)).map { index in
+                    ErasedEntity(
+                        entity: EntityID(OpID(counter: UInt64(index + 1), replica: ReplicaID(rawValue: 7))),
+                        transform: Transform(x: randomNumber(), y: randomNumber()))
+                })
         }
     }
 }

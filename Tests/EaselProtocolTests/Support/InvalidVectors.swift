@@ -24,6 +24,8 @@ enum InvalidVectors {
     /// …and a one-entry entity table (alice's counter 1), then one op.
     private static let pushOneEntity = pushHead + " 01 00 01 01"
     private static let pushNoEntity = pushHead + " 00 01"
+    /// An erased entity's transform: at the origin, scale 1, not turned.
+    private static let erasedAtOrigin = " 00000000 00000000 0000803f 00000000"
     private static let helloHead = "01 01 01 06 736b65746368"  // protocol 1, document "sketch"
     private static let aliceUser = "05 416c696365 01 41 e8456bff"
 
@@ -44,7 +46,24 @@ enum InvalidVectors {
             bin("unknown-action", pushOneEntity + " 26 00", .unknownTag, "op action 6"),
             bin("reserved-header-bit", pushOneEntity + " a3 00", .unknownTag, "header bit 7 set"),
             bin("transaction-mode-3", pushOneEntity + " 63 00", .unknownTag, "transaction mode 3"),
-            bin("unknown-field-tag", pushOneEntity + " 22 00 16 00000000", .unknownTag, "field tag 22"),
+            bin("unknown-field-tag", pushOneEntity + " 22 00 17 00000000", .unknownTag, "field tag 23"),
+            bin(
+                "erases-entity-twice",
+                pushOneEntity + " 22 00 16 01 ce110a0000000000 02" + " 00 02" + erasedAtOrigin + " 00 02"
+                    + erasedAtOrigin, .invalidValue, "an eraser naming entity 2@…a11ce twice"),
+            bin(
+                "erases-counter-zero", pushOneEntity + " 22 00 16 01 ce110a0000000000 01 00 00" + erasedAtOrigin,
+                .invalidValue, "an erased entity with counter 0"),
+            bin(
+                "erases-replica-index", pushOneEntity + " 22 00 16 01 ce110a0000000000 01 01 02" + erasedAtOrigin,
+                .invalidValue, "an erased entity's replica index past its own table"),
+            bin(
+                "erases-over-limit", pushOneEntity + " 22 00 16 00 8102", .invalidValue,
+                "257 erased entities, one over the limit"),
+            bin(
+                "erases-infinite-scale",
+                pushOneEntity + " 22 00 16 01 ce110a0000000000 01 00 02 00000000 00000000 0000807f 00000000",
+                .nonFiniteNumber, "an erased entity's scale is +infinity"),
             bin(
                 "document-deleted", pushHead.replacingOccurrences(of: "01 ce110a0000000000", with: "02 ce110a0000000000 0000000000000000") + " 01 01 00 01 23 00",
                 .invalidValue, "a delete of the document itself (entity 0@0), which is only ever set"),
@@ -168,6 +187,20 @@ enum InvalidVectors {
             text(
                 "document-field-x", push(op.replacingOccurrences(#""entity":"1@00000000000a11ce""#, #""entity":"document""#)),
                 .invalidValue, "x set on the document itself"),
+            text(
+                "erases-entity-twice",
+                push(
+                    op.replacingOccurrences(
+                        #""x":1"#,
+                        #""erases":[{"entity":"2@00000000000a11ce","x":0,"y":0,"scale":1,"rotation":0},"#
+                            + #"{"entity":"2@00000000000a11ce","x":5,"y":0,"scale":1,"rotation":0}]"#)),
+                .invalidValue, "an eraser naming one entity twice"),
+            text(
+                "erases-missing-scale",
+                push(
+                    op.replacingOccurrences(
+                        #""x":1"#, #""erases":[{"entity":"2@00000000000a11ce","x":0,"y":0,"rotation":0}]"#)),
+                .wrongType, "an erased entity without its scale"),
             text(
                 "set-two-fields", push(op.replacingOccurrences(#""x":1"#, #""x":1,"y":2"#)), .invalidValue,
                 "a set of two fields"),

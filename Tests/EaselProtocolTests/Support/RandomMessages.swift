@@ -110,6 +110,13 @@ struct RandomMessages {
         case .endCap: .endCap(EndCap.allCases.randomElement(using: &random) ?? .round)
         case .blob: .blob(BlobHash(words: (uint64(), uint64(), uint64(), uint64())))
         case .fit: .fit(BackgroundFit.allCases.randomElement(using: &random) ?? .cover)
+        case .erases:
+            // Distinct entities: a list naming one twice is refused.
+            .erases(
+                Array(Set((0..<int(6)).map { _ in entity() })).sorted().map {
+                    ErasedEntity(
+                        entity: $0, transform: Transform(x: float(), y: float(), scale: float(), rotation: float()))
+                })
         }
     }
 

@@ -145,6 +145,7 @@ enum ValidVectors {
             ("push-create-image", [op(5, alice, .create(.image, imageFields))]),
             ("push-set-every-field", everyField),
             ("push-set-background", background()),
+            ("push-erase", erase()),
             ("push-delete-restore", [op(30, alice, .delete(star)), op(31, alice, .restore(star))]),
             ("push-append-no-force", [op(32, alice, .append(stroke, start: 0, samples: noForce))]),
             ("push-append-every-force", [op(33, alice, .append(stroke, start: 2, samples: everyForce))]),
@@ -161,6 +162,24 @@ enum ValidVectors {
         return fields.enumerated().map { index, field in
             Op(id: opID(50 + UInt64(index), alice), transaction: first, action: .set(.document, field))
         }
+    }
+
+    /// A pixel eraser's stroke as the editor streams it: created with an
+    /// empty `erases`, then the whole list each time it grows (here to two
+    /// entities, of two replicas, with where each stood).
+    private static func erase() -> [Op] {
+        let first = TransactionID(opID(60, alice))
+        let eraser = EntityID(opID(60, alice))
+        let bobsStar = EntityID(opID(9, ReplicaID(rawValue: 0xB0B)))
+        let erased = [
+            ErasedEntity(entity: star, transform: Transform(x: 10, y: -20.5, scale: 1.5, rotation: 0.25)),
+            ErasedEntity(entity: bobsStar, transform: Transform(x: 300, y: 40)),
+        ]
+        return [
+            Op(id: opID(60, alice), transaction: first, action: .create(.stroke, [.tool(.eraser), .weight(24), .erases([])])),
+            Op(id: opID(61, alice), transaction: first, action: .set(eraser, .erases(Array(erased.prefix(1))))),
+            Op(id: opID(62, alice), transaction: first, action: .set(eraser, .erases(erased))),
+        ]
     }
 
     /// One gesture's ops: a shared transaction, a counter jump, a transaction
