@@ -114,6 +114,7 @@ def test_two_pages_and_a_bot_co_edit_and_end_with_the_servers_state(server, brow
     assert frame[2] <= first.width and frame[3] <= first.height, frame
     ink = inked_pixels(reference)
     for number, page in enumerate((first, second), start=1):
+        page.click("#zoom-level")  # the zoom menu
         page.click("#reset-zoom")
         page.js("document.getElementById('peers').style.display = 'none'")
         differing = differing_pixels(canvas_area(page, frame, f"page-{number}"), reference)

@@ -603,6 +603,12 @@ public func easelSessionCommand(
     case 23: command = .setBackground(.noImage)
     case 24: command = .bringToFront
     case 25: command = .sendToBack
+    case 26: command = .setViewport(.pan(by: Vector(dx: a, dy: b)))
+    case 27: command = .setViewport(.zoom(by: c, around: point))
+    case 28: command = .setViewport(.zoomTo(c, around: point))
+    case 29, 30:
+        guard let size = session.canvasSize else { return -1 }
+        command = .setViewport(.fit(kind == 29 ? .content : .selection, width: size.width, height: size.height))
     default:
         return -2
     }

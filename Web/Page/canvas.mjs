@@ -9,6 +9,7 @@ import { attachInput } from '/static/input.mjs';
 import { SessionStore } from '/static/store.mjs';
 import { colourFor, initials } from '/static/people.mjs';
 import { ImageStore } from '/static/images.mjs';
+import { action, actionFor, describe, title } from '/static/actions.mjs';
 
 const $ = (id) => document.getElementById(id);
 
@@ -91,7 +92,7 @@ async function start() {
   const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
   const connection = new Connection(session, `${scheme}://${location.host}/d/${name}`, changed);
   connection.onPlaceFailed = ({ reason }) => fail(`The image was not placed: ${reason}`);
-  attachInput($('canvas'), session, { isDrawing: () => drawing, changed });
+  const input = attachInput($('canvas'), session, { isDrawing: () => drawing, changed });
 
   // The state key is marked when peers at the same log position hold the
   // same state (✓), and flagged when one holds another (≠): diverged.
@@ -149,15 +150,13 @@ async function start() {
     view.setPeers(peers, viewport);
     showAgreement(peers);
     const flags = session.flags;
-    $('undo').disabled = !flags.canUndo;
-    $('redo').disabled = !flags.canRedo;
-    $('front').hidden = !flags.canBringToFront;
-    $('forward').hidden = !flags.canBringForward;
-    $('backward').hidden = !flags.canSendBackward;
-    $('back').hidden = !flags.canSendToBack;
-    $('duplicate').disabled = !flags.hasSelection;
-    $('delete').disabled = !flags.hasSelection;
+    for (const element of actionElements) {
+      const enabled = element.action.enabled?.(flags) ?? true;
+      if (element.hides) element.node.hidden = !enabled; else element.node.disabled = !enabled;
+    }
+    setTextIfChanged($('zoom-level'), `${Math.round(viewport[2] * 100)}%`);
     const state = session.connectionState;
+    showSaving(flags.unacknowledged, state);
     setAttributeIfChanged($('connection'), 'data-state', state);
     setTextIfChanged($('connection'), state);
     // Hashing costs time in proportion to the document: the key follows
@@ -187,6 +186,21 @@ async function start() {
   addEventListener('pagehide', () => {
     if (session.flags.unacknowledged) store.keep(name, replica, session.saved(), true);
   });
+  // Edits the server has not acknowledged are kept in this browser, but a
+  // person leaving may not come back to this browser: ask first.
+  addEventListener('beforeunload', (event) => {
+    if (!session.flags.unacknowledged) return;
+    event.preventDefault();
+    event.returnValue = '';
+  });
+  function showSaving(pending, connection) {
+    const saving = $('save-state');
+    const [state, text] = !pending ? ['saved', 'Saved']
+      : connection === 'connected' || connection === 'weak' ? ['saving', 'Saving…']
+        : ['offline', 'Not saved yet: kept in this browser'];
+    setAttributeIfChanged(saving, 'data-state', state);
+    setTextIfChanged(saving, text);
+  }
 
   const screenCentre = () => {
     const box = $('canvas').getBoundingClientRect();
@@ -373,15 +387,44 @@ async function start() {
     if (session.flags.hasSelection) perform(Command.setWeight, { a: Number($('weight').value) });
   });
   $('draw').addEventListener('click', () => setDrawing(!drawing));
-  $('undo').addEventListener('click', () => perform(Command.undo));
-  $('redo').addEventListener('click', () => perform(Command.redo));
-  $('duplicate').addEventListener('click', () => perform(Command.duplicateSelection));
-  $('delete').addEventListener('click', () => perform(Command.deleteSelection));
-  $('forward').addEventListener('click', () => perform(Command.bringForward));
-  $('backward').addEventListener('click', () => perform(Command.sendBackward));
-  $('front').addEventListener('click', () => perform(Command.bringToFront));
-  $('back').addEventListener('click', () => perform(Command.sendToBack));
-  $('reset-zoom').addEventListener('click', () => perform(Command.resetViewport));
+  // Buttons and menu items run the action they name (actions.mjs), the
+  // one table the keyboard reads too.
+  const mac = /Mac|iPhone|iPad/.test(navigator.platform);
+  const context = { session, Command, centre: () => { const { a, b } = screenCentre(); return { x: a, y: b }; } };
+  const run = (found) => {
+    input.settle();
+    if (found.enabled && !found.enabled(session.flags)) return;
+    found.run(context);
+    changed();
+  };
+  const actionElements = [...document.querySelectorAll('[data-action]')].map((node) => {
+    const found = action(node.dataset.action);
+    if (node.getAttribute('role') === 'menuitem') {
+      node.textContent = found.label;
+      if (found.shortcuts.length) node.append(Object.assign(document.createElement('kbd'), { textContent: describe(found.shortcuts[0], mac) }));
+    } else {
+      node.title = title(found, mac);
+    }
+    node.addEventListener('click', () => {
+      run(found);
+      if (node.getAttribute('role') === 'menuitem') closeZoomMenu();
+    });
+    return { node, action: found, hides: node.hasAttribute('data-hide-when-disabled') };
+  });
+  const zoomMenu = $('zoom-menu');
+  function closeZoomMenu() {
+    zoomMenu.hidden = true;
+    $('zoom-level').setAttribute('aria-expanded', 'false');
+  }
+  $('zoom-level').title = 'Zoom: in, out, 100 %, to fit, to the selection';
+  $('zoom-level').addEventListener('click', (event) => {
+    event.stopPropagation();
+    zoomMenu.hidden = !zoomMenu.hidden;
+    $('zoom-level').setAttribute('aria-expanded', String(!zoomMenu.hidden));
+  });
+  document.addEventListener('pointerdown', (event) => {
+    if (!zoomMenu.hidden && !$('zoom').contains(event.target)) closeZoomMenu();
+  });
   // Clear all asks once more on the button itself: no dialog box.
   let clearArmed = null;
   $('clear').addEventListener('click', () => {
@@ -426,11 +469,14 @@ async function start() {
   });
   document.addEventListener('keydown', (event) => {
     if (event.target instanceof HTMLInputElement) return;
-    const command = event.ctrlKey || event.metaKey;
-    if (event.key === 'Delete' || event.key === 'Backspace') perform(Command.deleteSelection);
-    else if (command && event.key.toLowerCase() === 'z') perform(event.shiftKey ? Command.redo : Command.undo);
-    else return;
+    if (event.key === 'Escape' && !zoomMenu.hidden) {
+      closeZoomMenu();
+      return;
+    }
+    const found = actionFor(event);
+    if (!found) return;
     event.preventDefault();
+    run(found);
   });
 
   setInterval(() => {

@@ -2,7 +2,7 @@
 // gesture does what (select, move, pan, scale, zoom, rotate) is the
 // editor's rule, in the module; this file only says which gesture the
 // fingers make.
-import { Gesture } from '/static/easel.mjs';
+import { Command, Gesture } from '/static/easel.mjs';
 
 /** How far a press may wander and still be a tap, in CSS pixels. */
 const TAP_SLOP = 4;
@@ -137,15 +137,61 @@ export function attachInput(svg, session, { isDrawing, changed }) {
     if (!pointers.has(event.pointerId)) session.pointer(0, 0, false, now());
   });
 
-  // Ctrl + wheel (and a trackpad's pinch, which browsers report so) scales
-  // the selection or zooms; each wheel step is one small pinch.
+  // The wheel as people expect it: a wheel or a two-finger trackpad scroll
+  // pans; Ctrl or ⌘ with the wheel, which is how browsers report a trackpad
+  // pinch, zooms in proportion to the motion; Alt with the wheel scales the
+  // selection, as one pinch that ends when the wheel has rested a moment,
+  // so however many wheel events it takes it is one step to undo.
+  let wheelScale = null; // { factor, timer } while Alt + wheel scales
+  function endWheelScale() {
+    if (!wheelScale) return;
+    clearTimeout(wheelScale.timer);
+    session.gesture(Gesture.pinchEnded, wheelScale.factor, 0, { now: now() });
+    wheelScale = null;
+    changed();
+  }
+  svg.addEventListener('pointerdown', endWheelScale, { capture: true });
   svg.addEventListener('wheel', (event) => {
-    if (!event.ctrlKey || mode) return;
+    if (mode) return;
     event.preventDefault();
     const point = local(event);
-    const scale = Math.exp(-event.deltaY / 200);
-    session.gesture(Gesture.pinchBegan, point.x, point.y, { now: now() });
-    session.gesture(Gesture.pinchEnded, scale, 0, { now: now() });
+    const { dx, dy } = wheelPixels(event, box.height);
+    if (event.altKey && session.flags.hasSelection) {
+      if (!wheelScale) {
+        session.gesture(Gesture.pinchBegan, point.x, point.y, { now: now() });
+        wheelScale = { factor: 1, timer: null };
+      }
+      wheelScale.factor *= zoomFactor(dy);
+      session.gesture(Gesture.pinchChanged, wheelScale.factor, 0, { now: now() });
+      clearTimeout(wheelScale.timer);
+      wheelScale.timer = setTimeout(endWheelScale, WHEEL_REST_MS);
+    } else if (event.ctrlKey || event.metaKey || event.altKey) {
+      session.command(Command.zoomBy, { a: point.x, b: point.y, c: zoomFactor(dy) });
+    } else {
+      // Shift turns a plain wheel's vertical scroll sideways, as pages do.
+      const sideways = event.shiftKey && dx === 0;
+      session.command(Command.pan, { a: sideways ? -dy : -dx, b: sideways ? 0 : -dy });
+    }
     changed();
   }, { passive: false });
+  // Anything else the page does first ends a wheel scaling still resting.
+  return { settle: endWheelScale };
+}
+
+/** How long the wheel rests before an Alt + wheel scaling ends, in ms. */
+export const WHEEL_REST_MS = 300;
+
+/** A wheel event's motion in CSS pixels, whatever unit it came in. */
+export function wheelPixels(event, pageHeight) {
+  const unit = event.deltaMode === 1 ? 16 : event.deltaMode === 2 ? pageHeight : 1;
+  return { dx: event.deltaX * unit, dy: event.deltaY * unit };
+}
+
+/**
+ * The zoom a wheel's vertical motion asks for: in proportion to it, so a
+ * trackpad pinch's small steps zoom smoothly, and a mouse wheel's notch
+ * (100 pixels) zooms by at most √2.
+ */
+export function zoomFactor(dy) {
+  return 2 ** (-Math.max(-50, Math.min(50, dy)) / 100);
 }

@@ -26,6 +26,8 @@ public enum Command: Hashable, Sendable {
     case setDrawing(DrawingSettings)
     /// Restores the default pan and zoom (no ops).
     case resetViewport
+    /// Pans or zooms the view (no ops): see `ViewportChange`.
+    case setViewport(ViewportChange)
     /// Changes the document's background, for everyone.
     case setBackground(BackgroundChange)
 }
@@ -38,6 +40,26 @@ public enum BackgroundChange: Hashable, Sendable {
     case color(Color)
     case image(BlobHash, width: Float, height: Float, fit: BackgroundFit)
     case noImage
+}
+
+/// How `setViewport` moves the view; points and sizes in screen units.
+public enum ViewportChange: Hashable, Sendable {
+    /// Moves the document by a screen translation (a wheel or trackpad scroll).
+    case pan(by: Vector)
+    /// Zooms by a factor, keeping the document point under `around` still.
+    case zoom(by: Float, around: Point)
+    /// Zooms to a level (1 is 100 %), keeping the point under `around` still.
+    case zoomTo(Float, around: Point)
+    /// Shows every entity (`.content`) or the selected ones in a screen of
+    /// this size, centred, with a margin; at most 100 % for the content, 400 %
+    /// for a selection. Refused when there is nothing to show.
+    case fit(FitTarget, width: Float, height: Float)
+}
+
+/// What `ViewportChange.fit` shows.
+public enum FitTarget: Hashable, Sendable {
+    case content
+    case selection
 }
 
 /// What `place` creates.

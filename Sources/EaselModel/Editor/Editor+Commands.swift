@@ -54,6 +54,9 @@ extension Editor {
         case .resetViewport:
             state.viewport = .standard
             return []
+        case .setViewport(let change):
+            state.viewport = try viewport(after: change)
+            return []
         case .setBackground(let change):
             return try setBackground(change)
         }

@@ -1,0 +1,107 @@
+// Every action the page offers, once: its label, its shortcut, when it can
+// run and what it does. The toolbar's buttons and menu items (by
+// `data-action`), the keyboard and the shortcut list all read this table,
+// so a button and its shortcut cannot drift apart. No DOM and no imports
+// here: Node tests load it as it is, and the module's command numbers come
+// in the context (`Command` of easel.mjs).
+
+/**
+ * A shortcut: `key` (KeyboardEvent.key, lower case) or `code`
+ * (KeyboardEvent.code, for keys whose `key` changes with Shift), whether
+ * Ctrl or ⌘ is held (`mod`), and whether Shift is (`shift`; undefined: either).
+ * @typedef {{ key?: string, code?: string, mod: boolean, shift?: boolean }} Shortcut
+ */
+
+/**
+ * What an action is given to act on: the session, the module's command
+ * numbers, and the screen point the view zooms around.
+ * @typedef {{ session: any, Command: Record<string, number>, centre: () => { x: number, y: number } }} ActionContext
+ */
+
+/** How much one step of the zoom buttons and keys zooms. */
+export const ZOOM_STEP = 1.25;
+
+const command = (name) => ({ session, Command }) => session.command(Command[name]);
+const zoom = (factor) => ({ session, Command, centre }) => {
+  const { x, y } = centre();
+  return session.command(Command.zoomBy, { a: x, b: y, c: factor });
+};
+
+/**
+ * @type {{ id: string, label: string, shortcuts: Shortcut[],
+ *   enabled?: (flags: Record<string, boolean>) => boolean, run: (context: ActionContext) => boolean }[]}
+ */
+export const ACTIONS = [
+  { id: 'undo', label: 'Undo', shortcuts: [{ key: 'z', mod: true, shift: false }],
+    enabled: (flags) => flags.canUndo, run: command('undo') },
+  { id: 'redo', label: 'Redo', shortcuts: [{ key: 'z', mod: true, shift: true }, { key: 'y', mod: true }],
+    enabled: (flags) => flags.canRedo, run: command('redo') },
+  { id: 'duplicate', label: 'Duplicate', shortcuts: [{ key: 'd', mod: true }],
+    enabled: (flags) => flags.hasSelection, run: command('duplicateSelection') },
+  { id: 'delete', label: 'Delete', shortcuts: [{ key: 'delete', mod: false }, { key: 'backspace', mod: false }],
+    enabled: (flags) => flags.hasSelection, run: command('deleteSelection') },
+  { id: 'bring-to-front', label: 'Bring to front', shortcuts: [{ code: 'BracketRight', mod: false, shift: true }],
+    enabled: (flags) => flags.canBringToFront, run: command('bringToFront') },
+  { id: 'bring-forward', label: 'Bring forward', shortcuts: [{ code: 'BracketRight', mod: false, shift: false }],
+    enabled: (flags) => flags.canBringForward, run: command('bringForward') },
+  { id: 'send-backward', label: 'Send backward', shortcuts: [{ code: 'BracketLeft', mod: false, shift: false }],
+    enabled: (flags) => flags.canSendBackward, run: command('sendBackward') },
+  { id: 'send-to-back', label: 'Send to back', shortcuts: [{ code: 'BracketLeft', mod: false, shift: true }],
+    enabled: (flags) => flags.canSendToBack, run: command('sendToBack') },
+  { id: 'zoom-in', label: 'Zoom in', shortcuts: [{ code: 'Equal', mod: true }, { code: 'NumpadAdd', mod: true }],
+    run: zoom(ZOOM_STEP) },
+  { id: 'zoom-out', label: 'Zoom out', shortcuts: [{ code: 'Minus', mod: true }, { code: 'NumpadSubtract', mod: true }],
+    run: zoom(1 / ZOOM_STEP) },
+  { id: 'zoom-100', label: 'Zoom to 100 %', shortcuts: [{ code: 'Digit0', mod: false, shift: true }],
+    run: ({ session, Command, centre }) => {
+      const { x, y } = centre();
+      return session.command(Command.zoomTo, { a: x, b: y, c: 1 });
+    } },
+  { id: 'fit-content', label: 'Zoom to fit', shortcuts: [{ code: 'Digit1', mod: false, shift: true }],
+    run: command('fitContent') },
+  { id: 'fit-selection', label: 'Zoom to selection', shortcuts: [{ code: 'Digit2', mod: false, shift: true }],
+    enabled: (flags) => flags.hasSelection, run: command('fitSelection') },
+  { id: 'reset-view', label: 'Reset view', shortcuts: [], run: command('resetViewport') },
+];
+
+const byId = new Map(ACTIONS.map((action) => [action.id, action]));
+
+/** The action with this ID; throws for an unknown one (a typo in the page). */
+export function action(id) {
+  const found = byId.get(id);
+  if (!found) throw new Error(`no action "${id}"`);
+  return found;
+}
+
+/** Whether a key event is this shortcut. */
+export function matches(shortcut, event) {
+  const mod = event.ctrlKey || event.metaKey;
+  if (mod !== shortcut.mod || event.altKey) return false;
+  if (shortcut.shift !== undefined && shortcut.shift !== event.shiftKey) return false;
+  return shortcut.code ? event.code === shortcut.code : event.key.toLowerCase() === shortcut.key;
+}
+
+/** The action a key event asks for, or undefined. */
+export function actionFor(event) {
+  return ACTIONS.find((candidate) => candidate.shortcuts.some((shortcut) => matches(shortcut, event)));
+}
+
+const KEY_NAMES = {
+  BracketLeft: '[', BracketRight: ']', Equal: '+', Minus: '−', NumpadAdd: 'Num +', NumpadSubtract: 'Num −',
+  Digit0: '0', Digit1: '1', Digit2: '2', delete: 'Delete', backspace: 'Backspace',
+};
+
+/** A shortcut as people read it: `Ctrl Shift Z`, `⌘ Shift Z` on a Mac. */
+export function describe(shortcut, mac = false) {
+  const parts = [];
+  if (shortcut.mod) parts.push(mac ? '⌘' : 'Ctrl');
+  if (shortcut.shift) parts.push('Shift');
+  const key = shortcut.code ?? shortcut.key;
+  parts.push(KEY_NAMES[key] ?? key.toUpperCase());
+  return parts.join(' ');
+}
+
+/** An action's label with its first shortcut, for a button's title. */
+export function title(action, mac = false) {
+  return action.shortcuts.length ? `${action.label} (${describe(action.shortcuts[0], mac)})` : action.label;
+}

@@ -1,0 +1,82 @@
+// The page's one table of actions: every button, menu item and shortcut
+// reads it, so they cannot drift apart.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { ACTIONS, action, actionFor, describe, title } from '../Page/actions.mjs';
+import { Command } from '../Shell/easel.mjs';
+
+const key = (key, modifiers = {}) => ({
+  key, code: modifiers.code ?? '', ctrlKey: false, metaKey: false, shiftKey: false, altKey: false, ...modifiers,
+});
+
+test('every action has its own ID, and no two actions share a shortcut', () => {
+  assert.equal(new Set(ACTIONS.map((found) => found.id)).size, ACTIONS.length);
+  const shortcuts = ACTIONS.flatMap((found) => found.shortcuts.map((shortcut) => JSON.stringify(shortcut)));
+  assert.equal(new Set(shortcuts).size, shortcuts.length);
+});
+
+test('each shortcut people know finds its action, and only that one', () => {
+  const cases = [
+    [key('z', { ctrlKey: true }), 'undo'],
+    [key('z', { metaKey: true }), 'undo'],
+    [key('Z', { ctrlKey: true, shiftKey: true }), 'redo'],
+    [key('y', { ctrlKey: true }), 'redo'],
+    [key('d', { ctrlKey: true }), 'duplicate'],
+    [key('Delete'), 'delete'],
+    [key('Backspace'), 'delete'],
+    [key(']', { code: 'BracketRight' }), 'bring-forward'],
+    [key('}', { code: 'BracketRight', shiftKey: true }), 'bring-to-front'],
+    [key('[', { code: 'BracketLeft' }), 'send-backward'],
+    [key('{', { code: 'BracketLeft', shiftKey: true }), 'send-to-back'],
+    [key('=', { code: 'Equal', ctrlKey: true }), 'zoom-in'],
+    [key('-', { code: 'Minus', ctrlKey: true }), 'zoom-out'],
+    [key(')', { code: 'Digit0', shiftKey: true }), 'zoom-100'],
+    [key('!', { code: 'Digit1', shiftKey: true }), 'fit-content'],
+    [key('@', { code: 'Digit2', shiftKey: true }), 'fit-selection'],
+  ];
+  for (const [event, id] of cases) assert.equal(actionFor(event)?.id, id, JSON.stringify(event));
+  assert.equal(actionFor(key('z')), undefined, 'a plain z types, it does not undo');
+  assert.equal(actionFor(key('z', { ctrlKey: true, altKey: true })), undefined, 'Alt leaves shortcuts alone');
+  assert.equal(actionFor(key('1', { code: 'Digit1' })), undefined);
+});
+
+test('actions run the command they name, with the view point for zooms', () => {
+  const calls = [];
+  const session = { command: (kind, options) => { calls.push([kind, options]); return true; } };
+  const context = { session, Command, centre: () => ({ x: 400, y: 300 }) };
+  action('undo').run(context);
+  action('bring-to-front').run(context);
+  action('zoom-in').run(context);
+  action('zoom-100').run(context);
+  action('fit-selection').run(context);
+  assert.deepEqual(calls, [
+    [Command.undo, undefined], [Command.bringToFront, undefined],
+    [Command.zoomBy, { a: 400, b: 300, c: 1.25 }], [Command.zoomTo, { a: 400, b: 300, c: 1 }],
+    [Command.fitSelection, undefined],
+  ]);
+});
+
+test('every action runs a command the module has', () => {
+  for (const found of ACTIONS) {
+    let kind;
+    const session = { command: (given) => { kind = given; return true; } };
+    found.run({ session, Command, centre: () => ({ x: 0, y: 0 }) });
+    assert.ok(Object.values(Command).includes(kind), `${found.id} runs command ${kind}`);
+  }
+});
+
+test('every button and menu item of the page names an action in the table', () => {
+  const page = readFileSync(new URL('../Page/canvas.html', import.meta.url), 'utf8');
+  const named = [...page.matchAll(/data-action="([^"]+)"/g)].map((match) => match[1]);
+  assert.ok(named.length >= 10);
+  for (const id of named) assert.doesNotThrow(() => action(id), id);
+});
+
+test('shortcuts read as people write them, on a Mac with ⌘', () => {
+  assert.equal(describe(action('redo').shortcuts[0]), 'Ctrl Shift Z');
+  assert.equal(describe(action('redo').shortcuts[0], true), '⌘ Shift Z');
+  assert.equal(describe(action('bring-to-front').shortcuts[0]), 'Shift ]');
+  assert.equal(title(action('fit-content')), 'Zoom to fit (Shift 1)');
+  assert.equal(title(action('reset-view')), 'Reset view');
+});
