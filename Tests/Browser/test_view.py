@@ -4,7 +4,7 @@ in, out, to 100 %, to fit and to the selection, Alt + wheel scales the
 selection as one undo step; the page says saving or saved, and leaving with
 edits the server has not acknowledged asks first."""
 
-from pages import Canvas, wait_until
+from pages import Canvas, translation, wait_until
 
 ALT, CTRL = 1, 2  # CDP's modifier bits
 
@@ -106,3 +106,36 @@ def test_the_page_says_saved_or_not_and_leaving_with_unsaved_edits_asks_first(se
     assert asks() is False, "leaving when all is saved asks nothing"
     page.js("location.href = '/'")
     wait_until(lambda: "/d/" not in page.driver.current_url, what="the page left, asking nothing")
+
+
+def test_the_keyboard_selects_all_nudges_clears_and_lists_every_shortcut(server, browsers):
+    from selenium.webdriver.common.keys import Keys
+    from pictures import SHOTS
+    page = Canvas(browsers(), server, "web/keyboard")
+    page.click("[data-emoji='⭐️']")
+    page.click("[data-emoji='🦊']")
+    wait_until(lambda: len(page.entities()) == 2, what="two emoji")
+    body = page.driver.find_element("css selector", "body")
+    translations = lambda: sorted(translation(e[2]) for e in page.entities())
+    before = translations()
+
+    body.send_keys(Keys.CONTROL, "a")
+    wait_until(lambda: len(page.state["selection"]) == 2, what="Ctrl A selects both")
+    body.send_keys(Keys.ARROW_RIGHT)
+    body.send_keys(Keys.SHIFT, Keys.ARROW_DOWN)
+    wait_until(lambda: translations() == [(x + 1, y + 10) for x, y in before], what="nudged 1 right and 10 down")
+    page.click("#undo")
+    wait_until(lambda: translations() == [(x + 1, y) for x, y in before], what="each nudge is its own step")
+    body.send_keys(Keys.ESCAPE)
+    wait_until(lambda: page.state["selection"] == [], what="Escape selects nothing")
+
+    body.send_keys("?")
+    dialog = page.driver.find_element("id", "shortcuts-dialog")
+    wait_until(dialog.is_displayed, what="? shows the shortcuts")
+    listed = page.js("return [...document.querySelectorAll('#shortcuts-list tr td:first-child')].map(c => c.textContent)")
+    for label in ("Undo", "Redo", "Delete", "Duplicate", "Bring forward", "Zoom to fit", "Select all", "Move left"):
+        assert label in listed, (label, listed)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.driver.save_screenshot(str(SHOTS / "shortcuts-1280.png"))
+    body.send_keys(Keys.ESCAPE)
+    wait_until(lambda: not dialog.is_displayed(), what="Escape closes it")

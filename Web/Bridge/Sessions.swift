@@ -609,6 +609,9 @@ public func easelSessionCommand(
     case 29, 30:
         guard let size = session.canvasSize else { return -1 }
         command = .setViewport(.fit(kind == 29 ? .content : .selection, width: size.width, height: size.height))
+    case 31: command = .selectAll
+    case 32: command = .clearSelection
+    case 33: command = .nudge(by: Vector(dx: a, dy: b))
     default:
         return -2
     }

@@ -14,14 +14,29 @@
 
 /**
  * What an action is given to act on: the session, the module's command
- * numbers, and the screen point the view zooms around.
- * @typedef {{ session: any, Command: Record<string, number>, centre: () => { x: number, y: number } }} ActionContext
+ * numbers, the screen point the view zooms around, the zoom (a nudge moves
+ * by screen pixels) and the page's own dialogs.
+ * @typedef {{ session: any, Command: Record<string, number>, centre: () => { x: number, y: number },
+ *   zoom?: () => number, showShortcuts?: () => void }} ActionContext
  */
+
+/** How far an arrow key moves the selection, in screen pixels; Shift: ten times. */
+export const NUDGE = 1;
 
 /** How much one step of the zoom buttons and keys zooms. */
 export const ZOOM_STEP = 1.25;
 
 const command = (name) => ({ session, Command }) => session.command(Command[name]);
+const nudge = (dx, dy) => ({ session, Command, zoom }) => {
+  const scale = zoom?.() ?? 1;
+  return session.command(Command.nudge, { a: dx / scale, b: dy / scale });
+};
+const arrow = (id, label, code, dx, dy) => [
+  { id, label, shortcuts: [{ code, mod: false, shift: false }],
+    enabled: (flags) => flags.hasSelection, run: nudge(dx * NUDGE, dy * NUDGE) },
+  { id: `${id}-far`, label: `${label}, ten times as far`, shortcuts: [{ code, mod: false, shift: true }],
+    enabled: (flags) => flags.hasSelection, run: nudge(dx * NUDGE * 10, dy * NUDGE * 10) },
+];
 const zoom = (factor) => ({ session, Command, centre }) => {
   const { x, y } = centre();
   return session.command(Command.zoomBy, { a: x, b: y, c: factor });
@@ -62,6 +77,15 @@ export const ACTIONS = [
   { id: 'fit-selection', label: 'Zoom to selection', shortcuts: [{ code: 'Digit2', mod: false, shift: true }],
     enabled: (flags) => flags.hasSelection, run: command('fitSelection') },
   { id: 'reset-view', label: 'Reset view', shortcuts: [], run: command('resetViewport') },
+  { id: 'select-all', label: 'Select all', shortcuts: [{ key: 'a', mod: true }], run: command('selectAll') },
+  { id: 'select-none', label: 'Select nothing', shortcuts: [{ key: 'escape', mod: false }],
+    enabled: (flags) => flags.hasSelection, run: command('clearSelection') },
+  ...arrow('nudge-left', 'Move left', 'ArrowLeft', -1, 0),
+  ...arrow('nudge-right', 'Move right', 'ArrowRight', 1, 0),
+  ...arrow('nudge-up', 'Move up', 'ArrowUp', 0, -1),
+  ...arrow('nudge-down', 'Move down', 'ArrowDown', 0, 1),
+  { id: 'shortcuts', label: 'Keyboard shortcuts', shortcuts: [{ key: '?', mod: false }],
+    run: ({ showShortcuts }) => { showShortcuts?.(); return true; } },
 ];
 
 const byId = new Map(ACTIONS.map((action) => [action.id, action]));
@@ -88,7 +112,8 @@ export function actionFor(event) {
 
 const KEY_NAMES = {
   BracketLeft: '[', BracketRight: ']', Equal: '+', Minus: '−', NumpadAdd: 'Num +', NumpadSubtract: 'Num −',
-  Digit0: '0', Digit1: '1', Digit2: '2', delete: 'Delete', backspace: 'Backspace',
+  Digit0: '0', Digit1: '1', Digit2: '2', delete: 'Delete', backspace: 'Backspace', escape: 'Escape',
+  ArrowLeft: '←', ArrowRight: '→', ArrowUp: '↑', ArrowDown: '↓',
 };
 
 /** A shortcut as people read it: `Ctrl Shift Z`, `⌘ Shift Z` on a Mac. */

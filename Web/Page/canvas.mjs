@@ -9,7 +9,7 @@ import { attachInput } from '/static/input.mjs';
 import { SessionStore } from '/static/store.mjs';
 import { colourFor, initials } from '/static/people.mjs';
 import { ImageStore } from '/static/images.mjs';
-import { action, actionFor, describe, title } from '/static/actions.mjs';
+import { ACTIONS, action, actionFor, describe, title } from '/static/actions.mjs';
 
 const $ = (id) => document.getElementById(id);
 
@@ -390,7 +390,19 @@ async function start() {
   // Buttons and menu items run the action they name (actions.mjs), the
   // one table the keyboard reads too.
   const mac = /Mac|iPhone|iPad/.test(navigator.platform);
-  const context = { session, Command, centre: () => { const { a, b } = screenCentre(); return { x: a, y: b }; } };
+  const shortcutsDialog = $('shortcuts-dialog');
+  for (const listed of ACTIONS.filter((found) => found.shortcuts.length)) {
+    const row = $('shortcuts-list').insertRow();
+    row.insertCell().textContent = listed.label;
+    row.insertCell().append(...listed.shortcuts.map((shortcut) =>
+      Object.assign(document.createElement('kbd'), { textContent: describe(shortcut, mac) })));
+  }
+  const context = {
+    session, Command,
+    centre: () => { const { a, b } = screenCentre(); return { x: a, y: b }; },
+    zoom: () => session.viewport()[2],
+    showShortcuts: () => { if (!shortcutsDialog.open) shortcutsDialog.showModal(); },
+  };
   const run = (found) => {
     input.settle();
     if (found.enabled && !found.enabled(session.flags)) return;
@@ -468,7 +480,7 @@ async function start() {
     localStorage.setItem('easel.user', $('user-name').value.trim() || userName());
   });
   document.addEventListener('keydown', (event) => {
-    if (event.target instanceof HTMLInputElement) return;
+    if (event.target instanceof HTMLInputElement || shortcutsDialog.open) return;
     if (event.key === 'Escape' && !zoomMenu.hidden) {
       closeZoomMenu();
       return;

@@ -135,7 +135,7 @@ export const Command = Object.freeze({
   setColor: 12, setFill: 13, setWeight: 14, setFont: 15, setSize: 16, setTextStyle: 17,
   setAlignment: 18, editSelectedText: 19, setDrawing: 20, shapeTool: 21, backgroundColor: 22,
   backgroundNoImage: 23, bringToFront: 24, sendToBack: 25, pan: 26, zoomBy: 27, zoomTo: 28, fitContent: 29,
-  fitSelection: 30,
+  fitSelection: 30, selectAll: 31, clearSelection: 32, nudge: 33,
 });
 
 /** How a background image fills its box (EaselModel's BackgroundFit). */

@@ -57,13 +57,26 @@ test('actions run the command they name, with the view point for zooms', () => {
   ]);
 });
 
-test('every action runs a command the module has', () => {
+test('every action runs a command the module has, or a page dialog', () => {
   for (const found of ACTIONS) {
     let kind;
+    let dialog = false;
     const session = { command: (given) => { kind = given; return true; } };
-    found.run({ session, Command, centre: () => ({ x: 0, y: 0 }) });
-    assert.ok(Object.values(Command).includes(kind), `${found.id} runs command ${kind}`);
+    found.run({ session, Command, centre: () => ({ x: 0, y: 0 }), showShortcuts: () => { dialog = true; } });
+    assert.ok(Object.values(Command).includes(kind) || dialog, `${found.id} runs command ${kind}`);
   }
+});
+
+test('arrows nudge the selection by a screen pixel, Shift by ten, whatever the zoom', () => {
+  const calls = [];
+  const session = { command: (kind, options) => { calls.push([kind, options]); return true; } };
+  const context = { session, Command, centre: () => ({ x: 0, y: 0 }), zoom: () => 2 };
+  actionFor(key('ArrowLeft', { code: 'ArrowLeft' })).run(context);
+  actionFor(key('ArrowDown', { code: 'ArrowDown', shiftKey: true })).run(context);
+  assert.deepEqual(calls, [[Command.nudge, { a: -0.5, b: 0 }], [Command.nudge, { a: 0, b: 5 }]]);
+  assert.equal(actionFor(key('a', { ctrlKey: true })).id, 'select-all');
+  assert.equal(actionFor(key('Escape')).id, 'select-none');
+  assert.equal(actionFor(key('?', { shiftKey: true })).id, 'shortcuts');
 });
 
 test('every button and menu item of the page names an action in the table', () => {

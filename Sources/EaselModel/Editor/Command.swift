@@ -28,6 +28,13 @@ public enum Command: Hashable, Sendable {
     case resetViewport
     /// Pans or zooms the view (no ops): see `ViewportChange`.
     case setViewport(ViewportChange)
+    /// Selects every visible entity but erasers (no ops).
+    case selectAll
+    /// Empties the selection (no ops).
+    case clearSelection
+    /// Moves the selection by document units, in one transaction (the
+    /// arrow keys).
+    case nudge(by: Vector)
     /// Changes the document's background, for everyone.
     case setBackground(BackgroundChange)
 }

@@ -57,6 +57,25 @@ extension Editor {
         case .setViewport(let change):
             state.viewport = try viewport(after: change)
             return []
+        case .selectAll:
+            state.selection = Set(document.zOrder.filter { id in
+                if case .stroke(let stroke)? = document[id]?.content { !stroke.tool.erasesPixels } else { true }
+            })
+            return []
+        case .clearSelection:
+            state.selection.removeAll()
+            return []
+        case .nudge(let offset):
+            guard offset.dx.isFinite, offset.dy.isFinite else { throw .invalidInput("a nudge must be finite") }
+            let ids = state.selection
+            guard offset != .zero else { return [] }
+            return try transaction { editor, transaction throws(ModelError) in
+                for id in ids.sorted() {
+                    guard let entity = editor.document[id] else { continue }
+                    try transaction.set(.x(entity.transform.x + offset.dx), of: id)
+                    try transaction.set(.y(entity.transform.y + offset.dy), of: id)
+                }
+            }
         case .setBackground(let change):
             return try setBackground(change)
         }
