@@ -10,6 +10,8 @@ import { SessionStore } from '/static/store.mjs';
 import { colourFor, initials } from '/static/people.mjs';
 import { ImageStore } from '/static/images.mjs';
 import { ACTIONS, action, actionFor, describe, title } from '/static/actions.mjs';
+import { EMOJI_CATEGORIES } from '/static/emoji-data.mjs';
+import { searchEmoji, withRecent } from '/static/emoji-picker.mjs';
 
 const $ = (id) => document.getElementById(id);
 
@@ -210,10 +212,67 @@ async function start() {
     session.command(kind, options);
     changed();
   };
+  const placeEmoji = (emoji) => perform(Command.placeEmoji, { ...screenCentre(), c: 48, text: emoji });
   for (const button of document.querySelectorAll('[data-emoji]')) {
-    button.addEventListener('click', () =>
-      perform(Command.placeEmoji, { ...screenCentre(), c: 48, text: button.dataset.emoji }));
+    button.addEventListener('click', () => placeEmoji(button.dataset.emoji));
   }
+  // The emoji picker: recent first, then every category; a search by name
+  // shows one list. Recent emoji are this browser's (localStorage).
+  const picker = $('emoji-picker');
+  const recentEmoji = () => { try { return JSON.parse(localStorage.getItem('easel.recentEmoji') ?? '[]'); } catch { return []; } };
+  const emojiButton = (emoji) => Object.assign(document.createElement('button'), {
+    textContent: emoji, title: emoji, onclick: () => {
+      localStorage.setItem('easel.recentEmoji', JSON.stringify(withRecent(recentEmoji(), emoji)));
+      placeEmoji(emoji);
+      closePicker();
+    },
+  });
+  const section = (name, emoji) => {
+    const heading = Object.assign(document.createElement('h3'), { textContent: name });
+    heading.dataset.category = name;
+    const row = Object.assign(document.createElement('div'), { className: 'emoji-row' });
+    row.append(...emoji.map(emojiButton));
+    return [heading, row];
+  };
+  function showEmoji() {
+    const query = $('emoji-search').value.trim();
+    const grid = $('emoji-grid');
+    if (query) {
+      const found = searchEmoji(query);
+      grid.replaceChildren(...section(found.length ? `Found: ${found.length}` : 'Nothing by that name', found));
+      return;
+    }
+    const recent = recentEmoji();
+    grid.replaceChildren(...(recent.length ? section('Recent', recent) : []),
+      ...EMOJI_CATEGORIES.flatMap((category) => section(category.name, category.emoji.map(([emoji]) => emoji))));
+  }
+  $('emoji-tabs').append(...EMOJI_CATEGORIES.map((category) => Object.assign(document.createElement('button'), {
+    textContent: category.emoji[0][0], title: category.name,
+    onclick: () => {
+      $('emoji-search').value = '';
+      showEmoji();
+      $('emoji-grid').querySelector(`h3[data-category="${category.name}"]`)?.scrollIntoView({ block: 'start' });
+    },
+  })));
+  function closePicker() {
+    picker.hidden = true;
+    $('emoji-more').setAttribute('aria-expanded', 'false');
+  }
+  $('emoji-more').addEventListener('click', () => {
+    if (!picker.hidden) return closePicker();
+    $('emoji-search').value = '';
+    showEmoji();
+    picker.hidden = false;
+    $('emoji-more').setAttribute('aria-expanded', 'true');
+    $('emoji-search').focus();
+  });
+  $('emoji-search').addEventListener('input', showEmoji);
+  $('emoji-search').addEventListener('keydown', (event) => {
+    if (event.key === 'Escape') closePicker();
+  });
+  document.addEventListener('pointerdown', (event) => {
+    if (!picker.hidden && !$('palette').contains(event.target)) closePicker();
+  });
   for (const button of document.querySelectorAll('[data-shape]')) {
     button.addEventListener('click', () =>
       perform(Command.placeShape, { ...screenCentre(), integer: Number(button.dataset.shape), c: 120, d: 80 }));
