@@ -348,7 +348,7 @@ public func easelSessionRender(_ handle: Int32) -> Int32 {
             let now = layers.erased[id] ?? []
             touched.formUnion(now)
             touched.formUnion(session.drawnErased[id] ?? [])
-            session.drawnErased[id] = now.isEmpty && layers.erased[id] == nil ? nil : now
+            session.drawnErased[id] = layers.erased[id]
         }
         // Sorted, so the records come in the same order on every run.
         for id in touched.sorted() {

@@ -216,6 +216,12 @@ extension Document {
         return found
     }
 
+    /// Whether the entity is a visible pixel or blur eraser stroke. O(1)
+    /// expected, building no entity.
+    public func isEraser(_ id: EntityID) -> Bool {
+        slots[id].map { records[Int($0)].isEraser } ?? false
+    }
+
     /// Whether an entity lies below another in the z-order, both visible.
     public func isBelow(_ id: EntityID, _ other: EntityID) -> Bool {
         guard let slot = slots[id], let otherSlot = slots[other] else { return false }

@@ -16,6 +16,12 @@ public struct Entity: Hashable, Sendable, Identifiable {
         }
     }
 
+    /// A pixel or blur eraser stroke: ink that takes away, never a thing to
+    /// pick up, select, fit in view or erase.
+    public var isEraser: Bool {
+        if case .stroke(let stroke) = content { stroke.tool.erasesPixels } else { false }
+    }
+
     public enum Content: Hashable, Sendable {
         case emoji(character: String, size: Float)
         case shape(ShapeKind, width: Float, height: Float)

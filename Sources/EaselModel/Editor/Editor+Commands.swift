@@ -58,9 +58,7 @@ extension Editor {
             state.viewport = try viewport(after: change)
             return []
         case .selectAll:
-            state.selection = Set(document.zOrder.filter { id in
-                if case .stroke(let stroke)? = document[id]?.content { !stroke.tool.erasesPixels } else { true }
-            })
+            state.selection = Set(document.zOrder.filter { !document.isEraser($0) })
             return []
         case .clearSelection:
             state.selection.removeAll()

@@ -225,7 +225,7 @@ extension Editor {
             guard id != progress.stroke, document.isBelow(id, progress.stroke),
                 !progress.erased.contains(where: { $0.entity == id }), let entity = document[id]
             else { continue }
-            if case .stroke(let stroke) = entity.content, stroke.tool.erasesPixels { continue }
+            if entity.isEraser { continue }
             progress.erased.append(ErasedEntity(entity: id, transform: entity.transform))
             grew = true
         }

@@ -52,7 +52,7 @@ extension Document {
         var union: Rect?
         for entity in entities {
             if let ids, !ids.contains(entity.id) { continue }
-            if case .stroke(let stroke) = entity.content, stroke.tool.erasesPixels { continue }
+            if entity.isEraser { continue }
             let box = EntityGeometry(entity).documentBounds
             union = union.map { $0.union(box) } ?? box
         }

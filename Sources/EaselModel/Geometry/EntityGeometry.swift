@@ -139,8 +139,7 @@ extension Document {
     /// blur erasers, which show nothing of their own, are never hit. O(n).
     public func hitTest(_ point: Point) -> [EntityID] {
         entities.reversed().filter { entity in
-            if case .stroke(let stroke) = entity.content, stroke.tool.erasesPixels { return false }
-            return EntityGeometry(entity).contains(point)
+            !entity.isEraser && EntityGeometry(entity).contains(point)
         }.map({ $0.id })
     }
 
