@@ -628,9 +628,9 @@ public func easelSessionCommand(
 /// canvas), idle (u8), their state against this page's (u8: 0 not at the
 /// same position, 1 the same hash there, 2 another hash there: diverged),
 /// then name, initials and the selected IDs separated by spaces, each a u32
-/// length and UTF-8, then a u32 count and that many boxes (f32 x, y, width,
-/// height in document units) around the first 64 selected entities this
-/// page has. Little-endian throughout.
+/// length and UTF-8, then a u32 count (0 or 1) and that many frames around
+/// their selection as this page has it, where their gesture in flight shows
+/// it (`frameBytes`). Little-endian throughout.
 @_cdecl("easel_session_peers")
 public func easelSessionPeers(_ handle: Int32) -> Int32 {
     var records = RecordWriter()
@@ -653,17 +653,35 @@ public func easelSessionPeers(_ handle: Int32) -> Int32 {
         text(peer.user.name)
         text(peer.user.initials)
         text(peer.selection.map { $0.description }.joined(separator: " "))
-        let boxes = peer.selection.prefix(64).compactMap { id in
-            client.editor.document[id].map { EntityGeometry($0).documentBounds }
+        let gesture = peer.gesture
+        let frame = client.editor.document.frame(of: peer.selection.prefix(256)) { entity in
+            gesture?.transform(of: entity) ?? entity.transform
         }
-        bytes.appendLittleEndian(UInt32(boxes.count))
-        for box in boxes {
-            for value in [box.minX, box.minY, box.width, box.height] { bytes.appendLittleEndian(value.bitPattern) }
-        }
+        bytes.appendLittleEndian(UInt32(frame == nil ? 0 : 1))
+        if let frame { bytes += frameBytes(frame) }
         records.record(1, bytes)
     }
     setResult(records.bytes)
     return records.count
+}
+
+/// A frame as five little-endian binary32 numbers: centre x, centre y,
+/// width, height (document units) and rotation (radians).
+func frameBytes(_ frame: SelectionFrame) -> [UInt8] {
+    var bytes: [UInt8] = []
+    for value in [frame.center.x, frame.center.y, frame.width, frame.height, frame.rotation] {
+        bytes.appendLittleEndian(value.bitPattern)
+    }
+    return bytes
+}
+
+/// The frame of this page's selection as displayed (`frameBytes`), in the
+/// result buffer: 1, or 0 when nothing visible is selected.
+@_cdecl("easel_session_selection_frame")
+public func easelSessionSelectionFrame(_ handle: Int32) -> Int32 {
+    guard let frame = sessions[handle]?.client.editor.selectionFrame else { return 0 }
+    setResult(frameBytes(frame))
+    return 1
 }
 
 /// The text of the one selected text entity, in the result buffer; 0 when

@@ -1,7 +1,7 @@
 // The canvas page: loads Easel's WebAssembly module, opens a session for
 // the document named in the path, and wires the WebSocket, the input and
 // the toolbar to it. Rules live in the module (Docs/web.md).
-import { instantiateEasel, Command, Tool, DrawingAction, Fit } from '/static/easel.mjs';
+import { instantiateEasel, Command, Gesture, Tool, DrawingAction, Fit } from '/static/easel.mjs';
 import { isDocumentName, rememberDocument } from '/static/documents.mjs';
 import { CanvasView, setAttributeIfChanged, setTextIfChanged } from '/static/view.mjs';
 import { Connection } from '/static/connection.mjs';
@@ -12,6 +12,7 @@ import { ImageStore } from '/static/images.mjs';
 import { ACTIONS, action, actionFor, describe, title } from '/static/actions.mjs';
 import { EMOJI_CATEGORIES } from '/static/emoji-data.mjs';
 import { searchEmoji, withRecent } from '/static/emoji-picker.mjs';
+import { SelectionHandles } from '/static/handles.mjs';
 
 const $ = (id) => document.getElementById(id);
 
@@ -94,7 +95,9 @@ async function start() {
   const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
   const connection = new Connection(session, `${scheme}://${location.host}/d/${name}`, changed);
   connection.onPlaceFailed = ({ reason }) => fail(`The image was not placed: ${reason}`);
-  const input = attachInput($('canvas'), session, { isDrawing: () => drawing, changed });
+  const input = attachInput($('canvas'), session,
+    { isDrawing: () => drawing, changed, isHandling: () => handles.active });
+  const handles = new SelectionHandles($('handles'), session, Gesture, changed, () => input.busy());
 
   // The state key is marked when peers at the same log position hold the
   // same state (✓), and flagged when one holds another (≠): diverged.
@@ -148,6 +151,7 @@ async function start() {
     const viewport = session.viewport();
     view.setViewport(viewport);
     view.setSelection(session.selection);
+    handles.update(viewport);
     const peers = session.peers();
     view.setPeers(peers, viewport);
     showAgreement(peers);
@@ -556,7 +560,7 @@ async function start() {
   }, 50);
   update();
   // For tests and for people debugging in the console.
-  window.easel = { session, connection, view, images };
+  window.easel = { session, connection, view, images, handles };
 }
 
 start().catch((error) => fail(`The canvas could not start: ${error.message}`));

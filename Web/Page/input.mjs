@@ -11,7 +11,7 @@ const TAP_SLOP = 4;
 const ROTATE_START = 0.26;
 const PINCH_START = 0.1;
 
-export function attachInput(svg, session, { isDrawing, changed }) {
+export function attachInput(svg, session, { isDrawing, changed, isHandling = () => false }) {
   const pointers = new Map();
   let mode = null; // 'pending', 'drag', 'draw', 'pinch', 'rotate', 'two'
   let start = null;
@@ -44,6 +44,8 @@ export function attachInput(svg, session, { isDrawing, changed }) {
   }
 
   svg.addEventListener('pointerdown', (event) => {
+    // A finger that lands while another drags a handle joins nothing.
+    if (isHandling()) return;
     svg.setPointerCapture(event.pointerId);
     const point = local(event);
     pointers.set(event.pointerId, point);
@@ -174,8 +176,10 @@ export function attachInput(svg, session, { isDrawing, changed }) {
     }
     changed();
   }, { passive: false });
-  // Anything else the page does first ends a wheel scaling still resting.
-  return { settle: endWheelScale };
+  // Anything else the page does first ends a wheel scaling still resting;
+  // a handle waits while fingers are down on the canvas (a second finger
+  // near a handle makes a pinch, not a handle drag).
+  return { settle: endWheelScale, busy: () => pointers.size > 0 };
 }
 
 /** How long the wheel rests before an Alt + wheel scaling ends, in ms. */

@@ -122,7 +122,7 @@ export class CanvasView {
   }
 
   /** Other people's cursors (a disc with their initials, in their colour)
-   * and what they selected (a dashed box), over everything, in screen units. */
+   * and what they selected (one dashed box, following their gesture), over everything, in screen units. */
   setPeers(peers, [panX, panY, zoom]) {
     // Rebuilt only when something shown changed.
     const shown = JSON.stringify([peers, panX, panY, zoom]);
@@ -131,10 +131,12 @@ export class CanvasView {
     const layer = this.svg.querySelector('#peers');
     layer.replaceChildren();
     for (const peer of peers) {
-      for (const box of peer.boxes) {
+      if (peer.frame) {
+        const { x, y, width, height, rotation } = peer.frame;
         layer.append(element('rect', {
-          class: 'peer-selection', x: box.x * zoom + panX - 3, y: box.y * zoom + panY - 3,
-          width: box.width * zoom + 6, height: box.height * zoom + 6, fill: 'none', stroke: peer.color,
+          class: 'peer-selection', x: -(width * zoom) / 2 - 3, y: -(height * zoom) / 2 - 3,
+          width: width * zoom + 6, height: height * zoom + 6, fill: 'none', stroke: peer.color,
+          transform: `translate(${x * zoom + panX} ${y * zoom + panY}) rotate(${(rotation * 180) / Math.PI})`,
           'stroke-width': 2, 'stroke-dasharray': '5 3', 'data-replica': peer.replica,
         }));
       }

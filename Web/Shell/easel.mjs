@@ -148,6 +148,12 @@ export const DrawingAction = Object.freeze({ ink: 0, eraseObjects: 1, lasso: 2, 
 export const ConnectionState = Object.freeze(['offline', 'connecting', 'connected', 'weak']);
 
 const text = new TextDecoder();
+
+/** A frame the module wrote: centre x, y, width, height, rotation (binary32). */
+function readFrame(view, at) {
+  const [x, y, width, height, rotation] = [0, 4, 8, 12, 16].map((offset) => view.getFloat32(at + offset, true));
+  return { x, y, width, height, rotation };
+}
 const encoder = new TextEncoder();
 
 /** One page's editing session: Easel's client sync engine in the module. */
@@ -335,10 +341,10 @@ export class Session {
   /**
    * The other people here, from their presence: { replica, color ("#rrggbbaa"),
    * cursor ({x, y} in document units, or null), idle, state, name, initials,
-   * selection, boxes }; `state` compares their document with this page's at
+   * selection, frame }; `state` compares their document with this page's at
    * the same log position: 'same', 'diverged', or null (not at the same
-   * position); `boxes` are {x, y, width, height} around the first 64
-   * selected entities, in document units.
+   * position); `frame` is the box around their selection where their
+   * gesture in flight shows it (as `selectionFrame()`), or null.
    */
   peers() {
     this.exports.easel_session_peers(this.handle);
@@ -361,20 +367,23 @@ export class Session {
       const name = string();
       const initials = string();
       const selection = string();
-      const boxes = [];
-      const count = view.getUint32(offset, true);
-      for (let index = 0; index < count; index++) {
-        const at = offset + 4 + index * 16;
-        boxes.push({
-          x: view.getFloat32(at, true), y: view.getFloat32(at + 4, true),
-          width: view.getFloat32(at + 8, true), height: view.getFloat32(at + 12, true),
-        });
-      }
+      const frame = view.getUint32(offset, true) === 0 ? null : readFrame(view, offset + 4);
       return {
         replica, color, cursor: Number.isNaN(x) ? null : { x, y }, idle, state, name, initials,
-        selection: selection === '' ? [] : selection.split(' '), boxes,
+        selection: selection === '' ? [] : selection.split(' '), frame,
       };
     });
+  }
+
+  /**
+   * The box this page's selection's handles sit on, as displayed (a gesture
+   * in flight included): { x, y, width, height, rotation }, the centre and
+   * size in document units and the rotation in radians; for several
+   * entities the upright box around them. Null when nothing is selected.
+   */
+  selectionFrame() {
+    if (this.exports.easel_session_selection_frame(this.handle) === 0) return null;
+    return readFrame(new DataView(this.easel.result().buffer), 0);
   }
 
   /** The text of the one selected text entity, or null. */
