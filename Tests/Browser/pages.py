@@ -58,6 +58,35 @@ class Canvas:
     def click(self, selector):
         self.driver.find_element("css selector", selector).click()
 
+    def choose(self, tool, option=None):
+        """Picks a tool on the tool bar and, for some, an option: a pen, an
+        eraser (pixels, objects, blur) or a shape (0–4)."""
+        self.click(f"[data-tool='{tool}']")
+        if option is not None:
+            attribute = {"draw": "data-pen", "eraser": "data-eraser", "shapes": "data-shape"}[tool]
+            self.click(f"[{attribute}='{option}']")
+
+    def place_emoji(self, emoji):
+        """An emoji from the picker's quick picks, placed at the middle of the view."""
+        if self.js("return document.getElementById('emoji-picker').hidden"):
+            self.click("#emoji-more")
+        self.click(f"[data-emoji='{emoji}']")
+
+    def place_shape(self, kind):
+        """A tap with the shape tool at the middle of the view: the shape lands
+        there at its default size, and the tool goes back to Select."""
+        self.choose("shapes", kind)
+        self.tap(round(self.width / 2), round(self.height / 2))
+
+    def place_text(self, text, x=None, y=None):
+        """The Text tool's tap (the middle of the view unless given), then the
+        text typed and Enter."""
+        self.choose("text")
+        self.tap(round(self.width / 2) if x is None else x, round(self.height / 2) if y is None else y)
+        editor = self.driver.find_element("id", "text-editor")
+        wait_until(lambda: editor.is_displayed(), what="the text editor open")
+        editor.send_keys(text, "\n")
+
     def mouse(self, path):
         """Presses at the first point, moves through the others, releases."""
         actions = ActionBuilder(self.driver)

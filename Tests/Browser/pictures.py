@@ -39,7 +39,9 @@ def canvas_area(page, frame, name):
     page.driver.save_screenshot(str(picture))
     x, y = page.left + frame[0], page.top + frame[1]
     box = (round(x), round(y), round(x) + round(frame[2]), round(y) + round(frame[3]))
-    return Image.open(picture).convert("RGB").crop(box)
+    area = Image.open(picture).convert("RGB").crop(box)
+    area.save(SHOTS / f"{name}-area.png")
+    return area
 
 
 def differing_pixels(first, second):

@@ -42,11 +42,11 @@ def test_two_pages_and_a_bot_co_edit_and_end_with_the_servers_state(server, brow
     cx, cy = round(first.width / 2), round(first.height / 2)
 
     # Place on both pages; a drag on the unselected fox moves it alone.
-    first.click("[data-emoji='🦊']")
+    first.place_emoji("🦊")
     fox = wait_until(lambda: second.entities(), what="the fox on both pages")[0][0]
     fox_at = translation(first.transform_of(fox))
     first.drag(cx, cy, -250, 0)
-    second.click("[data-shape='3']")
+    second.place_shape(3)
     star = wait_until(lambda: [e[0] for e in first.entities() if e[0] != fox], what="the star on both pages")[0]
     star_at = translation(second.transform_of(star))
 
@@ -69,11 +69,11 @@ def test_two_pages_and_a_bot_co_edit_and_end_with_the_servers_state(server, brow
     first.tap(cx + 300, cy - 150)
 
     # Draw and type on the second page.
-    second.click("#draw")
+    second.choose("draw")
     second.mouse([(cx + 150, cy - 160), (cx + 200, cy - 120), (cx + 260, cy - 140), (cx + 320, cy - 90)])
-    second.click("#draw")
+    second.choose("select")
     wait_until(lambda: any(e[1] == "stroke" for e in first.entities()), what="the stroke on the first page")
-    second.click("#place-text")
+    second.place_text("Hello", cx, cy)
     text = wait_until(lambda: [e[0] for e in first.entities() if e[1] == "text"], what="the text")[0]
     second.tap(cx, cy)
     wait_until(lambda: second.state["selection"] == [text], what="the text selected")

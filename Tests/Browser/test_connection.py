@@ -14,8 +14,8 @@ def test_edits_made_offline_arrive_when_the_page_comes_back(server, browsers):
     wait_until(lambda: away.js("return window.easel.session.connectionState") == "offline", what="offline")
     wait_until(lambda: away.js("return document.getElementById('connection').dataset.state") == "offline",
                what="offline shown (the page draws on the next frame)")
-    away.click("[data-emoji='🌲']")
-    away.click("[data-shape='1']")
+    away.place_emoji("🌲")
+    away.place_shape(1)
     wait_until(lambda: away.state["drawn"] == 2 and away.state["pending"], what="drawn while offline")
     assert other.state["drawn"] == 0
 
@@ -31,10 +31,10 @@ def test_a_view_token_sees_every_edit_and_cannot_push(secured_server, browsers):
     viewer = Canvas(browsers(), secured_server, document,
                     "#token=" + secured_server.token("vic", document, "view"))
     assert "token" not in viewer.driver.current_url, "the token leaves the address bar"
-    editor.click("[data-emoji='🎈']")
+    editor.place_emoji("🎈")
     wait_until(lambda: viewer.state["drawn"] == 1, what="the viewer sees the edit")
 
-    viewer.click("[data-emoji='🦊']")
+    viewer.place_emoji("🦊")
     # Refused (303): the viewer drops its own edit and comes back to the
     # server's state.
     wait_until(lambda: viewer.state["drawn"] == 1 and not viewer.state["pending"]
@@ -47,8 +47,8 @@ def test_a_page_reloaded_with_unacknowledged_edits_shows_and_sends_them(server, 
     page, other = Canvas(browsers(), server, document), Canvas(browsers(), server, document)
     page.js("window.easel.connection.setOnline(false)")
     wait_until(lambda: page.js("return window.easel.session.connectionState") == "offline", what="offline")
-    page.click("[data-emoji='🎈']")
-    page.click("[data-shape='0']")
+    page.place_emoji("🎈")
+    page.place_shape(0)
     wait_until(lambda: page.js("return indexedDB.databases().then(all => all.length)") == 1, what="saved")
     time.sleep(0.5)  # the save runs at most 200 ms after the edit
 
@@ -89,6 +89,7 @@ def test_a_page_without_a_token_asks_for_one_and_joins_with_it(secured_server, b
     wait_until(lambda: driver.execute_script(
         "return window.easel && window.easel.session.connectionState") == "connected", what="joined with the token")
     assert "token" not in driver.current_url, "the token leaves the address bar"
+    driver.find_element("id", "emoji-more").click()
     driver.find_element("css selector", "[data-emoji='🦊']").click()
     wait_until(lambda: driver.execute_script(
         "return document.querySelectorAll('#entities > g').length === 1"

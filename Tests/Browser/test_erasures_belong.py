@@ -4,7 +4,6 @@ star dragged under the old ink afterwards shows whole, on the page as in
 `easel render`; one undo takes the hole away on both pages."""
 
 from PIL import Image
-from selenium.webdriver.support.select import Select
 
 from pages import Canvas, wait_until
 from pictures import SHOTS, canvas_area, differing_pixels, inked_pixels, rendered
@@ -42,11 +41,11 @@ def test_an_erasure_belongs_to_what_it_erased_on_every_page_and_in_the_render(se
         page.js("document.getElementById('peers').style.display = 'none'")
 
     # A star, moved aside, then a rectangle at the centre.
-    ada.click("[data-emoji='⭐️']")
+    ada.place_emoji("⭐️")
     star = wait_until(lambda: [e[0] for e in bob.entities()], what="the star on both pages")[0]
     ada.drag(cx, cy, 300, 0)
     ada.tap(40, 40)  # nothing there: clears the selection
-    ada.click("[data-shape='0']")
+    ada.place_shape(0)
     wait_until(lambda: len(bob.entities()) == 2, what="the rectangle on both pages")
     rectangle = [e[0] for e in bob.entities() if e[0] != star][0]
     ada.tap(40, 40)
@@ -54,7 +53,7 @@ def test_an_erasure_belongs_to_what_it_erased_on_every_page_and_in_the_render(se
     star_alone = crop(shot(ada, "erasure-star-before"), ada, cx + 300, cy, STAR)
 
     # Ada erases across the rectangle's middle: both its sides are cut.
-    Select(ada.driver.find_element("id", "eraser")).select_by_value("pixel")
+    ada.choose("eraser", "pixels")
     ada.mouse([(cx - 120, cy), (cx - 60, cy), (cx, cy), (cx + 60, cy), (cx + 120, cy)])
     for page in (ada, bob):
         wait_until(lambda: holes(page) == 1, what="the rectangle's hole on each page")
@@ -90,7 +89,7 @@ def test_an_erasure_belongs_to_what_it_erased_on_every_page_and_in_the_render(se
     assert differing <= 0.08 * ink
 
     # One undo of Ada's takes the erasure back: the rectangle is whole on both pages.
-    ada.click("#draw")
+    ada.choose("select")
     ada.click("#undo")
     for page in (ada, bob):
         wait_until(lambda: holes(page) == 0, what="no hole left on each page")

@@ -30,16 +30,20 @@ def size_of(page, entity):
                    ".getBoundingClientRect(); return [b.width, b.height];", entity)
 
 
-def place(page, selector, known):
-    page.click(selector)
-    return wait_until(lambda: [e[0] for e in page.entities() if e[0] not in known], what=selector)[0]
+def place(page, emoji, known):
+    """An emoji (or, given a number, a shape) at the middle of the view: its ID."""
+    if isinstance(emoji, int):
+        page.place_shape(emoji)
+    else:
+        page.place_emoji(emoji)
+    return wait_until(lambda: [e[0] for e in page.entities() if e[0] not in known], what=f"{emoji} placed")[0]
 
 
 def test_a_corner_handle_scales_and_the_other_page_sees_it_live_then_one_undo(server, browsers):
     document = "web/handles-scale"
     ada, bob = Canvas(browsers(), server, document), Canvas(browsers(), server, document)
     cx, cy = round(ada.width / 2), round(ada.height / 2)
-    square = place(ada, "[data-shape='0']", [])  # 120 × 80 at the centre
+    square = place(ada, 0, [])  # 120 × 80 at the centre
     ada.tap(cx, cy)
     wait_until(lambda: ada.state["selection"] == [square], what="the square selected")
     corner = wait_until(lambda: ada.js("return document.querySelectorAll('#handles .handle').length") == 9 and
@@ -69,7 +73,7 @@ def test_the_turning_handle_turns_and_shift_snaps_to_fifteen_degrees(server, bro
     document = "web/handles-turn"
     ada, bob = Canvas(browsers(), server, document), Canvas(browsers(), server, document)
     cx, cy = round(ada.width / 2), round(ada.height / 2)
-    square = place(ada, "[data-shape='0']", [])
+    square = place(ada, 0, [])
     ada.tap(cx, cy)
     top = wait_until(lambda: ada.js("return !!document.querySelector('#handles [data-handle=rotate]')") and
                      handle(ada, "rotate"), what="the turning handle")
@@ -99,9 +103,9 @@ def test_handles_scale_several_entities_each_in_place_and_a_side_keeps_the_ratio
     document = "web/handles-several"
     ada, bob = Canvas(browsers(), server, document), Canvas(browsers(), server, document)
     cx, cy = round(ada.width / 2), round(ada.height / 2)
-    star = place(ada, "[data-emoji='⭐️']", [])
+    star = place(ada, "⭐️", [])
     ada.drag(cx, cy, -100, 0)
-    fox = place(ada, "[data-emoji='🦊']", [star])
+    fox = place(ada, "🦊", [star])
     ada.tap(cx - 100, cy)
     ada.tap(cx, cy)
     wait_until(lambda: sorted(ada.state["selection"]) == sorted([star, fox]), what="both selected")

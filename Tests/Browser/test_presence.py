@@ -8,7 +8,7 @@ from pages import Canvas, translation, wait_until
 def test_a_peers_cursor_and_selection_show_on_the_other_page(server, browsers):
     document = "web/presence"
     ada, bob = Canvas(browsers(), server, document), Canvas(browsers(), server, document)
-    ada.click("[data-emoji='🦊']")
+    ada.place_emoji("🦊")
     fox = wait_until(lambda: bob.entities(), what="the fox on both pages")[0][0]
     ada_name = ada.js("return document.getElementById('user-name').value")
 
@@ -38,7 +38,7 @@ def test_a_peers_cursor_and_selection_show_on_the_other_page(server, browsers):
 def test_a_peers_drag_and_stroke_in_flight_show_on_the_other_page_before_they_commit(server, browsers):
     document = "web/previews"
     ada, bob = Canvas(browsers(), server, document), Canvas(browsers(), server, document)
-    ada.click("[data-emoji='🦊']")
+    ada.place_emoji("🦊")
     fox = wait_until(lambda: bob.entities(), what="the fox on both pages")[0][0]
     placed = translation(bob.transform_of(fox))
     committed = bob.state["hash"]
@@ -55,7 +55,7 @@ def test_a_peers_drag_and_stroke_in_flight_show_on_the_other_page_before_they_co
     wait_until(lambda: translation(bob.transform_of(fox)) == (placed[0] + 80, placed[1] + 30),
                what="the fox drawn where ada left it")
 
-    ada.click("#draw")
+    ada.choose("draw")
     ada.press(cx - 200, cy - 100, [(cx - 150, cy - 60), (cx - 100, cy - 90)])
     wait_until(lambda: bob.js("return document.querySelectorAll('#peer-strokes > g').length") == 1,
                what="ada's stroke in progress on bob's page")
@@ -68,8 +68,8 @@ def test_a_peers_drag_and_stroke_in_flight_show_on_the_other_page_before_they_co
 def test_the_state_key_is_marked_when_a_peers_state_at_the_same_position_matches(server, browsers):
     document = "web/agreement"
     ada, bob = Canvas(browsers(), server, document), Canvas(browsers(), server, document)
-    ada.click("[data-emoji='🎈']")
-    bob.click("[data-shape='2']")
+    ada.place_emoji("🎈")
+    bob.place_shape(2)
     for page in (ada, bob):
         wait_until(lambda: page.js("return document.getElementById('state-key').dataset.agreement") == "same",
                    what="the key marked as the same as the peer's")

@@ -13,14 +13,14 @@ def test_the_emojiart_gesture_rules_hold_for_pointer_and_touch_input(server, bro
     cx, cy = round(page.width / 2), round(page.height / 2)
 
     # Drag on an unselected entity moves only that entity, and selects nothing.
-    page.click("[data-emoji='🦊']")
+    page.place_emoji("🦊")
     fox = wait_until(lambda: page.entities(), what="the fox drawn")[0][0]
     placed = translation(page.transform_of(fox))
     page.drag(cx, cy, -200, 0)
     wait_until(lambda: translation(page.transform_of(fox)) == (placed[0] - 200, placed[1]), what="the fox moved")
     assert page.state["selection"] == []
 
-    page.click("[data-shape='3']")
+    page.place_shape(3)
     star = wait_until(lambda: [e[0] for e in page.entities() if e[0] != fox], what="the star drawn")[0]
     star_at = translation(page.transform_of(star))
 
@@ -70,7 +70,7 @@ def test_the_emojiart_gesture_rules_hold_for_pointer_and_touch_input(server, bro
 def test_text_is_typed_in_place_and_reaches_the_other_page(server, browsers):
     document = "web/typing"
     writer, reader = Canvas(browsers(), server, document), Canvas(browsers(), server, document)
-    writer.click("#place-text")
+    writer.place_text("Hello")
     text = wait_until(lambda: reader.entities(), what="the text on both pages")[0]
     assert text[1] == "text" and text[3] == "Hello"
     cx, cy = round(writer.width / 2), round(writer.height / 2)

@@ -27,7 +27,7 @@ def viewport(page):
 def test_the_wheel_pans_ctrl_wheel_zooms_and_the_zoom_menu_does_what_it_says(server, browsers):
     page = Canvas(browsers(), server, "web/view")
     cx, cy = round(page.width / 2), round(page.height / 2)
-    page.click("[data-emoji='⭐️']")
+    page.place_emoji("⭐️")
     star = wait_until(lambda: [e[0] for e in page.entities()], what="the star")[0]
     assert viewport(page) == [0, 0, 1]
     assert page.driver.find_element("id", "zoom-level").text == "100%"
@@ -69,7 +69,7 @@ def test_the_wheel_pans_ctrl_wheel_zooms_and_the_zoom_menu_does_what_it_says(ser
 def test_alt_wheel_scales_the_selection_as_one_step_to_undo(server, browsers):
     page = Canvas(browsers(), server, "web/wheel-scale")
     cx, cy = round(page.width / 2), round(page.height / 2)
-    page.click("[data-emoji='🦊']")
+    page.place_emoji("🦊")
     fox = wait_until(lambda: [e[0] for e in page.entities()], what="the fox")[0]
     page.tap(cx, cy)
     wait_until(lambda: page.state["selection"] == [fox], what="the fox selected")
@@ -88,10 +88,10 @@ def test_alt_wheel_scales_the_selection_as_one_step_to_undo(server, browsers):
 def test_the_page_says_saved_or_not_and_leaving_with_unsaved_edits_asks_first(server, browsers):
     page = Canvas(browsers(), server, "web/leaving")
     status = lambda: page.driver.find_element("id", "save-state").text
-    page.click("[data-emoji='🎈']")
+    page.place_emoji("🎈")
     wait_until(lambda: status() == "Saved" and page.entities(), what="saved")
     page.js("window.easel.connection.setOnline(false)")
-    page.click("[data-emoji='🌲']")
+    page.place_emoji("🌲")
     wait_until(lambda: status() == "Not saved yet: kept in this browser", what="not saved, offline")
 
     # Leaving: the page cancels `beforeunload`, which makes every browser
@@ -112,8 +112,8 @@ def test_the_keyboard_selects_all_nudges_clears_and_lists_every_shortcut(server,
     from selenium.webdriver.common.keys import Keys
     from pictures import SHOTS
     page = Canvas(browsers(), server, "web/keyboard")
-    page.click("[data-emoji='⭐️']")
-    page.click("[data-emoji='🦊']")
+    page.place_emoji("⭐️")
+    page.place_emoji("🦊")
     wait_until(lambda: len(page.entities()) == 2, what="two emoji")
     body = page.driver.find_element("css selector", "body")
     translations = lambda: sorted(translation(e[2]) for e in page.entities())

@@ -19,13 +19,13 @@ def test_forward_passes_the_next_overlapping_entity_and_front_and_back_go_all_th
     ada, bob = Canvas(browsers(), server, document), Canvas(browsers(), server, document)
     cx, cy = round(ada.width / 2), round(ada.height / 2)
     # A star a little left of the centre, a fox far right, a tree at the centre over the star.
-    ada.click("[data-emoji='⭐️']")
+    ada.place_emoji("⭐️")
     star = wait_until(lambda: order(ada), what="the star")[0]
     ada.drag(cx, cy, -20, 0)
-    ada.click("[data-emoji='🦊']")
+    ada.place_emoji("🦊")
     fox = wait_until(lambda: [e for e in order(ada) if e != star], what="the fox")[0]
     ada.drag(cx, cy, 300, 0)
-    ada.click("[data-emoji='🌲']")
+    ada.place_emoji("🌲")
     tree = wait_until(lambda: [e for e in order(ada) if e not in (star, fox)], what="the tree")[0]
     wait_until(lambda: order(bob) == [star, fox, tree], what="bottom to top: star, fox, tree on the other page")
 

@@ -594,10 +594,11 @@ public func easelSessionCommand(
         command = .setDrawing(
             DrawingSettings(action: action, tool: tool, color: color, weight: a, endCap: c != 0 ? .arrow : .round))
     case 21:
-        guard let shape = UInt8(exactly: integer).flatMap(ShapeKind.init(rawValue:)) else { return -3 }
+        guard let shape = UInt8(exactly: b).flatMap(ShapeKind.init(rawValue:)) else { return -3 }
         var settings = session.client.editor.state.drawing
         settings.action = .shape
         settings.shape = shape
+        settings.fill = color
         command = .setDrawing(settings)
     case 22: command = .setBackground(.color(color))
     case 23: command = .setBackground(.noImage)

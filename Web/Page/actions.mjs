@@ -2,8 +2,9 @@
 // run and what it does. The toolbar's buttons and menu items (by
 // `data-action`), the keyboard and the shortcut list all read this table,
 // so a button and its shortcut cannot drift apart. No DOM and no imports
-// here: Node tests load it as it is, and the module's command numbers come
-// in the context (`Command` of easel.mjs).
+// here but the tools' table: Node tests load it as it is, and the module's
+// command numbers come in the context (`Command` of easel.mjs).
+import { TOOLS } from './tools.mjs';
 
 /**
  * A shortcut: `key` (KeyboardEvent.key, lower case) or `code`
@@ -17,7 +18,7 @@
  * numbers, the screen point the view zooms around, the zoom (a nudge moves
  * by screen pixels) and the page's own dialogs.
  * @typedef {{ session: any, Command: Record<string, number>, centre: () => { x: number, y: number },
- *   zoom?: () => number, showShortcuts?: () => void }} ActionContext
+ *   zoom?: () => number, setTool?: (id: string) => void, showShortcuts?: () => void }} ActionContext
  */
 
 /** How far an arrow key moves the selection, in screen pixels; Shift: ten times. */
@@ -78,8 +79,15 @@ export const ACTIONS = [
     enabled: (flags) => flags.hasSelection, run: command('fitSelection') },
   { id: 'reset-view', label: 'Reset view', shortcuts: [], run: command('resetViewport') },
   { id: 'select-all', label: 'Select all', shortcuts: [{ key: 'a', mod: true }], run: command('selectAll') },
-  { id: 'select-none', label: 'Select nothing', shortcuts: [{ key: 'escape', mod: false }],
-    enabled: (flags) => flags.hasSelection, run: command('clearSelection') },
+  { id: 'select-none', label: 'Back to Select, select nothing', shortcuts: [{ key: 'escape', mod: false }],
+    run: ({ session, Command, setTool }) => {
+      setTool?.('select');
+      return session.command(Command.clearSelection);
+    } },
+  ...TOOLS.map(({ id, label, key }) => ({
+    id: `tool-${id}`, label: `${label} tool`, shortcuts: [{ key, mod: false, shift: false }],
+    run: ({ setTool }) => { setTool?.(id); return true; },
+  })),
   ...arrow('nudge-left', 'Move left', 'ArrowLeft', -1, 0),
   ...arrow('nudge-right', 'Move right', 'ArrowRight', 1, 0),
   ...arrow('nudge-up', 'Move up', 'ArrowUp', 0, -1),

@@ -12,7 +12,8 @@ import { ImageStore } from '/static/images.mjs';
 import { ACTIONS, action, actionFor, describe, title } from '/static/actions.mjs';
 import { EMOJI_CATEGORIES } from '/static/emoji-data.mjs';
 import { searchEmoji, withRecent } from '/static/emoji-picker.mjs';
-import { SelectionHandles } from '/static/handles.mjs';
+import { SelectionHandles } from './handles.mjs';
+import { Toolbar } from './toolbar.mjs';
 
 const $ = (id) => document.getElementById(id);
 
@@ -75,7 +76,6 @@ async function start() {
     session.setCanvasSize(entry.contentRect.width, entry.contentRect.height);
     changed();
   }).observe($('canvas'));
-  let drawing = false;
   // What the session has to send goes out at once; the canvas is drawn
   // once a frame, however many events came in it (a pointer can send two
   // or three a frame). The 50 ms tick below draws too, for hidden pages,
@@ -95,8 +95,12 @@ async function start() {
   const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
   const connection = new Connection(session, `${scheme}://${location.host}/d/${name}`, changed);
   connection.onPlaceFailed = ({ reason }) => fail(`The image was not placed: ${reason}`);
-  const input = attachInput($('canvas'), session,
-    { isDrawing: () => drawing, changed, isHandling: () => handles.active });
+  const input = attachInput($('canvas'), session, {
+    pressMode: () => toolbar.pressMode, changed, isHandling: () => handles.active,
+    onText: (point) => startText(point),
+    // A shape is drawn one at a time, as in tldraw and Excalidraw: then Select.
+    onDrawn: () => { if (toolbar.tool === 'shapes') toolbar.setTool('select'); },
+  });
   const handles = new SelectionHandles($('handles'), session, Gesture, changed, () => input.busy());
 
   // The state key is marked when peers at the same log position hold the
@@ -152,6 +156,7 @@ async function start() {
     view.setViewport(viewport);
     view.setSelection(session.selection);
     handles.update(viewport);
+    toolbar.update(session.flags);
     const peers = session.peers();
     view.setPeers(peers, viewport);
     showAgreement(peers);
@@ -216,9 +221,26 @@ async function start() {
     session.command(kind, options);
     changed();
   };
+  const toolbar = new Toolbar({ easel, session, numbers: { Command, Tool, DrawingAction }, perform });
+  // The page's menu: the background and clearing everything.
+  const pageMenu = $('page-menu');
+  const closePageMenu = () => {
+    pageMenu.hidden = true;
+    $('page-menu-button').setAttribute('aria-expanded', 'false');
+  };
+  $('page-menu-button').addEventListener('click', () => {
+    pageMenu.hidden = !pageMenu.hidden;
+    $('page-menu-button').setAttribute('aria-expanded', String(!pageMenu.hidden));
+  });
+  document.addEventListener('pointerdown', (event) => {
+    if (!pageMenu.hidden && !$('page-menu-holder').contains(event.target)) closePageMenu();
+  });
   const placeEmoji = (emoji) => perform(Command.placeEmoji, { ...screenCentre(), c: 48, text: emoji });
   for (const button of document.querySelectorAll('[data-emoji]')) {
-    button.addEventListener('click', () => placeEmoji(button.dataset.emoji));
+    button.addEventListener('click', () => {
+      placeEmoji(button.dataset.emoji);
+      closePicker();
+    });
   }
   // The emoji picker: recent first, then every category; a search by name
   // shows one list. Recent emoji are this browser's (localStorage).
@@ -277,14 +299,6 @@ async function start() {
   document.addEventListener('pointerdown', (event) => {
     if (!picker.hidden && !$('palette').contains(event.target)) closePicker();
   });
-  for (const button of document.querySelectorAll('[data-shape]')) {
-    button.addEventListener('click', () =>
-      perform(Command.placeShape, { ...screenCentre(), integer: Number(button.dataset.shape), c: 120, d: 80 }));
-  }
-  $('place-text').addEventListener('click', () =>
-    perform(Command.placeText, { ...screenCentre(), c: 24, text: $('text').value, extra: 'Helvetica' }));
-  $('set-text').addEventListener('click', () => perform(Command.editSelectedText, { text: $('text').value }));
-
   // Images: picked, dropped or pasted. The bytes are kept in the browser
   // and uploaded; the image shows at once here, and the session holds its
   // place back from everyone else until the server has stored them.
@@ -367,10 +381,13 @@ async function start() {
       ? upload(hex, blob, 'image')
       : session.blobFailed(hex, 'its bytes were not kept by this browser'));
   }
-  $('image-file').addEventListener('change', () => {
-    for (const file of $('image-file').files) placeImage(file);
-    $('image-file').value = '';
-  });
+  for (const id of ['image-file', 'image-file-picked']) {
+    $(id).addEventListener('change', () => {
+      for (const file of $(id).files) placeImage(file);
+      $(id).value = '';
+      closePicker();
+    });
+  }
   $('canvas').addEventListener('dragover', (event) => {
     if (event.dataTransfer?.types.includes('Files')) event.preventDefault();
   });
@@ -388,68 +405,6 @@ async function start() {
     event.preventDefault();
     for (const file of files) placeImage(file);
   });
-  // What a drawing gesture does: ink with the tool, or an eraser, or the
-  // lasso. The slider offers the weights the module gives for it.
-  const drawingChoice = () => {
-    const eraser = $('eraser').value;
-    const lasso = $('lasso').getAttribute('aria-pressed') === 'true';
-    const tool = eraser === 'pixel' ? Tool.eraser : eraser === 'blur' ? Tool.blur : Tool[$('tool').value];
-    const action = lasso ? DrawingAction.lasso : eraser === 'object' ? DrawingAction.eraseObjects : DrawingAction.ink;
-    return { tool, action };
-  };
-  const drawingSettings = () => {
-    const rgba = parseInt($('color').value.slice(1), 16) * 256 + 255;
-    const { tool, action } = drawingChoice();
-    const arrow = $('arrow-cap').getAttribute('aria-pressed') === 'true' ? 1 : 0;
-    perform(Command.setDrawing, { integer: rgba | 0, a: Number($('weight').value), b: tool, c: arrow, d: action });
-    return rgba;
-  };
-  const setDrawing = (on) => {
-    drawing = on;
-    $('draw').setAttribute('aria-pressed', String(drawing));
-    $('canvas').classList.toggle('drawing', drawing);
-  };
-  const toolChanged = () => {
-    const { min, max, start } = easel.drawingWeights(...Object.values(drawingChoice()));
-    Object.assign($('weight'), { min, max, step: max - min > 20 ? 1 : 0.5, value: start });
-    drawingSettings();
-    setDrawing(true);
-  };
-  $('tool').addEventListener('change', () => {
-    $('eraser').value = '';
-    $('shape-tool').value = '';
-    toolChanged();
-  });
-  $('eraser').addEventListener('change', () => {
-    $('shape-tool').value = '';
-    toolChanged();
-  });
-  // The shape tool: a tap on the canvas places the shape, a drag its box.
-  $('shape-tool').addEventListener('change', () => {
-    const shape = $('shape-tool').value;
-    if (shape === '') {
-      drawingSettings();
-      return;
-    }
-    perform(Command.shapeTool, { integer: Number(shape) });
-    setDrawing(true);
-  });
-  for (const id of ['lasso', 'arrow-cap']) {
-    $(id).addEventListener('click', () => {
-      const pressed = $(id).getAttribute('aria-pressed') !== 'true';
-      $(id).setAttribute('aria-pressed', String(pressed));
-      if (id === 'lasso') toolChanged(); else drawingSettings();
-    });
-  }
-  $('color').addEventListener('change', () => {
-    const rgba = drawingSettings();
-    if (session.flags.hasSelection) perform(Command.setColor, { integer: rgba | 0 });
-  });
-  $('weight').addEventListener('change', () => {
-    drawingSettings();
-    if (session.flags.hasSelection) perform(Command.setWeight, { a: Number($('weight').value) });
-  });
-  $('draw').addEventListener('click', () => setDrawing(!drawing));
   // Buttons and menu items run the action they name (actions.mjs), the
   // one table the keyboard reads too.
   const mac = /Mac|iPhone|iPad/.test(navigator.platform);
@@ -464,6 +419,7 @@ async function start() {
     session, Command,
     centre: () => { const { a, b } = screenCentre(); return { x: a, y: b }; },
     zoom: () => session.viewport()[2],
+    setTool: (id) => toolbar.setTool(id),
     showShortcuts: () => { if (!shortcutsDialog.open) shortcutsDialog.showModal(); },
   };
   const run = (found) => {
@@ -513,32 +469,52 @@ async function start() {
       clearArmed = setTimeout(() => { clearArmed = null; $('clear').textContent = 'Clear all'; }, 3000);
     }
   });
-  // Text typed in place: a double click on a selected text opens an editor
-  // over it; Enter keeps the text, Escape leaves it as it was.
+  // Text typed in place: the Text tool's tap opens an editor where it
+  // landed, a double click on a selected text opens one over it; Enter
+  // keeps the text, Escape leaves everything as it was.
   const editor = $('text-editor');
+  let editing = null; // { at } for a new text (screen point), {} for the selected one
+  function openEditor(value, left, top, width, target) {
+    editing = target;
+    editor.value = value;
+    editor.style.left = `${left + scrollX}px`;
+    editor.style.top = `${top + scrollY}px`;
+    editor.style.width = `${width}px`;
+    editor.hidden = false;
+    editor.focus();
+    editor.select();
+  }
+  function closeEditor() {
+    editor.hidden = true;
+    if (editing?.at) toolbar.setTool('select');
+    editing = null;
+  }
+  function startText(point) {
+    const box = $('canvas').getBoundingClientRect();
+    openEditor('', box.left + point.x - 8, box.top + point.y - 16, 200, { at: point });
+  }
   $('canvas').addEventListener('dblclick', () => {
     const current = session.selectedText;
     const selected = session.selection;
     if (current === null || selected.length !== 1) return;
     const box = view.elements.get(selected[0])?.getBoundingClientRect();
     if (!box) return;
-    editor.value = current;
-    editor.style.left = `${box.left + scrollX}px`;
-    editor.style.top = `${box.top + scrollY}px`;
-    editor.style.width = `${Math.max(160, box.width + 24)}px`;
-    editor.hidden = false;
-    editor.focus();
-    editor.select();
+    openEditor(current, box.left, box.top, Math.max(160, box.width + 24), {});
   });
   editor.addEventListener('keydown', (event) => {
     if (event.key === 'Enter') {
-      perform(Command.editSelectedText, { text: editor.value });
-      editor.hidden = true;
+      const text = editor.value;
+      if (editing?.at && text.trim() !== '') {
+        perform(Command.placeText, { a: editing.at.x, b: editing.at.y, c: 24, text, extra: 'Helvetica' });
+      } else if (editing && !editing.at) {
+        perform(Command.editSelectedText, { text });
+      }
+      closeEditor();
     } else if (event.key === 'Escape') {
-      editor.hidden = true;
+      closeEditor();
     }
   });
-  editor.addEventListener('blur', () => { editor.hidden = true; });
+  editor.addEventListener('blur', closeEditor);
   $('user-name').addEventListener('change', () => {
     localStorage.setItem('easel.user', $('user-name').value.trim() || userName());
   });

@@ -6,17 +6,30 @@ import { Command, Gesture } from '/static/easel.mjs';
 
 /** How far a press may wander and still be a tap, in CSS pixels. */
 const TAP_SLOP = 4;
+/** How long a finger that lands with a drawing tool waits for a second
+ * finger before it draws (ms): two fingers pinch and pan, never draw. */
+export const SECOND_FINGER_MS = 90;
 /** A two-finger gesture turns into a rotation when the angle moves this much
  * (radians) before the distance changes by `PINCH_START` (a ratio). */
 const ROTATE_START = 0.26;
 const PINCH_START = 0.1;
 
-export function attachInput(svg, session, { isDrawing, changed, isHandling = () => false }) {
+/**
+ * `pressMode()` says what a press does with the active tool: 'draw',
+ * 'pan', 'text' or 'select' (tools.mjs). `onText(point)`: a tap with the
+ * Text tool; `onDrawn()`: a drawing gesture ended.
+ */
+export function attachInput(svg, session,
+  { pressMode, changed, isHandling = () => false, onText = () => {}, onDrawn = () => {} }) {
   const pointers = new Map();
-  let mode = null; // 'pending', 'drag', 'draw', 'pinch', 'rotate', 'two'
+  // 'pending', 'drag', 'draw', 'waiting' (a finger about to draw), 'pan',
+  // 'pinch', 'rotate', 'two', 'done'
+  let mode = null;
   let start = null;
   let drawStart = 0;
   let two = null;
+  let waiting = null; // { timer, samples } while a finger waits to draw
+  let panned = { x: 0, y: 0 };
 
   // The canvas's place on the page, measured when it can change, never per
   // event: measuring forces a layout of every element after a change.
@@ -38,9 +51,29 @@ export function attachInput(svg, session, { isDrawing, changed, isHandling = () 
   }
 
   function endSingle(point) {
+    if (mode === 'waiting') beginDrawing();
     if (mode === 'drag') session.gesture(Gesture.dragEnded, point.x - start.x, point.y - start.y, { now: now() });
-    else if (mode === 'draw') session.gesture(Gesture.drawEnded, 0, 0, { now: now() });
-    else if (mode === 'pending') session.gesture(Gesture.tap, start.x, start.y, { now: now() });
+    else if (mode === 'draw') {
+      session.gesture(Gesture.drawEnded, 0, 0, { now: now() });
+      onDrawn();
+    } else if (mode === 'pending') {
+      if (pressMode() === 'text') onText(start);
+      else session.gesture(Gesture.tap, start.x, start.y, { now: now() });
+    }
+  }
+
+  /** The drawing a waiting finger holds back begins, with its samples so far. */
+  function beginDrawing() {
+    const { timer, samples } = waiting;
+    clearTimeout(timer);
+    waiting = null;
+    mode = 'draw';
+    const [first, ...rest] = samples;
+    session.gesture(Gesture.drawBegan, first.x, first.y, { time: 0, force: first.force, now: now() });
+    for (const sample of rest) {
+      session.gesture(Gesture.drawMoved, sample.x, sample.y, { time: sample.time, force: sample.force, now: now() });
+    }
+    changed();
   }
 
   svg.addEventListener('pointerdown', (event) => {
@@ -51,16 +84,29 @@ export function attachInput(svg, session, { isDrawing, changed, isHandling = () 
     pointers.set(event.pointerId, point);
     if (pointers.size === 1) {
       start = point;
-      if (isDrawing()) {
-        mode = 'draw';
+      const pressing = pressMode();
+      if (pressing === 'draw') {
         drawStart = event.timeStamp;
-        session.gesture(Gesture.drawBegan, point.x, point.y, { time: 0, force: force(event), now: now() });
+        const sample = { ...point, time: 0, force: force(event) };
+        if (event.pointerType === 'touch') {
+          // A finger waits a moment: a second one makes a pinch instead.
+          mode = 'waiting';
+          waiting = { samples: [sample], timer: setTimeout(() => { if (mode === 'waiting') beginDrawing(); }, SECOND_FINGER_MS) };
+        } else {
+          mode = 'draw';
+          session.gesture(Gesture.drawBegan, point.x, point.y, { time: 0, force: sample.force, now: now() });
+        }
       } else {
-        mode = 'pending';
+        mode = pressing === 'pan' ? 'pan' : 'pending';
+        panned = { x: 0, y: 0 };
       }
     } else if (pointers.size === 2 && mode !== 'draw') {
       // A second finger: whatever the first began becomes a two-finger gesture.
       if (mode === 'drag') session.gesture(Gesture.dragCancelled, 0, 0, { now: now() });
+      if (mode === 'waiting') {
+        clearTimeout(waiting.timer);
+        waiting = null;
+      }
       two = twoFingers();
       mode = 'two';
     }
@@ -77,13 +123,22 @@ export function attachInput(svg, session, { isDrawing, changed, isHandling = () 
     for (const sample of samples.length ? samples : [event]) {
       const point = local(sample);
       pointers.set(event.pointerId, point);
+      const time = (sample.timeStamp - drawStart) / 1000;
       if (mode === 'draw') {
-        const time = (sample.timeStamp - drawStart) / 1000;
         session.gesture(Gesture.drawMoved, point.x, point.y, { time, force: force(sample), now: now() });
+      } else if (mode === 'waiting') {
+        waiting.samples.push({ ...point, time, force: force(sample) });
       }
     }
     const point = pointers.get(event.pointerId);
     session.pointer(point.x, point.y, true, now());
+    if (mode === 'waiting' && Math.hypot(point.x - start.x, point.y - start.y) > TAP_SLOP) beginDrawing();
+    if (mode === 'pan') {
+      // The Hand: the view follows the pointer, over entities too.
+      const moved = { x: point.x - start.x, y: point.y - start.y };
+      session.command(Command.pan, { a: moved.x - panned.x, b: moved.y - panned.y });
+      panned = moved;
+    }
     if (mode === 'pending' && Math.hypot(point.x - start.x, point.y - start.y) > TAP_SLOP) {
       mode = 'drag';
       session.gesture(Gesture.dragBegan, start.x, start.y, { now: now() });
@@ -124,6 +179,10 @@ export function attachInput(svg, session, { isDrawing, changed, isHandling = () 
       if (event.type === 'pointercancel') {
         if (mode === 'drag') session.gesture(Gesture.dragCancelled, 0, 0, { now: now() });
         else if (mode === 'draw') session.gesture(Gesture.drawEnded, 0, 0, { now: now() });
+        else if (mode === 'waiting') {
+          clearTimeout(waiting.timer);
+          waiting = null;
+        }
       } else {
         endSingle(point);
       }

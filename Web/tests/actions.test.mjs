@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { ACTIONS, action, actionFor, describe, title } from '../Page/actions.mjs';
+import { TOOLS, tool } from '../Page/tools.mjs';
 import { Command } from '../Shell/easel.mjs';
 
 const key = (key, modifiers = {}) => ({
@@ -57,14 +58,31 @@ test('actions run the command they name, with the view point for zooms', () => {
   ]);
 });
 
-test('every action runs a command the module has, or a page dialog', () => {
+test('every action runs a command the module has, a page dialog or a tool', () => {
   for (const found of ACTIONS) {
     let kind;
-    let dialog = false;
+    let page = false;
     const session = { command: (given) => { kind = given; return true; } };
-    found.run({ session, Command, centre: () => ({ x: 0, y: 0 }), showShortcuts: () => { dialog = true; } });
-    assert.ok(Object.values(Command).includes(kind) || dialog, `${found.id} runs command ${kind}`);
+    found.run({
+      session, Command, centre: () => ({ x: 0, y: 0 }), showShortcuts: () => { page = true; },
+      setTool: (id) => { tool(id); page = true; },
+    });
+    assert.ok(Object.values(Command).includes(kind) || page, `${found.id} runs command ${kind}`);
   }
+});
+
+test('each tool has its letter, and Escape goes back to Select with nothing selected', () => {
+  for (const { id, key: letter } of TOOLS) {
+    let picked;
+    actionFor(key(letter)).run({ setTool: (chosen) => { picked = chosen; } });
+    assert.equal(picked, id, `${letter} picks ${id}`);
+  }
+  assert.deepEqual(TOOLS.map((found) => found.key), ['v', 'h', 'p', 'e', 'l', 'r', 't']);
+  const calls = [];
+  const session = { command: (kind) => { calls.push(kind); return true; } };
+  actionFor(key('Escape')).run({ session, Command, setTool: (chosen) => calls.push(chosen) });
+  assert.deepEqual(calls, ['select', Command.clearSelection]);
+  assert.equal(actionFor(key('v', { ctrlKey: true })), undefined, 'Ctrl V is not the Select tool');
 });
 
 test('arrows nudge the selection by a screen pixel, Shift by ten, whatever the zoom', () => {

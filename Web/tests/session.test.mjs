@@ -206,9 +206,9 @@ test("this page's object eraser, lasso and shape box show as a trace while in fl
   session.close();
 });
 
-test('the shape tool places its shape where the canvas is tapped, or in the box a drag makes', () => {
+test('the shape tool places its shape where the canvas is tapped, or in the box a drag makes, with its fill', () => {
   const { session } = welcomed();
-  assert.ok(session.command(Command.shapeTool, { integer: 1 }));
+  assert.ok(session.command(Command.shapeTool, { b: 1, integer: 0x2b7cff40 }));
   assert.ok(session.gesture(Gesture.drawBegan, 100, 100, { time: 0 }));
   assert.ok(session.gesture(Gesture.drawMoved, 200, 160, { time: 0.1 }));
   assert.ok(session.gesture(Gesture.drawEnded));
@@ -218,7 +218,8 @@ test('the shape tool places its shape where the canvas is tapped, or in the box 
   assert.equal(shapes.length, 2);
   assert.match(shapes[0], /<ellipse rx="50" ry="30"/);
   assert.match(shapes[1], /<ellipse rx="60" ry="40"/);
-  assert.equal(session.command(Command.shapeTool, { integer: 9 }), false, 'no shape 9');
+  assert.match(shapes[1], /fill="#2b7cff"/);
+  assert.equal(session.command(Command.shapeTool, { b: 9 }), false, 'no shape 9');
   session.close();
 });
 

@@ -112,15 +112,21 @@ extension Editor {
         return try place(new, atDocument: state.viewport.documentPoint(fromScreen: point))
     }
 
-    /// Puts a new entity on top, centred at a document point.
-    mutating func place(_ new: NewEntity, atDocument location: Point) throws(ModelError) -> [Op] {
-        // Text takes the drawing colour, like a stroke; black is the colour
-        // register's default, so it is not written.
-        let color = state.drawing.color
-        let colored: [Field] = new.kind == .text && color != .black ? [.color(color)] : []
+    /// Puts a new entity on top, centred at a document point. `styled`: a
+    /// shape drawn with the shape tool, which takes the drawing's colour,
+    /// weight and fill as a stroke takes its colour and weight.
+    mutating func place(_ new: NewEntity, atDocument location: Point, styled: Bool = false) throws(ModelError) -> [Op] {
+        // Text takes the drawing colour, like a stroke. Values equal to the
+        // registers' defaults are not written.
+        let drawing = state.drawing
+        let defaults = Style()
+        var style: [Field] = []
+        if (new.kind == .text || styled) && drawing.color != defaults.color { style.append(.color(drawing.color)) }
+        if styled && drawing.weight != defaults.weight { style.append(.weight(drawing.weight)) }
+        if styled && drawing.fill != defaults.fill { style.append(.fill(drawing.fill)) }
         return try transaction { editor, transaction throws(ModelError) in
             let key = editor.document.zPlacementOnTop(jitter: Self.jitter(for: try transaction.nextID))
-            try transaction.create(new.kind, new.fields + colored + [.x(location.x), .y(location.y), .zKey(key)])
+            try transaction.create(new.kind, new.fields + style + [.x(location.x), .y(location.y), .zKey(key)])
         }
     }
 

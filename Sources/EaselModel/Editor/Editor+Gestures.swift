@@ -163,10 +163,10 @@ extension Editor {
         let shape = state.drawing.shape
         guard width >= threshold || height >= threshold else {
             let size = DrawingSettings.tappedShapeSize
-            return try place(.shape(shape, width: size.width, height: size.height), atDocument: from)
+            return try place(.shape(shape, width: size.width, height: size.height), atDocument: from, styled: true)
         }
         let centre = Point(x: (from.x + to.x) / 2, y: (from.y + to.y) / 2)
-        return try place(.shape(shape, width: max(width, 1), height: max(height, 1)), atDocument: centre)
+        return try place(.shape(shape, width: max(width, 1), height: max(height, 1)), atDocument: centre, styled: true)
     }
 
     private func documentPoints(_ points: [DrawPoint]) -> [Point] {

@@ -31,10 +31,12 @@ public struct DrawingSettings: Hashable, Sendable {
     public var endCap: EndCap = .round
     /// The shape the `.shape` action places.
     public var shape: ShapeKind = .rectangle
+    /// The fill of the shapes the `.shape` action places; `.clear`: none.
+    public var fill: Color = .clear
 
     public init(
         action: DrawingAction = .ink, tool: StrokeTool = .pen, color: Color = .black, weight: Float = 3,
-        endCap: EndCap = .round, shape: ShapeKind = .rectangle
+        endCap: EndCap = .round, shape: ShapeKind = .rectangle, fill: Color = .clear
     ) {
         self.action = action
         self.tool = tool
@@ -42,6 +44,7 @@ public struct DrawingSettings: Hashable, Sendable {
         self.weight = weight
         self.endCap = endCap
         self.shape = shape
+        self.fill = fill
     }
 
     /// The size a shape placed by a tap gets.

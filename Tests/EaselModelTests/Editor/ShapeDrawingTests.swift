@@ -50,4 +50,25 @@ struct ShapeDrawingTests {
             try Self.shape(after: [Point(x: 100, y: 100), Point(x: 103, y: 108)], kind: .bubble, zoom: 2))
         #expect(tall.content == .shape(.bubble, width: 1.5, height: 4))
     }
+
+    @Test("a shape drawn with the shape tool takes the drawing's colour, weight and fill; defaults are not written")
+    func shapeToolTakesTheDrawingStyle() throws {
+        var editor = Editor(replica: ReplicaID(rawValue: 0xC1))
+        let blue = Color(rawValue: 0x2B7C_FFFF)
+        let tint = Color(rawValue: 0x2B7C_FF40)
+        try editor.perform(.setDrawing(DrawingSettings(action: .shape, color: blue, weight: 6, fill: tint)))
+        try editor.send(.drawBegan(DrawPoint(location: Point(x: 100, y: 100), time: 0)))
+        let ops = try editor.send(.drawEnded)
+        let shape = try #require(editor.document.entities.last)
+        #expect(shape.style == Style(color: blue, fill: tint, weight: 6))
+        try editor.perform(.setDrawing(DrawingSettings(action: .shape, weight: 2)))
+        try editor.send(.drawBegan(DrawPoint(location: Point(x: 300, y: 100), time: 0)))
+        let plain = try editor.send(.drawEnded)
+        #expect(plain.count == 1 && ops.count == 1)
+        if case .create(_, let fields)? = plain.first?.action {
+            #expect(!fields.contains { [.color, .weight, .fill].contains($0.id) }, "black, weight 2, no fill: defaults")
+        } else {
+            Issue.record("a create")
+        }
+    }
 }
