@@ -57,6 +57,13 @@ mapfile -t exports < <(grep -ho '@_cdecl("[a-z_]*")' Web/Bridge/*.swift | sed 's
 rm -rf "$out/site"
 mkdir -p "$out/site"
 cp Web/Page/* Web/Shell/*.mjs "$out/easel.wasm" "$out/site/"
+# The text fonts the page serves itself (Web/Page/tools.mjs, FONTS), from
+# Debian's fonts-dejavu-core and fonts-liberation (.ci/setup installs them).
+for font in /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf /usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf \
+    /usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf /usr/share/fonts/truetype/liberation/LiberationSansNarrow-Regular.ttf; do
+    [ -f "$font" ] || { echo "build-wasm: $font is missing: run .ci/setup (fonts-dejavu-core, fonts-liberation)" >&2; exit 1; }
+    cp "$font" "$out/site/"
+done
 
 size=$(stat -c %s "$out/easel.wasm")
 gzipped=$(gzip -9 -c "$out/easel.wasm" | wc -c)

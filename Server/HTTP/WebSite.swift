@@ -35,6 +35,7 @@ public struct WebSite: Sendable {
         "html": "text/html; charset=utf-8", "mjs": "text/javascript; charset=utf-8",
         "js": "text/javascript; charset=utf-8", "css": "text/css; charset=utf-8", "wasm": "application/wasm",
         "svg": "image/svg+xml", "png": "image/png", "json": "application/json", "txt": "text/plain; charset=utf-8",
+        "ttf": "font/ttf", "woff2": "font/woff2",
     ]
 
     /// What the pages may do: scripts only from this origin (and compiling

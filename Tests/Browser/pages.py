@@ -2,7 +2,9 @@
 
 import time
 
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.actions.action_builder import ActionBuilder
+from selenium.webdriver.common.keys import Keys
 
 
 def wait_until(condition, seconds=15, what="the condition"):
@@ -66,19 +68,34 @@ class Canvas:
             attribute = {"draw": "data-pen", "eraser": "data-eraser", "shapes": "data-shape"}[tool]
             self.click(f"[{attribute}='{option}']")
 
-    def place_emoji(self, emoji):
-        """An emoji from the picker's quick picks, placed at the middle of the view."""
+    def select_nothing(self):
+        """Escape: the Select tool, nothing selected."""
+        ActionChains(self.driver).send_keys(Keys.ESCAPE).perform()
+        wait_until(lambda: self.state["selection"] == [], what="nothing selected")
+
+    # What is placed becomes the selection; these helpers, which set a scene
+    # up, then select nothing (unless asked), as the tests expect.
+
+    def place_emoji(self, emoji, keep_selected=False):
+        """An emoji from the picker's quick picks, placed at the middle of the
+        view (or stepped off an item already there)."""
         if self.js("return document.getElementById('emoji-picker').hidden"):
             self.click("#emoji-more")
         self.click(f"[data-emoji='{emoji}']")
+        if not keep_selected:
+            wait_until(lambda: self.state["selection"], what="the emoji placed and selected")
+            self.select_nothing()
 
-    def place_shape(self, kind):
+    def place_shape(self, kind, keep_selected=False):
         """A tap with the shape tool at the middle of the view: the shape lands
         there at its default size, and the tool goes back to Select."""
         self.choose("shapes", kind)
         self.tap(round(self.width / 2), round(self.height / 2))
+        if not keep_selected:
+            wait_until(lambda: self.state["selection"], what="the shape placed and selected")
+            self.select_nothing()
 
-    def place_text(self, text, x=None, y=None):
+    def place_text(self, text, x=None, y=None, keep_selected=False):
         """The Text tool's tap (the middle of the view unless given), then the
         text typed and Enter."""
         self.choose("text")
@@ -86,6 +103,9 @@ class Canvas:
         editor = self.driver.find_element("id", "text-editor")
         wait_until(lambda: editor.is_displayed(), what="the text editor open")
         editor.send_keys(text, "\n")
+        if not keep_selected:
+            wait_until(lambda: self.state["selection"], what="the text placed and selected")
+            self.select_nothing()
 
     def mouse(self, path):
         """Presses at the first point, moves through the others, releases."""

@@ -63,12 +63,12 @@ def test_the_object_eraser_removes_what_it_crosses_on_every_page(server, browser
 def test_the_shape_tool_drags_out_a_shape_and_places_one_by_tap(server, browsers):
     page = Canvas(browsers(), server, "web/shape-tool")
     page.choose("shapes", 1)
-    page.mouse([(100, 100), (160, 130), (200, 160)])
+    page.mouse([(300, 100), (360, 130), (400, 160)])
     # One shape at a time, as in tldraw and Excalidraw: then the Select tool.
     wait_until(lambda: page.js("return document.querySelector('[data-tool=select]').getAttribute('aria-pressed')")
                == "true", what="back to Select")
     page.choose("shapes", 1)
-    page.tap(400, 300)
+    page.tap(600, 300)
     ellipses = wait_until(lambda: (e := page.js(
         "return [...document.querySelectorAll('#entities ellipse')].map(e => [e.getAttribute('rx'), e.getAttribute('ry')]);"
     )) and len(e) == 2 and e, what="two ellipses")

@@ -23,7 +23,8 @@ def shown_groups(page):
 
 TOOLS = ["select", "hand", "draw", "eraser", "lasso", "shapes", "text"]
 OPTIONS = {"select": [], "hand": [], "draw": ["pens", "color", "weight", "cap"], "eraser": ["erasers", "weight"],
-           "lasso": [], "shapes": ["shapes", "color", "fill", "weight"], "text": ["color"]}
+           "lasso": [], "shapes": ["shapes", "color", "fill", "weight"],
+           "text": ["fonts", "text-size", "text-style", "align", "color"]}
 
 
 def test_exactly_one_tool_is_active_and_shows_its_own_options_and_letters_and_escape_pick_tools(server, browsers):
@@ -64,7 +65,8 @@ def test_the_hand_pans_over_an_entity_without_moving_it_and_select_shows_the_sel
     page.choose("select")
     page.tap(cx + 120, cy + 40)
     wait_until(lambda: page.state["selection"] == [fox], what="the fox selected")
-    wait_until(lambda: shown_groups(page) == ["color", "fill", "weight", "arrange"], what="the selection's options")
+    wait_until(lambda: shown_groups(page) == ["color", "weight", "arrange"],
+               what="the selection's options (fill is for shapes)")
 
 
 def phone(server, document):

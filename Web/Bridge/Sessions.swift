@@ -58,13 +58,19 @@ final class WebSession {
         cachedOrderFlags = nil
     }
 
-    /// Bring forward (4) and send backward (8), as the toolbar shows them.
+    /// Bring forward (4) and send backward (8), as the toolbar shows them,
+    /// and what kinds the selection holds: a text (512), a shape (1024),
+    /// exactly one entity, a text (2048).
     var orderFlags: Int32 {
         let editor = client.editor
         if let cached = cachedOrderFlags, cached.selection == editor.state.selection { return cached.bits }
         var bits: Int32 = 0
         if editor.canBringForward { bits |= 4 }
         if editor.canSendBackward { bits |= 8 }
+        let kinds = Set(editor.state.selection.compactMap { editor.document.kind(of: $0) })
+        if kinds.contains(.text) { bits |= 512 }
+        if kinds.contains(.shape) { bits |= 1024 }
+        if editor.state.selection.count == 1 && kinds == [.text] { bits |= 2048 }
         cachedOrderFlags = (editor.state.selection, bits)
         return bits
     }
@@ -561,7 +567,11 @@ public func easelSessionCommand(
     case 2:
         guard let shape = UInt8(exactly: integer).flatMap(ShapeKind.init(rawValue:)) else { return -3 }
         command = .place(.shape(shape, width: c, height: d), at: point)
-    case 3: command = .place(.text(string, font: second, size: c), at: point)
+    case 3:
+        guard let style = UInt8(exactly: integer & 0xFF).flatMap(TextStyle.init(rawValue:)),
+            let alignment = UInt8(exactly: d).flatMap(TextAlignment.init(rawValue:))
+        else { return -3 }
+        command = .place(.text(string, font: second, size: c, style: style, alignment: alignment), at: point)
     case 4: command = .deleteSelection
     case 5: command = .duplicateSelection
     case 6: command = .bringForward
@@ -613,6 +623,7 @@ public func easelSessionCommand(
     case 31: command = .selectAll
     case 32: command = .clearSelection
     case 33: command = .nudge(by: Vector(dx: a, dy: b))
+    case 34: command = .selectPlaced(integer != 0)
     default:
         return -2
     }
@@ -685,15 +696,23 @@ public func easelSessionSelectionFrame(_ handle: Int32) -> Int32 {
     return 1
 }
 
-/// The text of the one selected text entity, in the result buffer; 0 when
-/// the selection is not exactly one text entity, else 1.
+/// The one selected text entity, in the result buffer: its style (u8: 0
+/// regular, 1 outlined, 2 framed), alignment (u8: 0 left, 1 centre, 2
+/// right), size (f32), colour (u32, 0xRRGGBBAA), font (u32 length and
+/// UTF-8), then its text (UTF-8, to the end); 0 when the selection is not
+/// exactly one text entity, else 1. Little-endian.
 @_cdecl("easel_session_selected_text")
 public func easelSessionSelectedText(_ handle: Int32) -> Int32 {
-    guard let editor = sessions[handle]?.client.editor else { return 0 }
-    let texts = editor.state.selection.compactMap { id -> String? in
-        if case .text(let text)? = editor.document[id]?.content { text.string } else { nil }
-    }
-    guard texts.count == 1, let text = texts.first else { return 0 }
-    setResult(Array(text.utf8))
+    guard let editor = sessions[handle]?.client.editor, editor.state.selection.count == 1,
+        let id = editor.state.selection.first, let entity = editor.document[id],
+        case .text(let text) = entity.content
+    else { return 0 }
+    var bytes: [UInt8] = [text.style.rawValue, text.alignment.rawValue]
+    bytes.appendLittleEndian(text.size.bitPattern)
+    bytes.appendLittleEndian(entity.style.color.rawValue)
+    bytes.appendLittleEndian(UInt32(text.font.utf8.count))
+    bytes += Array(text.font.utf8)
+    bytes += Array(text.string.utf8)
+    setResult(bytes)
     return 1
 }

@@ -18,7 +18,8 @@ import { TOOLS } from './tools.mjs';
  * numbers, the screen point the view zooms around, the zoom (a nudge moves
  * by screen pixels) and the page's own dialogs.
  * @typedef {{ session: any, Command: Record<string, number>, centre: () => { x: number, y: number },
- *   zoom?: () => number, setTool?: (id: string) => void, showShortcuts?: () => void }} ActionContext
+ *   zoom?: () => number, setTool?: (id: string) => void, editText?: () => boolean,
+ *   showShortcuts?: () => void }} ActionContext
  */
 
 /** How far an arrow key moves the selection, in screen pixels; Shift: ten times. */
@@ -78,6 +79,8 @@ export const ACTIONS = [
   { id: 'fit-selection', label: 'Zoom to selection', shortcuts: [{ code: 'Digit2', mod: false, shift: true }],
     enabled: (flags) => flags.hasSelection, run: command('fitSelection') },
   { id: 'reset-view', label: 'Reset view', shortcuts: [], run: command('resetViewport') },
+  { id: 'edit-text', label: 'Edit the selected text', shortcuts: [{ key: 'enter', mod: false, shift: false }],
+    enabled: (flags) => flags.oneText, run: ({ editText }) => editText?.() ?? false },
   { id: 'select-all', label: 'Select all', shortcuts: [{ key: 'a', mod: true }], run: command('selectAll') },
   { id: 'select-none', label: 'Back to Select, select nothing', shortcuts: [{ key: 'escape', mod: false }],
     run: ({ session, Command, setTool }) => {
@@ -120,7 +123,7 @@ export function actionFor(event) {
 
 const KEY_NAMES = {
   BracketLeft: '[', BracketRight: ']', Equal: '+', Minus: '−', NumpadAdd: 'Num +', NumpadSubtract: 'Num −',
-  Digit0: '0', Digit1: '1', Digit2: '2', delete: 'Delete', backspace: 'Backspace', escape: 'Escape',
+  Digit0: '0', Digit1: '1', Digit2: '2', delete: 'Delete', backspace: 'Backspace', escape: 'Escape', enter: 'Enter',
   ArrowLeft: '←', ArrowRight: '→', ArrowUp: '↑', ArrowDown: '↓',
 };
 

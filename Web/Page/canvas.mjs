@@ -14,6 +14,8 @@ import { EMOJI_CATEGORIES } from '/static/emoji-data.mjs';
 import { searchEmoji, withRecent } from '/static/emoji-picker.mjs';
 import { SelectionHandles } from './handles.mjs';
 import { Toolbar } from './toolbar.mjs';
+import { freeSpot, screenPosition } from './placing.mjs';
+import { TextEditing } from './text-edit.mjs';
 
 const $ = (id) => document.getElementById(id);
 
@@ -95,6 +97,7 @@ async function start() {
   const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
   const connection = new Connection(session, `${scheme}://${location.host}/d/${name}`, changed);
   connection.onPlaceFailed = ({ reason }) => fail(`The image was not placed: ${reason}`);
+  let startText = () => {};
   const input = attachInput($('canvas'), session, {
     pressMode: () => toolbar.pressMode, changed, isHandling: () => handles.active,
     onText: (point) => startText(point),
@@ -154,9 +157,10 @@ async function start() {
     view.preview(session.preview());
     const viewport = session.viewport();
     view.setViewport(viewport);
-    view.setSelection(session.selection);
+    const selection = session.selection;
+    view.setSelection(selection);
     handles.update(viewport);
-    toolbar.update(session.flags);
+    toolbar.update(session.flags, selection.join(' '));
     const peers = session.peers();
     view.setPeers(peers, viewport);
     showAgreement(peers);
@@ -235,7 +239,19 @@ async function start() {
   document.addEventListener('pointerdown', (event) => {
     if (!pageMenu.hidden && !$('page-menu-holder').contains(event.target)) closePageMenu();
   });
-  const placeEmoji = (emoji) => perform(Command.placeEmoji, { ...screenCentre(), c: 48, text: emoji });
+  // What is placed becomes the selection, as in tldraw and Excalidraw.
+  session.command(Command.selectPlaced, { integer: 1 });
+  // A new item goes to the middle of the view, stepped off any item
+  // already centred there.
+  const placingSpot = () => {
+    const viewport = session.viewport();
+    const taken = [...view.elements.values()]
+      .map((element) => screenPosition(element.getAttribute('transform'), viewport)).filter(Boolean);
+    const { a, b } = screenCentre();
+    const { x, y } = freeSpot({ x: a, y: b }, taken);
+    return { a: x, b: y };
+  };
+  const placeEmoji = (emoji) => perform(Command.placeEmoji, { ...placingSpot(), c: 48, text: emoji });
   for (const button of document.querySelectorAll('[data-emoji]')) {
     button.addEventListener('click', () => {
       placeEmoji(button.dataset.emoji);
@@ -329,7 +345,7 @@ async function start() {
   const readable = (file) => createImageBitmap(file).catch(() => {
     throw new Error(`${file.name || 'the pasted data'} is not an image this browser can read`);
   });
-  async function placeImage(file, at = screenCentre()) {
+  async function placeImage(file, at = placingSpot()) {
     try {
       const bitmap = await readable(file);
       // At most 60% of the canvas, or 480 pixels, on screen at this zoom.
@@ -420,6 +436,7 @@ async function start() {
     centre: () => { const { a, b } = screenCentre(); return { x: a, y: b }; },
     zoom: () => session.viewport()[2],
     setTool: (id) => toolbar.setTool(id),
+    editText: () => textEditing.startSelected(),
     showShortcuts: () => { if (!shortcutsDialog.open) shortcutsDialog.showModal(); },
   };
   const run = (found) => {
@@ -469,57 +486,39 @@ async function start() {
       clearArmed = setTimeout(() => { clearArmed = null; $('clear').textContent = 'Clear all'; }, 3000);
     }
   });
-  // Text typed in place: the Text tool's tap opens an editor where it
-  // landed, a double click on a selected text opens one over it; Enter
-  // keeps the text, Escape leaves everything as it was.
-  const editor = $('text-editor');
-  let editing = null; // { at } for a new text (screen point), {} for the selected one
-  function openEditor(value, left, top, width, target) {
-    editing = target;
-    editor.value = value;
-    editor.style.left = `${left + scrollX}px`;
-    editor.style.top = `${top + scrollY}px`;
-    editor.style.width = `${width}px`;
-    editor.hidden = false;
-    editor.focus();
-    editor.select();
-  }
-  function closeEditor() {
-    editor.hidden = true;
-    if (editing?.at) toolbar.setTool('select');
-    editing = null;
-  }
-  function startText(point) {
-    const box = $('canvas').getBoundingClientRect();
-    openEditor('', box.left + point.x - 8, box.top + point.y - 16, 200, { at: point });
-  }
-  $('canvas').addEventListener('dblclick', () => {
-    const current = session.selectedText;
-    const selected = session.selection;
-    if (current === null || selected.length !== 1) return;
-    const box = view.elements.get(selected[0])?.getBoundingClientRect();
-    if (!box) return;
-    openEditor(current, box.left, box.top, Math.max(160, box.width + 24), {});
+  // Text typed in place (text-edit.mjs): the Text tool's tap, a double
+  // click on a text (or on empty canvas, for a new one), or Enter.
+  const textEditing = new TextEditing({
+    session, Command, editor: $('text-editor'), toolbar, perform,
+    hide: (id, hidden) => view.elements.get(id)?.classList.toggle('editing', hidden),
   });
-  editor.addEventListener('keydown', (event) => {
-    if (event.key === 'Enter') {
-      const text = editor.value;
-      if (editing?.at && text.trim() !== '') {
-        perform(Command.placeText, { a: editing.at.x, b: editing.at.y, c: 24, text, extra: 'Helvetica' });
-      } else if (editing && !editing.at) {
-        perform(Command.editSelectedText, { text });
-      }
-      closeEditor();
-    } else if (event.key === 'Escape') {
-      closeEditor();
+  startText = (point) => textEditing.startNew(point);
+  $('canvas').addEventListener('dblclick', (event) => {
+    if (toolbar.pressMode !== 'select') return;
+    const box = $('canvas').getBoundingClientRect();
+    const point = { x: event.clientX - box.left, y: event.clientY - box.top };
+    // The canvas holds the pointer while pressed, so the event's target is
+    // the canvas: what lies under the point says what was double-clicked.
+    const under = document.elementsFromPoint(event.clientX, event.clientY);
+    if (under.some((element) => element.closest('#handles .handle'))) return;
+    const group = under.map((element) => element.closest('#entities > g')).find(Boolean);
+    if (group?.classList.contains('text')) {
+      // The two clicks before toggled it: it alone is selected, then edited.
+      session.command(Command.clearSelection);
+      session.gesture(Gesture.tap, point.x, point.y);
+      textEditing.startSelected();
+      changed();
+    } else if (!group) {
+      textEditing.startNew(point);
     }
   });
-  editor.addEventListener('blur', closeEditor);
   $('user-name').addEventListener('change', () => {
     localStorage.setItem('easel.user', $('user-name').value.trim() || userName());
   });
   document.addEventListener('keydown', (event) => {
-    if (event.target instanceof HTMLInputElement || shortcutsDialog.open) return;
+    const typing = event.target instanceof HTMLInputElement || event.target instanceof HTMLTextAreaElement
+      || event.target instanceof HTMLSelectElement;
+    if (typing || shortcutsDialog.open) return;
     if (event.key === 'Escape' && !zoomMenu.hidden) {
       closeZoomMenu();
       return;

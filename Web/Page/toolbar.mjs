@@ -2,7 +2,9 @@
 // options of that tool (or of the selection) and nothing else. Which tool
 // does what is tools.mjs; this file keeps the buttons and the editor's
 // drawing settings in step with the choices.
-import { TOOLS, DEFAULT_CHOICES, drawingFor, fillColor, optionsFor, pressMode, tool } from './tools.mjs';
+import {
+  ALIGNMENTS, DEFAULT_CHOICES, FONTS, TEXT_SIZES, TEXT_STYLES, TOOLS, drawingFor, fillColor, optionsFor, pressMode, tool,
+} from './tools.mjs';
 
 const $ = (id) => document.getElementById(id);
 
@@ -19,6 +21,7 @@ export class Toolbar {
     this.perform = perform;
     this.choices = { ...DEFAULT_CHOICES };
     this.shownGroups = null;
+    this.shownText = null;
     const holder = $('tool-buttons');
     for (const { id, label, key, icon } of TOOLS) {
       const button = document.createElement('button');
@@ -30,17 +33,43 @@ export class Toolbar {
       button.addEventListener('click', () => this.setTool(id));
       holder.append(button);
     }
+    for (const { family, label } of FONTS) {
+      const button = document.createElement('button');
+      button.dataset.font = family;
+      button.title = family;
+      button.textContent = label;
+      // Through the style object: the page's policy refuses style attributes.
+      button.style.fontFamily = `"${family}"`;
+      $('fonts').append(button);
+    }
+    Object.assign($('text-size'), { min: TEXT_SIZES.min, max: TEXT_SIZES.max, value: TEXT_SIZES.start });
+    // An option picked with the Select tool changes the selection too, as
+    // one step to undo.
+    const { Command } = numbers;
+    const toSelection = {
+      fill: () => this.perform(Command.setFill, { integer: this.fill() }),
+      font: () => this.perform(Command.setFont, { text: this.choices.font }),
+      textStyle: () => this.perform(Command.setTextStyle, { integer: TEXT_STYLES.indexOf(this.choices.textStyle) }),
+      align: () => this.perform(Command.setAlignment, { integer: ALIGNMENTS.indexOf(this.choices.align) }),
+    };
     const pick = (attribute, name, parse = (value) => value) => {
       for (const button of document.querySelectorAll(`[${attribute}]`)) {
         button.addEventListener('click', () => {
           this.choices[name] = parse(button.getAttribute(attribute));
-          if (name === 'fill' && this.choices.tool === 'select') {
-            this.perform(numbers.Command.setFill, { integer: this.fill() });
-          }
+          if (this.choices.tool === 'select' && session.flags.hasSelection) toSelection[name]?.();
           this.changedTool();
         });
       }
     };
+    pick('data-font', 'font');
+    pick('data-text-style', 'textStyle');
+    pick('data-align', 'align');
+    $('text-size').addEventListener('change', () => {
+      this.choices.textSize = Number($('text-size').value);
+      if (this.choices.tool === 'select' && session.flags.hasText) {
+        this.perform(Command.setSize, { a: this.choices.textSize });
+      }
+    });
     pick('data-pen', 'pen');
     pick('data-eraser', 'eraser');
     pick('data-shape', 'shape', Number);
@@ -51,6 +80,7 @@ export class Toolbar {
     });
     $('color').addEventListener('change', () => {
       this.applyDrawing();
+      this.showSamples();
       if (this.choices.tool === 'select' && session.flags.hasSelection) {
         this.perform(numbers.Command.setColor, { integer: this.rgba() });
       }
@@ -101,6 +131,7 @@ export class Toolbar {
     press('[data-eraser]', 'data-eraser', choices.eraser);
     press('[data-shape]', 'data-shape', choices.shape);
     press('[data-fill]', 'data-fill', choices.fill);
+    this.showChoices();
     const canvas = $('canvas');
     const mode = this.pressMode;
     canvas.classList.toggle('drawing', mode === 'draw');
@@ -111,24 +142,69 @@ export class Toolbar {
 
   /** The editor's drawing settings from the choices. */
   applyDrawing() {
-    const drawing = drawingFor(this.choices, this.numbers);
-    if (!drawing) return;
-    const { Command } = this.numbers;
+    // A tool that draws nothing still gives the editor the colour: text
+    // takes it when placed.
+    const { Command, Tool, DrawingAction } = this.numbers;
+    const drawing = drawingFor(this.choices, this.numbers) ?? { tool: Tool.pen, action: DrawingAction.ink };
     const arrow = $('arrow-cap').getAttribute('aria-pressed') === 'true' ? 1 : 0;
     this.perform(Command.setDrawing,
       { integer: this.rgba(), a: Number($('weight').value), b: drawing.tool, c: arrow, d: drawing.action });
     if (this.choices.tool === 'shapes') this.perform(Command.shapeTool, { b: this.choices.shape, integer: this.fill() });
   }
 
-  /** Shows the option groups of the tool, and of the selection. */
-  update(flags) {
-    const groups = optionsFor(this.choices, flags.hasSelection);
-    const key = groups.join(' ');
-    if (key === this.shownGroups) return;
-    this.shownGroups = key;
-    for (const group of document.querySelectorAll('#options [data-group]')) {
-      group.hidden = !groups.includes(group.dataset.group);
+  /** The text options as chosen: pressed buttons, the size, samples. */
+  showChoices() {
+    const { choices } = this;
+    const press = (selector, attribute, value) => {
+      for (const button of document.querySelectorAll(selector)) {
+        button.setAttribute('aria-pressed', String(button.getAttribute(attribute) === String(value)));
+      }
+    };
+    press('[data-font]', 'data-font', choices.font);
+    press('[data-text-style]', 'data-text-style', choices.textStyle);
+    press('[data-align]', 'data-align', choices.align);
+    $('text-size').value = String(choices.textSize);
+    this.showSamples();
+  }
+
+  /** The style buttons show their letter as the text will look: in the
+   * chosen font and the drawing colour. */
+  showSamples() {
+    for (const sample of document.querySelectorAll('[data-text-style] .sample')) {
+      sample.style.fontFamily = `"${this.choices.font}"`;
+      if (sample.classList.contains('outlined')) sample.style.webkitTextStroke = `1px ${$('color').value}`;
+      else sample.style.color = $('color').value;
     }
-    $('options').hidden = groups.length === 0;
+  }
+
+  /**
+   * Shows the option groups of the tool, and of the selection; with one
+   * text selected, its font, size, style and alignment become the choices.
+   */
+  update(flags, selection) {
+    const groups = optionsFor(this.choices, flags);
+    const key = groups.join(' ');
+    if (key !== this.shownGroups) {
+      this.shownGroups = key;
+      for (const group of document.querySelectorAll('#options [data-group]')) {
+        group.hidden = !groups.includes(group.dataset.group);
+      }
+      $('options').hidden = groups.length === 0;
+    }
+    if (selection === undefined || !flags.oneText) {
+      this.shownText = null;
+      return;
+    }
+    // Read every update (one entity): an undo or a peer changes the text
+    // under an unchanged selection, and the buttons follow it.
+    const text = this.session.selectedTextEntity();
+    const shown = text && `${selection} ${text.font} ${text.size} ${text.style} ${text.alignment}`;
+    if (!text || shown === this.shownText) return;
+    this.shownText = shown;
+    Object.assign(this.choices, {
+      font: text.font || this.choices.font, textSize: Math.round(text.size),
+      textStyle: TEXT_STYLES[text.style] ?? 'regular', align: ALIGNMENTS[text.alignment] ?? 'left',
+    });
+    this.showChoices();
   }
 }

@@ -135,7 +135,7 @@ export const Command = Object.freeze({
   setColor: 12, setFill: 13, setWeight: 14, setFont: 15, setSize: 16, setTextStyle: 17,
   setAlignment: 18, editSelectedText: 19, setDrawing: 20, shapeTool: 21, backgroundColor: 22,
   backgroundNoImage: 23, bringToFront: 24, sendToBack: 25, pan: 26, zoomBy: 27, zoomTo: 28, fitContent: 29,
-  fitSelection: 30, selectAll: 31, clearSelection: 32, nudge: 33,
+  fitSelection: 30, selectAll: 31, clearSelection: 32, nudge: 33, selectPlaced: 34,
 });
 
 /** How a background image fills its box (EaselModel's BackgroundFit). */
@@ -290,8 +290,9 @@ export class Session {
 
   /**
    * { canUndo, canRedo, canBringForward, canSendBackward, canBringToFront, canSendToBack, hasSelection,
-   * gestureInFlight, unacknowledged }: bring forward and send backward only when an entity that overlaps
-   * a selected one lies that way.
+   * gestureInFlight, unacknowledged, hasText, hasShape, oneText }: bring forward and send backward only
+   * when an entity that overlaps a selected one lies that way; whether the selection holds a text, a
+   * shape, or is exactly one text.
    */
   get flags() {
     const bits = this.exports.easel_session_flags(this.handle);
@@ -299,6 +300,7 @@ export class Session {
       canUndo: (bits & 1) !== 0, canRedo: (bits & 2) !== 0, canBringForward: (bits & 4) !== 0,
       canSendBackward: (bits & 8) !== 0, hasSelection: (bits & 16) !== 0, gestureInFlight: (bits & 32) !== 0,
       unacknowledged: (bits & 64) !== 0, canBringToFront: (bits & 128) !== 0, canSendToBack: (bits & 256) !== 0,
+      hasText: (bits & 512) !== 0, hasShape: (bits & 1024) !== 0, oneText: (bits & 2048) !== 0,
     };
   }
 
@@ -388,8 +390,23 @@ export class Session {
 
   /** The text of the one selected text entity, or null. */
   get selectedText() {
+    return this.selectedTextEntity()?.text ?? null;
+  }
+
+  /**
+   * The one selected text entity: { text, font, size, style (0 regular, 1
+   * outlined, 2 framed), alignment (0 left, 1 centre, 2 right), color
+   * (0xRRGGBBAA) }, or null when the selection is not exactly one text.
+   */
+  selectedTextEntity() {
     if (this.exports.easel_session_selected_text(this.handle) === 0) return null;
-    return text.decode(this.easel.result());
+    const bytes = this.easel.result();
+    const view = new DataView(bytes.buffer);
+    const fontLength = view.getUint32(10, true);
+    return {
+      style: bytes[0], alignment: bytes[1], size: view.getFloat32(2, true), color: view.getUint32(6, true),
+      font: text.decode(bytes.subarray(14, 14 + fontLength)), text: text.decode(bytes.subarray(14 + fontLength)),
+    };
   }
 
   /** This session's replica, as 16 hex digits. */

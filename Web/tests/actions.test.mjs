@@ -65,7 +65,7 @@ test('every action runs a command the module has, a page dialog or a tool', () =
     const session = { command: (given) => { kind = given; return true; } };
     found.run({
       session, Command, centre: () => ({ x: 0, y: 0 }), showShortcuts: () => { page = true; },
-      setTool: (id) => { tool(id); page = true; },
+      setTool: (id) => { tool(id); page = true; }, editText: () => { page = true; return true; },
     });
     assert.ok(Object.values(Command).includes(kind) || page, `${found.id} runs command ${kind}`);
   }

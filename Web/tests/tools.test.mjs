@@ -2,7 +2,10 @@
 // settings the editor gets and which options show.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULT_CHOICES, TOOLS, drawingFor, fillColor, optionsFor, pressMode, tool } from '../Page/tools.mjs';
+import {
+  ALIGNMENTS, DEFAULT_CHOICES, FONTS, TEXT_OPTIONS, TEXT_SIZES, TEXT_STYLES, TOOLS, drawingFor, fillColor, optionsFor,
+  pressMode, tool,
+} from '../Page/tools.mjs';
 import { DrawingAction, Tool } from '../Shell/easel.mjs';
 
 const numbers = { Tool, DrawingAction };
@@ -33,13 +36,26 @@ test('each drawing tool gives the editor one drawing action, and the others none
 });
 
 test('each tool shows its own options and nothing else; Select shows the selection\'s only when there is one', () => {
-  assert.deepEqual(optionsFor(choose({ tool: 'draw' }), false), ['pens', 'color', 'weight', 'cap']);
-  assert.deepEqual(optionsFor(choose({ tool: 'eraser' }), true), ['erasers', 'weight']);
-  assert.deepEqual(optionsFor(choose({ tool: 'shapes' }), false), ['shapes', 'color', 'fill', 'weight']);
-  assert.deepEqual(optionsFor(choose({ tool: 'lasso' }), true), []);
-  assert.deepEqual(optionsFor(choose({ tool: 'hand' }), true), []);
-  assert.deepEqual(optionsFor(choose({ tool: 'select' }), false), []);
-  assert.deepEqual(optionsFor(choose({ tool: 'select' }), true), ['color', 'fill', 'weight', 'arrange']);
+  assert.deepEqual(optionsFor(choose({ tool: 'draw' })), ['pens', 'color', 'weight', 'cap']);
+  assert.deepEqual(optionsFor(choose({ tool: 'eraser' }), { hasSelection: true }), ['erasers', 'weight']);
+  assert.deepEqual(optionsFor(choose({ tool: 'shapes' })), ['shapes', 'color', 'fill', 'weight']);
+  assert.deepEqual(optionsFor(choose({ tool: 'text' })), [...TEXT_OPTIONS, 'color']);
+  assert.deepEqual(optionsFor(choose({ tool: 'lasso' }), { hasSelection: true }), []);
+  assert.deepEqual(optionsFor(choose({ tool: 'hand' }), { hasSelection: true }), []);
+  assert.deepEqual(optionsFor(choose({ tool: 'select' })), []);
+  assert.deepEqual(optionsFor(choose({ tool: 'select' }), { hasSelection: true }), ['color', 'weight', 'arrange']);
+  assert.deepEqual(optionsFor(choose({ tool: 'select' }), { hasSelection: true, hasShape: true, hasText: true }),
+    [...TEXT_OPTIONS, 'color', 'fill', 'weight', 'arrange'], 'fill for shapes, the text options for texts');
+});
+
+test('at least four fonts, each served by the page, and the text choices start in range', () => {
+  assert.ok(FONTS.length >= 4);
+  assert.equal(new Set(FONTS.map((font) => font.family)).size, FONTS.length);
+  for (const font of FONTS) assert.match(font.file, /^[A-Za-z-]+\.ttf$/);
+  assert.equal(DEFAULT_CHOICES.font, FONTS[0].family);
+  assert.ok(DEFAULT_CHOICES.textSize >= TEXT_SIZES.min && DEFAULT_CHOICES.textSize <= TEXT_SIZES.max);
+  assert.deepEqual(TEXT_STYLES, ['regular', 'outlined', 'framed'], 'the model\'s raw values, in order');
+  assert.deepEqual(ALIGNMENTS, ['left', 'center', 'right']);
 });
 
 test('a fill is the drawing colour at none, a quarter or full opacity', () => {

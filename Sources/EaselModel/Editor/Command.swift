@@ -32,6 +32,9 @@ public enum Command: Hashable, Sendable {
     case selectAll
     /// Empties the selection (no ops).
     case clearSelection
+    /// Whether what is placed from now on becomes the selection
+    /// (`EditorState.selectsPlaced`; no ops).
+    case selectPlaced(Bool)
     /// Moves the selection by document units, in one transaction (the
     /// arrow keys).
     case nudge(by: Vector)
@@ -73,7 +76,9 @@ public enum FitTarget: Hashable, Sendable {
 public enum NewEntity: Hashable, Sendable {
     case emoji(String, size: Float)
     case shape(ShapeKind, width: Float, height: Float)
-    case text(String, font: String, size: Float)
+    /// Style and alignment are written only when they are not the
+    /// registers' defaults (regular, left).
+    case text(String, font: String, size: Float, style: TextStyle = .regular, alignment: TextAlignment = .left)
     /// An image by the SHA-256 of its bytes; storing blobs comes later.
     case image(BlobHash, width: Float, height: Float)
 
@@ -90,7 +95,9 @@ public enum NewEntity: Hashable, Sendable {
         switch self {
         case .emoji(let character, let size): [.character(character), .size(size)]
         case .shape(let shape, let width, let height): [.shape(shape), .width(width), .height(height)]
-        case .text(let string, let font, let size): [.text(string), .font(font), .size(size)]
+        case .text(let string, let font, let size, let style, let alignment):
+            [.text(string), .font(font), .size(size)] + (style != .regular ? [.textStyle(style)] : [])
+                + (alignment != .left ? [.alignment(alignment)] : [])
         case .image(let blob, let width, let height): [.blob(blob), .width(width), .height(height)]
         }
     }

@@ -63,6 +63,9 @@ extension Editor {
         case .clearSelection:
             state.selection.removeAll()
             return []
+        case .selectPlaced(let selects):
+            state.selectsPlaced = selects
+            return []
         case .nudge(let offset):
             guard offset.dx.isFinite, offset.dy.isFinite else { throw .invalidInput("a nudge must be finite") }
             let ids = state.selection
@@ -124,10 +127,12 @@ extension Editor {
         if (new.kind == .text || styled) && drawing.color != defaults.color { style.append(.color(drawing.color)) }
         if styled && drawing.weight != defaults.weight { style.append(.weight(drawing.weight)) }
         if styled && drawing.fill != defaults.fill { style.append(.fill(drawing.fill)) }
-        return try transaction { editor, transaction throws(ModelError) in
+        let ops = try transaction { editor, transaction throws(ModelError) in
             let key = editor.document.zPlacementOnTop(jitter: Self.jitter(for: try transaction.nextID))
             try transaction.create(new.kind, new.fields + style + [.x(location.x), .y(location.y), .zKey(key)])
         }
+        if state.selectsPlaced, let created = ops.first { state.selection = [created.entity] }
+        return ops
     }
 
     private mutating func duplicateSelection() throws(ModelError) -> [Op] {

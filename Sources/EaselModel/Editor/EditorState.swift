@@ -8,6 +8,10 @@ public struct EditorState: Hashable, Sendable {
     public var viewport: Viewport = .standard
     public var drawing: DrawingSettings = DrawingSettings()
     public var gesture: Gesture?
+    /// Whether an entity placed (an emoji, shape, text or image) becomes the
+    /// selection, as in tldraw and Excalidraw; the web page turns it on.
+    /// Off by default, as in EmojiArt, where a placed emoji waits for a tap.
+    public var selectsPlaced = false
 
     public init() {}
 

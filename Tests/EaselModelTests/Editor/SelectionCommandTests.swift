@@ -33,4 +33,23 @@ struct SelectionCommandTests {
         #expect(throws: ModelError.self) { try editor.perform(.nudge(by: Vector(dx: .nan, dy: 0))) }
         #expect(try editor.perform(.nudge(by: .zero)).isEmpty)
     }
+
+    @Test("with select-placed on, an entity placed by a command or by the shape tool becomes the selection; off, nothing is selected")
+    func placedEntitiesBecomeTheSelectionWhenAsked() throws {
+        var editor = Canvas.editor()
+        editor.state.selection = [Canvas.star]
+        let quiet = try editor.perform(.place(.emoji("🦊", size: 40), at: Point(x: 700, y: 700)))
+        #expect(editor.state.selection == [Canvas.star], "off by default, as in EmojiArt")
+        #expect(try editor.perform(.selectPlaced(true)).isEmpty, "a setting, no ops")
+        let fox = try editor.perform(.place(.emoji("🦊", size: 40), at: Point(x: 800, y: 700)))
+        #expect(editor.state.selection == [try #require(fox.first).entity])
+        try editor.perform(.setDrawing(DrawingSettings(action: .shape)))
+        try editor.send(.drawBegan(DrawPoint(location: Point(x: 900, y: 700), time: 0)))
+        let shape = try editor.send(.drawEnded)
+        #expect(editor.state.selection == [try #require(shape.first).entity])
+        try editor.perform(.selectPlaced(false))
+        try editor.perform(.place(.text("hi", font: "Menlo", size: 20), at: Point(x: 900, y: 800)))
+        #expect(editor.state.selection == [try #require(shape.first).entity], "off again")
+        #expect(quiet.count == 1)
+    }
 }
