@@ -12,6 +12,13 @@ public struct SVGRenderer: Sendable {
         public var background: Color = .white
         /// Where an image entity's pixels are, from its blob's hash.
         public var blobPath: @Sendable (BlobHash) -> String = { "blobs/\($0)" }
+        /// Whether the background (its colour and image) is drawn; without
+        /// it, what is not drawn on stays transparent.
+        public var drawsBackground = true
+        /// The entities to draw (an export of the selection), with the
+        /// erasers that cut them; every entity when nil. The default frame
+        /// then holds them alone.
+        public var only: Set<EntityID>?
 
         public init(frame: Rect? = nil) {
             self.frame = frame
@@ -28,8 +35,12 @@ public struct SVGRenderer: Sendable {
     /// background image's box with a 16-unit margin, or 1000 × 800 at the
     /// origin when it has neither.
     public static func frame(of document: Document) -> Rect {
-        var bounds = document.entities.map { EntityGeometry($0).documentBounds }
-        if let image = document.background.image { bounds.append(BackgroundSVG(image: image, options: Options()).box) }
+        frame(of: document.entities, backgroundImage: document.background.image)
+    }
+
+    static func frame(of entities: [Entity], backgroundImage: BackgroundImage?) -> Rect {
+        var bounds = entities.map { EntityGeometry($0).documentBounds }
+        if let image = backgroundImage { bounds.append(BackgroundSVG(image: image, options: Options()).box) }
         guard var frame = bounds.first else { return Rect(minX: 0, minY: 0, maxX: 1000, maxY: 800) }
         for box in bounds.dropFirst() { frame = frame.union(box) }
         return Rect(minX: frame.minX - 16, minY: frame.minY - 16, maxX: frame.maxX + 16, maxY: frame.maxY + 16)
@@ -58,8 +69,11 @@ public struct SVGRenderer: Sendable {
     }
 
     public func render(_ document: Document) -> String {
-        let entities = document.entities
-        let frame = options.frame ?? Self.frame(of: document)
+        let entities = drawn(document)
+        let frame =
+            options.frame
+            ?? Self.frame(
+                of: entities, backgroundImage: options.only == nil ? document.background.image : nil)
         let n = SVGNumber.format as (Float) -> String
         var svg = """
             <svg xmlns="http://www.w3.org/2000/svg" viewBox="\(n(frame.minX)) \(n(frame.minY)) \(n(frame.width)) \(n(frame.height))" \
@@ -72,16 +86,30 @@ public struct SVGRenderer: Sendable {
             })
         let definitions = Self.filters(for: tools)
         if !definitions.isEmpty { svg += "<defs>\n" + definitions + "</defs>\n" }
-        svg +=
-            "<rect x=\"\(n(frame.minX))\" y=\"\(n(frame.minY))\" width=\"\(n(frame.width))\" height=\"\(n(frame.height))\""
-        svg += backgroundColor(of: document).paint("fill") + "/>\n"
-        svg += backgroundFragment(of: document)
+        if options.drawsBackground {
+            svg +=
+                "<rect x=\"\(n(frame.minX))\" y=\"\(n(frame.minY))\" width=\"\(n(frame.width))\" height=\"\(n(frame.height))\""
+            svg += backgroundColor(of: document).paint("fill") + "/>\n"
+            svg += backgroundFragment(of: document)
+        }
         let layers = EraserLayers(document)
         for entity in entities {
             EntitySVG(entity: entity, options: options, layers: layers).write(to: &svg)
         }
         svg += "</svg>\n"
         return svg
+    }
+
+    /// The entities `render` draws: all, or those `options.only` names and
+    /// the pixel and blur erasers that cut them (an eraser drawn before
+    /// erasures were recorded cuts everything beneath it).
+    private func drawn(_ document: Document) -> [Entity] {
+        guard let only = options.only else { return document.entities }
+        return document.entities.filter { entity in
+            if only.contains(entity.id) { return true }
+            guard entity.isEraser, case .stroke(let stroke) = entity.content else { return false }
+            return stroke.erases.map { erased in erased.contains { only.contains($0.entity) } } ?? true
+        }
     }
 
     /// The filters strokes of these tools refer to, one line each: neon's

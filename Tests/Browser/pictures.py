@@ -16,12 +16,13 @@ SHOTS = ROOT / ".build-wasm" / "screenshots"
 CHANNEL_TOLERANCE = 96
 
 
-def rendered(server, document, browser, folder, name):
+def rendered(server, document, browser, folder, name, embed_images=False):
     """`easel render` of the document on the server's database, as Chromium
     draws the SVG file; with the SVG's frame (x, y, width, height)."""
     svg = folder / f"{name}.svg"
     result = subprocess.run(
-        [str(easel_binary()), "render", "--db", str(server.database), "--doc", document, "-o", str(svg)],
+        [str(easel_binary()), "render", "--db", str(server.database), "--doc", document, "-o", str(svg),
+         *(["--embed-images"] if embed_images else [])],
         capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
     frame = [float(n) for n in re.search(r'viewBox="([^"]+)"', svg.read_text()).group(1).split()]

@@ -624,6 +624,9 @@ public func easelSessionCommand(
     case 32: command = .clearSelection
     case 33: command = .nudge(by: Vector(dx: a, dy: b))
     case 34: command = .selectPlaced(integer != 0)
+    case 35:
+        guard let clipping = try? ClippingJSON.decode(string) else { return -3 }
+        command = .paste(clipping, at: point)
     default:
         return -2
     }
@@ -675,6 +678,33 @@ public func easelSessionPeers(_ handle: Int32) -> Int32 {
     }
     setResult(records.bytes)
     return records.count
+}
+
+/// The selection as the page's clipboard text (`ClippingJSON`), in the
+/// result buffer: 1, or 0 when nothing is selected.
+@_cdecl("easel_session_copy")
+public func easelSessionCopy(_ handle: Int32) -> Int32 {
+    guard let clipping = sessions[handle]?.client.editor.clipping() else { return 0 }
+    setResult(Array(ClippingJSON.encode(clipping).utf8))
+    return 1
+}
+
+/// The document, or the selection (`selectionOnly` ≠ 0), as one SVG file
+/// drawn by the renderer every client draws with, with or without its
+/// background, in the result buffer: 1, or 0 for a selection of nothing.
+/// Images refer to `blobs/<hex>`; the page puts their bytes in.
+@_cdecl("easel_session_export_svg")
+public func easelSessionExportSVG(_ handle: Int32, _ selectionOnly: Int32, _ background: Int32) -> Int32 {
+    guard let editor = sessions[handle]?.client.editor else { return 0 }
+    var options = SVGRenderer.Options()
+    options.drawsBackground = background != 0
+    if selectionOnly != 0 {
+        let selected = editor.state.selection.filter { !editor.document.isEraser($0) }
+        guard !selected.isEmpty else { return 0 }
+        options.only = selected
+    }
+    setResult(Array(SVGRenderer(options: options).render(editor.document).utf8))
+    return 1
 }
 
 /// A frame as five little-endian binary32 numbers: centre x, centre y,

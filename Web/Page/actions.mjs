@@ -19,6 +19,7 @@ import { TOOLS } from './tools.mjs';
  * by screen pixels) and the page's own dialogs.
  * @typedef {{ session: any, Command: Record<string, number>, centre: () => { x: number, y: number },
  *   zoom?: () => number, setTool?: (id: string) => void, editText?: () => boolean,
+ *   clipboard?: (verb: string) => boolean, showExport?: () => void,
  *   showShortcuts?: () => void }} ActionContext
  */
 
@@ -45,7 +46,7 @@ const zoom = (factor) => ({ session, Command, centre }) => {
 };
 
 /**
- * @type {{ id: string, label: string, shortcuts: Shortcut[],
+ * @type {{ id: string, label: string, shortcuts: Shortcut[], native?: boolean,
  *   enabled?: (flags: Record<string, boolean>) => boolean, run: (context: ActionContext) => boolean }[]}
  */
 export const ACTIONS = [
@@ -55,6 +56,14 @@ export const ACTIONS = [
     enabled: (flags) => flags.canRedo, run: command('redo') },
   { id: 'duplicate', label: 'Duplicate', shortcuts: [{ key: 'd', mod: true }],
     enabled: (flags) => flags.hasSelection, run: command('duplicateSelection') },
+  // Native: the keys go on to the browser, whose clipboard events
+  // (clipboard.mjs) do the work; the list of shortcuts shows them.
+  { id: 'copy', label: 'Copy', shortcuts: [{ key: 'c', mod: true, shift: false }], native: true,
+    enabled: (flags) => flags.hasSelection, run: ({ clipboard }) => clipboard?.('copy') ?? false },
+  { id: 'cut', label: 'Cut', shortcuts: [{ key: 'x', mod: true, shift: false }], native: true,
+    enabled: (flags) => flags.hasSelection, run: ({ clipboard }) => clipboard?.('cut') ?? false },
+  { id: 'paste', label: 'Paste', shortcuts: [{ key: 'v', mod: true, shift: false }], native: true,
+    run: ({ clipboard }) => clipboard?.('paste') ?? false },
   { id: 'delete', label: 'Delete', shortcuts: [{ key: 'delete', mod: false }, { key: 'backspace', mod: false }],
     enabled: (flags) => flags.hasSelection, run: command('deleteSelection') },
   { id: 'bring-to-front', label: 'Bring to front', shortcuts: [{ code: 'BracketRight', mod: false, shift: true }],
@@ -95,6 +104,8 @@ export const ACTIONS = [
   ...arrow('nudge-right', 'Move right', 'ArrowRight', 1, 0),
   ...arrow('nudge-up', 'Move up', 'ArrowUp', 0, -1),
   ...arrow('nudge-down', 'Move down', 'ArrowDown', 0, 1),
+  { id: 'export', label: 'Export an image', shortcuts: [{ key: 'e', mod: true, shift: true }],
+    run: ({ showExport }) => { showExport?.(); return true; } },
   { id: 'shortcuts', label: 'Keyboard shortcuts', shortcuts: [{ key: '?', mod: false }],
     run: ({ showShortcuts }) => { showShortcuts?.(); return true; } },
 ];

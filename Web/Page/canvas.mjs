@@ -16,6 +16,9 @@ import { SelectionHandles } from './handles.mjs';
 import { Toolbar } from './toolbar.mjs';
 import { freeSpot, screenPosition } from './placing.mjs';
 import { TextEditing } from './text-edit.mjs';
+import { attachClipboard } from './clipboard.mjs';
+import { download, exportImage, fileName } from './export.mjs';
+import { FONTS } from './tools.mjs';
 
 const $ = (id) => document.getElementById(id);
 
@@ -414,12 +417,20 @@ async function start() {
     const box = $('canvas').getBoundingClientRect();
     for (const file of files) placeImage(file, { a: event.clientX - box.left, b: event.clientY - box.top });
   });
-  document.addEventListener('paste', (event) => {
-    if (event.target instanceof HTMLInputElement) return;
-    const files = [...(event.clipboardData?.files ?? [])];
-    if (files.length === 0) return;
-    event.preventDefault();
-    for (const file of files) placeImage(file);
+  // Copy, cut and paste (clipboard.mjs): a paste goes where the pointer is
+  // over the canvas, else to the middle of the view.
+  let pointerOnCanvas = null;
+  $('canvas').addEventListener('pointermove', (event) => {
+    const box = $('canvas').getBoundingClientRect();
+    pointerOnCanvas = { x: event.clientX - box.left, y: event.clientY - box.top };
+  });
+  $('canvas').addEventListener('pointerleave', () => { pointerOnCanvas = null; });
+  attachClipboard({
+    session, Command, changed, fail,
+    spot: () => pointerOnCanvas ?? (({ a, b }) => ({ x: a, y: b }))(placingSpot()),
+    placeFiles: (files, at) => { for (const file of files) placeImage(file, { a: at.x, b: at.y }); },
+    placeText: (text, at) => perform(Command.placeText,
+      { a: at.x, b: at.y, c: toolbar.choices.textSize, text, extra: toolbar.choices.font }),
   });
   // Buttons and menu items run the action they name (actions.mjs), the
   // one table the keyboard reads too.
@@ -437,6 +448,10 @@ async function start() {
     zoom: () => session.viewport()[2],
     setTool: (id) => toolbar.setTool(id),
     editText: () => textEditing.startSelected(),
+    // From a button: the browser's own clipboard commands, which fire the
+    // events clipboard.mjs handles (a page may not paste this way).
+    clipboard: (verb) => document.execCommand(verb),
+    showExport: () => showExport(),
     showShortcuts: () => { if (!shortcutsDialog.open) shortcutsDialog.showModal(); },
   };
   const run = (found) => {
@@ -473,6 +488,41 @@ async function start() {
   document.addEventListener('pointerdown', (event) => {
     if (!zoomMenu.hidden && !$('zoom').contains(event.target)) closeZoomMenu();
   });
+  // Export (export.mjs): the canvas or the selection, as PNG or SVG.
+  const exportDialog = $('export-dialog');
+  const fontBytes = (file) => fetch(`/static/${file}`).then((response) => response.arrayBuffer());
+  const exportNow = (choice) => exportImage(session, choice,
+    { blob: (hex) => images.fetchChecked(hex), font: fontBytes, fonts: FONTS });
+  function showExport() {
+    closePageMenu();
+    const selected = session.flags.hasSelection;
+    $('export-selection').disabled = !selected;
+    for (const radio of exportDialog.querySelectorAll('[name=export-what]')) {
+      radio.checked = radio.value === (selected ? 'selection' : 'canvas');
+    }
+    $('export-status').textContent = '';
+    if (!exportDialog.open) exportDialog.showModal();
+  }
+  $('export-form').addEventListener('submit', async (event) => {
+    if (event.submitter?.value !== 'export') return;
+    event.preventDefault();
+    const form = new FormData($('export-form'));
+    const [format, scale] = String(form.get('export-format')).split('-');
+    const choice = {
+      format, scale: Number(scale ?? 1), selection: form.get('export-what') === 'selection',
+      background: $('export-background').checked,
+    };
+    $('export-status').textContent = 'Drawing…';
+    try {
+      const blob = await exportNow(choice);
+      if (!blob) throw new Error('nothing is selected');
+      download(blob, fileName(name, choice));
+      exportDialog.close();
+    } catch (error) {
+      $('export-status').textContent = `Not exported: ${error.message}`;
+    }
+  });
+
   // Clear all asks once more on the button itself: no dialog box.
   let clearArmed = null;
   $('clear').addEventListener('click', () => {
@@ -518,13 +568,14 @@ async function start() {
   document.addEventListener('keydown', (event) => {
     const typing = event.target instanceof HTMLInputElement || event.target instanceof HTMLTextAreaElement
       || event.target instanceof HTMLSelectElement;
-    if (typing || shortcutsDialog.open) return;
+    if (typing || shortcutsDialog.open || exportDialog.open) return;
     if (event.key === 'Escape' && !zoomMenu.hidden) {
       closeZoomMenu();
       return;
     }
     const found = actionFor(event);
-    if (!found) return;
+    // Copy, cut and paste go on as the browser's clipboard events.
+    if (!found || found.native) return;
     event.preventDefault();
     run(found);
   });
@@ -535,7 +586,7 @@ async function start() {
   }, 50);
   update();
   // For tests and for people debugging in the console.
-  window.easel = { session, connection, view, images, handles };
+  window.easel = { session, connection, view, images, handles, exportNow };
 }
 
 start().catch((error) => fail(`The canvas could not start: ${error.message}`));

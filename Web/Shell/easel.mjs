@@ -135,7 +135,7 @@ export const Command = Object.freeze({
   setColor: 12, setFill: 13, setWeight: 14, setFont: 15, setSize: 16, setTextStyle: 17,
   setAlignment: 18, editSelectedText: 19, setDrawing: 20, shapeTool: 21, backgroundColor: 22,
   backgroundNoImage: 23, bringToFront: 24, sendToBack: 25, pan: 26, zoomBy: 27, zoomTo: 28, fitContent: 29,
-  fitSelection: 30, selectAll: 31, clearSelection: 32, nudge: 33, selectPlaced: 34,
+  fitSelection: 30, selectAll: 31, clearSelection: 32, nudge: 33, selectPlaced: 34, paste: 35,
 });
 
 /** How a background image fills its box (EaselModel's BackgroundFit). */
@@ -386,6 +386,22 @@ export class Session {
   selectionFrame() {
     if (this.exports.easel_session_selection_frame(this.handle) === 0) return null;
     return readFrame(new DataView(this.easel.result().buffer), 0);
+  }
+
+  /**
+   * The document, or the selection, as one SVG file drawn by the module's
+   * renderer (images refer to `blobs/<hex>`), with or without its
+   * background; null for a selection of nothing.
+   */
+  exportSVG({ selection = false, background = true } = {}) {
+    if (this.exports.easel_session_export_svg(this.handle, selection ? 1 : 0, background ? 1 : 0) === 0) return null;
+    return text.decode(this.easel.result());
+  }
+
+  /** The selection as the page's clipboard text (a clipping), or null. */
+  copy() {
+    if (this.exports.easel_session_copy(this.handle) === 0) return null;
+    return text.decode(this.easel.result());
   }
 
   /** The text of the one selected text entity, or null. */

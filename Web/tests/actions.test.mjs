@@ -66,6 +66,7 @@ test('every action runs a command the module has, a page dialog or a tool', () =
     found.run({
       session, Command, centre: () => ({ x: 0, y: 0 }), showShortcuts: () => { page = true; },
       setTool: (id) => { tool(id); page = true; }, editText: () => { page = true; return true; },
+      clipboard: () => { page = true; return true; }, showExport: () => { page = true; },
     });
     assert.ok(Object.values(Command).includes(kind) || page, `${found.id} runs command ${kind}`);
   }
@@ -82,7 +83,8 @@ test('each tool has its letter, and Escape goes back to Select with nothing sele
   const session = { command: (kind) => { calls.push(kind); return true; } };
   actionFor(key('Escape')).run({ session, Command, setTool: (chosen) => calls.push(chosen) });
   assert.deepEqual(calls, ['select', Command.clearSelection]);
-  assert.equal(actionFor(key('v', { ctrlKey: true })), undefined, 'Ctrl V is not the Select tool');
+  assert.equal(actionFor(key('v', { ctrlKey: true })).id, 'paste', 'Ctrl V pastes; V alone is the Select tool');
+  assert.ok(['copy', 'cut', 'paste'].every((id) => action(id).native), 'the browser\'s clipboard events do the work');
 });
 
 test('arrows nudge the selection by a screen pixel, Shift by ten, whatever the zoom', () => {

@@ -32,6 +32,9 @@ public enum Command: Hashable, Sendable {
     case selectAll
     /// Empties the selection (no ops).
     case clearSelection
+    /// A clipping's entities, as new ones on top with its centre at a
+    /// screen point, in one transaction; they become the selection.
+    case paste(Clipping, at: Point)
     /// Whether what is placed from now on becomes the selection
     /// (`EditorState.selectsPlaced`; no ops).
     case selectPlaced(Bool)

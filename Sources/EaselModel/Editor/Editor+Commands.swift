@@ -63,6 +63,8 @@ extension Editor {
         case .clearSelection:
             state.selection.removeAll()
             return []
+        case .paste(let clipping, let point):
+            return try paste(clipping, at: point)
         case .selectPlaced(let selects):
             state.selectsPlaced = selects
             return []

@@ -30,16 +30,7 @@ extension JSONWriter {
                 json.key("start")
                 json.integer(start)
                 json.key("samples")
-                json.array { json in
-                    for sample in samples {
-                        json.array { json in
-                            json.float(sample.x)
-                            json.float(sample.y)
-                            json.float(sample.time)
-                            if let force = sample.force { json.float(force) }
-                        }
-                    }
-                }
+                json.samples(samples)
             }
             if let position {
                 json.member("position", String(position))
@@ -149,7 +140,7 @@ enum JSONOps {
         return op
     }
 
-    private static func fields(_ json: JSONFields, single: Bool) throws(DecodeError) -> [Field] {
+    static func fields(_ json: JSONFields, single: Bool) throws(DecodeError) -> [Field] {
         let members = json.object.members
         if single && members.count != 1 {
             throw DecodeError(.invalidValue, "\(json.path) of a set holds exactly one field, not \(members.count)")
@@ -219,7 +210,7 @@ enum JSONOps {
         return erased
     }
 
-    private static func samples(_ values: [JSONValue], path: String) throws(DecodeError) -> [StrokeSample] {
+    static func samples(_ values: [JSONValue], path: String) throws(DecodeError) -> [StrokeSample] {
         guard !values.isEmpty, values.count <= ModelLimits.samplesPerAppend else {
             throw DecodeError(
                 .invalidValue, "\(path).samples holds 1 to \(ModelLimits.samplesPerAppend) samples, not \(values.count)"
