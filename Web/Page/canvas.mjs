@@ -19,6 +19,7 @@ import { TextEditing } from './text-edit.mjs';
 import { attachClipboard } from './clipboard.mjs';
 import { download, exportImage, fileName } from './export.mjs';
 import { FONTS } from './tools.mjs';
+import { ColourPicker } from './colour-picker.mjs';
 
 const $ = (id) => document.getElementById(id);
 
@@ -228,6 +229,7 @@ async function start() {
     session.command(kind, options);
     changed();
   };
+  const colourPicker = new ColourPicker();
   const toolbar = new Toolbar({ easel, session, numbers: { Command, Tool, DrawingAction }, perform });
   // The page's menu: the background and clearing everything.
   const pageMenu = $('page-menu');
@@ -586,7 +588,7 @@ async function start() {
   }, 50);
   update();
   // For tests and for people debugging in the console.
-  window.easel = { session, connection, view, images, handles, exportNow };
+  window.easel = { session, connection, view, images, handles, exportNow, colourPicker };
 }
 
 start().catch((error) => fail(`The canvas could not start: ${error.message}`));

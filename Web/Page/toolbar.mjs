@@ -5,6 +5,7 @@
 import {
   ALIGNMENTS, DEFAULT_CHOICES, FONTS, TEXT_SIZES, TEXT_STYLES, TOOLS, drawingFor, fillColor, optionsFor, pressMode, tool,
 } from './tools.mjs';
+import { parseHex } from './colour.mjs';
 
 const $ = (id) => document.getElementById(id);
 
@@ -95,7 +96,7 @@ export class Toolbar {
   }
 
   /** The drawing colour, 0xRRGGBBAA. */
-  rgba() { return (parseInt($('color').value.slice(1), 16) * 256 + 255) >>> 0; }
+  rgba() { return parseHex($('color').value) ?? 0x222222ff; }
 
   /** The fill the choice gives the drawing colour; 0 for none. */
   fill() { return this.choices.fill === 'none' ? 0 : fillColor(this.rgba(), this.choices.fill); }
