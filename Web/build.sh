@@ -56,7 +56,7 @@ mapfile -t exports < <(grep -ho '@_cdecl("[a-z_]*")' Web/Bridge/*.swift | sed 's
 # shell and the module, flat.
 rm -rf "$out/site"
 mkdir -p "$out/site"
-cp Web/Page/* Web/Shell/*.mjs "$out/easel.wasm" "$out/site/"
+cp Web/Page/* "$out/easel.wasm" "$out/site/"
 # The text fonts the page serves itself (Web/Page/tools.mjs, FONTS), from
 # Debian's fonts-dejavu-core and fonts-liberation (.ci/setup installs them).
 for font in /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf /usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf \

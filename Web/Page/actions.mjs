@@ -17,7 +17,7 @@ import { TOOLS } from './tools.mjs';
  * What an action is given to act on: the session, the module's command
  * numbers, the screen point the view zooms around, the zoom (a nudge moves
  * by screen pixels) and the page's own dialogs.
- * @typedef {{ session: any, Command: Record<string, number>, centre: () => { x: number, y: number },
+ * @typedef {{ session?: any, Command?: Record<string, number>, centre?: () => { x: number, y: number },
  *   zoom?: () => number, setTool?: (id: string) => void, editText?: () => boolean,
  *   clipboard?: (verb: string) => boolean, showExport?: () => void,
  *   showShortcuts?: () => void }} ActionContext
@@ -47,7 +47,7 @@ const zoom = (factor) => ({ session, Command, centre }) => {
 
 /**
  * @type {{ id: string, label: string, shortcuts: Shortcut[], native?: boolean,
- *   enabled?: (flags: Record<string, boolean>) => boolean, run: (context: ActionContext) => boolean }[]}
+ *   enabled?: (flags: Record<string, boolean>) => boolean, run: (context: ActionContext) => unknown }[]}
  */
 export const ACTIONS = [
   { id: 'undo', label: 'Undo', shortcuts: [{ key: 'z', mod: true, shift: false }],

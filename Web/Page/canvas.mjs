@@ -1,17 +1,17 @@
 // The canvas page: loads Easel's WebAssembly module, opens a session for
 // the document named in the path, and wires the WebSocket, the input and
 // the toolbar to it. Rules live in the module (Docs/web.md).
-import { instantiateEasel, Command, Gesture, Tool, DrawingAction, Fit } from '/static/easel.mjs';
-import { isDocumentName, rememberDocument } from '/static/documents.mjs';
-import { CanvasView, setAttributeIfChanged, setTextIfChanged } from '/static/view.mjs';
-import { Connection } from '/static/connection.mjs';
-import { attachInput } from '/static/input.mjs';
-import { SessionStore } from '/static/store.mjs';
-import { colourFor, initials } from '/static/people.mjs';
-import { ImageStore } from '/static/images.mjs';
-import { ACTIONS, action, actionFor, describe, title } from '/static/actions.mjs';
-import { EMOJI_CATEGORIES } from '/static/emoji-data.mjs';
-import { searchEmoji, withRecent } from '/static/emoji-picker.mjs';
+import { instantiateEasel, Command, Gesture, Tool, DrawingAction, Fit } from './easel.mjs';
+import { isDocumentName, rememberDocument } from './documents.mjs';
+import { CanvasView, setAttributeIfChanged, setTextIfChanged } from './view.mjs';
+import { Connection } from './connection.mjs';
+import { attachInput } from './input.mjs';
+import { SessionStore } from './store.mjs';
+import { colourFor, initials } from './people.mjs';
+import { ImageStore } from './images.mjs';
+import { ACTIONS, action, actionFor, describe, title } from './actions.mjs';
+import { EMOJI_CATEGORIES } from './emoji-data.mjs';
+import { searchEmoji, withRecent } from './emoji-picker.mjs';
 import { SelectionHandles } from './handles.mjs';
 import { Toolbar } from './toolbar.mjs';
 import { freeSpot, screenPosition } from './placing.mjs';
@@ -21,6 +21,10 @@ import { download, exportImage, fileName } from './export.mjs';
 import { FONTS } from './tools.mjs';
 import { ColourPicker } from './colour-picker.mjs';
 
+/**
+ * An element of the page by ID (each is there: the page is ours).
+ * @type {(id: string) => any}
+ */
 const $ = (id) => document.getElementById(id);
 
 function fail(message) {
@@ -101,6 +105,7 @@ async function start() {
   const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
   const connection = new Connection(session, `${scheme}://${location.host}/d/${name}`, changed);
   connection.onPlaceFailed = ({ reason }) => fail(`The image was not placed: ${reason}`);
+  /** @type {(point: { x: number, y: number }) => void} */
   let startText = () => {};
   const input = attachInput($('canvas'), session, {
     pressMode: () => toolbar.pressMode, changed, isHandling: () => handles.active,
@@ -257,7 +262,7 @@ async function start() {
     return { a: x, b: y };
   };
   const placeEmoji = (emoji) => perform(Command.placeEmoji, { ...placingSpot(), c: 48, text: emoji });
-  for (const button of document.querySelectorAll('[data-emoji]')) {
+  for (const button of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('[data-emoji]'))) {
     button.addEventListener('click', () => {
       placeEmoji(button.dataset.emoji);
       closePicker();
@@ -462,7 +467,7 @@ async function start() {
     found.run(context);
     changed();
   };
-  const actionElements = [...document.querySelectorAll('[data-action]')].map((node) => {
+  const actionElements = [.../** @type {NodeListOf<HTMLButtonElement>} */ (document.querySelectorAll('[data-action]'))].map((node) => {
     const found = action(node.dataset.action);
     if (node.getAttribute('role') === 'menuitem') {
       node.textContent = found.label;
@@ -588,7 +593,7 @@ async function start() {
   }, 50);
   update();
   // For tests and for people debugging in the console.
-  window.easel = { session, connection, view, images, handles, exportNow, colourPicker };
+  /** @type {any} */ (window).easel = { session, connection, view, images, handles, exportNow, colourPicker };
 }
 
 start().catch((error) => fail(`The canvas could not start: ${error.message}`));

@@ -8,6 +8,10 @@ import {
   cssColor, formatHex, fromHSB, parseHex, spectrumColour, swatchGrid, toHSB, withRecent,
 } from './colour.mjs';
 
+/**
+ * An element of the page by ID (each is there: the page is ours).
+ * @type {(id: string) => any}
+ */
 const $ = (id) => document.getElementById(id);
 
 /** How long a press on the colour button lasts before the quick spectrum opens (ms). */
@@ -163,7 +167,8 @@ export class ColourPicker {
       if (this.popover.hidden) this.open(); else this.close();
     });
     document.addEventListener('pointerdown', (event) => {
-      if (!this.popover.hidden && !this.popover.contains(event.target) && !button.contains(event.target)) this.close();
+      const target = /** @type {Node} */ (event.target);
+      if (!this.popover.hidden && !this.popover.contains(target) && !button.contains(target)) this.close();
     });
     this.popover.addEventListener('keydown', (event) => { if (event.key === 'Escape') this.close(); });
 
@@ -188,11 +193,12 @@ export class ColourPicker {
       else this.choose(rgba);
     });
     const dropper = $('color-eyedropper');
-    if ('EyeDropper' in window) {
+    const EyeDropper = /** @type {any} */ (window).EyeDropper;
+    if (EyeDropper) {
       dropper.hidden = false;
       dropper.addEventListener('click', async () => {
         try {
-          const { sRGBHex } = await new window.EyeDropper().open();
+          const { sRGBHex } = await new EyeDropper().open();
           const rgba = parseHex(sRGBHex);
           if (rgba !== null) this.choose(((rgba & ~0xff) | (this.value & 0xff)) >>> 0);
         } catch { /* cancelled */ }

@@ -4,6 +4,8 @@
 
 export class Connection {
   constructor(session, url, changed) {
+    /** @type {((output: { hex: string, reason: string }) => void) | null} */
+    this.onPlaceFailed = null;
     this.session = session;
     this.url = url;
     this.changed = changed;

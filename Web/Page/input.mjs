@@ -2,7 +2,7 @@
 // gesture does what (select, move, pan, scale, zoom, rotate) is the
 // editor's rule, in the module; this file only says which gesture the
 // fingers make.
-import { Command, Gesture } from '/static/easel.mjs';
+import { Command, Gesture } from './easel.mjs';
 
 /** How far a press may wander and still be a tap, in CSS pixels. */
 const TAP_SLOP = 4;
@@ -20,7 +20,8 @@ const PINCH_START = 0.1;
  * Text tool; `onDrawn()`: a drawing gesture ended.
  */
 export function attachInput(svg, session,
-  { pressMode, changed, isHandling = () => false, onText = () => {}, onDrawn = () => {} }) {
+  { pressMode, changed, isHandling = () => false, onText = (/** @type {{ x: number, y: number }} */ _point) => {},
+    onDrawn = () => {} }) {
   const pointers = new Map();
   // 'pending', 'drag', 'draw', 'waiting' (a finger about to draw), 'pan',
   // 'pinch', 'rotate', 'two', 'done'

@@ -1,10 +1,10 @@
 // The document picker: a name opens /d/<name>; recent documents are kept in
 // this browser only. A token in the fragment (#token=…) travels on to the
 // canvas, never in a query string.
-import { recentDocuments, isDocumentName } from '/static/documents.mjs';
+import { recentDocuments, isDocumentName } from './documents.mjs';
 
 const form = document.getElementById('open');
-const input = document.getElementById('name');
+const input = /** @type {HTMLInputElement} */ (document.getElementById('name'));
 const problem = document.getElementById('problem');
 
 function open(name) {

@@ -22,7 +22,12 @@ export class TextEditing {
    * hides an entity's drawing while its text is edited.
    */
   constructor({ session, Command, editor, toolbar, perform, hide }) {
-    Object.assign(this, { session, Command, editor, toolbar, perform, hide });
+    this.session = session;
+    this.Command = Command;
+    this.editor = editor;
+    this.toolbar = toolbar;
+    this.perform = perform;
+    this.hide = hide;
     this.editing = null;
     this.measurer = document.createElement('canvas').getContext('2d');
     editor.addEventListener('input', () => this.fit());

@@ -7,6 +7,10 @@ import {
 } from './tools.mjs';
 import { parseHex } from './colour.mjs';
 
+/**
+ * An element of the page by ID (each is there: the page is ours).
+ * @type {(id: string) => any}
+ */
 const $ = (id) => document.getElementById(id);
 
 export class Toolbar {
@@ -20,6 +24,7 @@ export class Toolbar {
     this.session = session;
     this.numbers = numbers;
     this.perform = perform;
+    /** @type {import('./tools.mjs').Choices} */
     this.choices = { ...DEFAULT_CHOICES };
     this.shownGroups = null;
     this.shownText = null;
@@ -171,7 +176,7 @@ export class Toolbar {
   /** The style buttons show their letter as the text will look: in the
    * chosen font and the drawing colour. */
   showSamples() {
-    for (const sample of document.querySelectorAll('[data-text-style] .sample')) {
+    for (const sample of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('[data-text-style] .sample'))) {
       sample.style.fontFamily = `"${this.choices.font}"`;
       if (sample.classList.contains('outlined')) sample.style.webkitTextStroke = `1px ${$('color').value}`;
       else sample.style.color = $('color').value;
@@ -187,7 +192,7 @@ export class Toolbar {
     const key = groups.join(' ');
     if (key !== this.shownGroups) {
       this.shownGroups = key;
-      for (const group of document.querySelectorAll('#options [data-group]')) {
+      for (const group of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('#options [data-group]'))) {
         group.hidden = !groups.includes(group.dataset.group);
       }
       $('options').hidden = groups.length === 0;

@@ -117,12 +117,17 @@ export class CanvasView {
     }
   }
 
+  /** @param {number[]} viewport [panX, panY, zoom] */
   setViewport([panX, panY, zoom]) {
     setAttributeIfChanged(this.viewport, 'transform', `translate(${panX} ${panY}) scale(${zoom})`);
   }
 
   /** Other people's cursors (a disc with their initials, in their colour)
    * and what they selected (one dashed box, following their gesture), over everything, in screen units. */
+  /**
+   * @param {any[]} peers
+   * @param {number[]} viewport [panX, panY, zoom]
+   */
   setPeers(peers, [panX, panY, zoom]) {
     // Rebuilt only when something shown changed.
     const shown = JSON.stringify([peers, panX, panY, zoom]);

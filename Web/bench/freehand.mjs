@@ -10,7 +10,7 @@
 // project's sources. Prints one JSON object.
 import { readFile } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
-import { instantiateEasel, Tool } from '../Shell/easel.mjs';
+import { instantiateEasel, Tool } from '../Page/easel.mjs';
 
 const [freehandPath, wasmPath = '.build-wasm/easel.wasm'] = process.argv.slice(2);
 const { getStroke } = await import(new URL(freehandPath, `file://${process.cwd()}/`).href);

@@ -2,7 +2,7 @@
 // through the module and prints {"seconds", "pieces"}.
 import { readFile } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
-import { instantiateEasel } from '../Shell/easel.mjs';
+import { instantiateEasel } from '../Page/easel.mjs';
 
 const [strokesPath, modulePath] = process.argv.slice(2);
 const easel = await instantiateEasel(await readFile(modulePath));

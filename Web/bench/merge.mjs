@@ -2,7 +2,7 @@
 // through the module (merge-core.mjs) and prints {"seconds", "hash"}.
 import { readFile } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
-import { instantiateEasel } from '../Shell/easel.mjs';
+import { instantiateEasel } from '../Page/easel.mjs';
 import { timeMerge } from './merge-core.mjs';
 
 const [workloadPath, modulePath] = process.argv.slice(2);

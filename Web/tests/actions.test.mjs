@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { ACTIONS, action, actionFor, describe, title } from '../Page/actions.mjs';
 import { TOOLS, tool } from '../Page/tools.mjs';
-import { Command } from '../Shell/easel.mjs';
+import { Command } from '../Page/easel.mjs';
 
 const key = (key, modifiers = {}) => ({
   key, code: modifiers.code ?? '', ctrlKey: false, metaKey: false, shiftKey: false, altKey: false, ...modifiers,

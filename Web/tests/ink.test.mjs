@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import { DrawingAction, instantiateEasel, Tool } from '../Shell/easel.mjs';
+import { DrawingAction, instantiateEasel, Tool } from '../Page/easel.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const wasmPath = process.env.EASEL_WASM ?? path.join(root, '.build-wasm/easel.wasm');

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import { instantiateEasel, Gesture, Command, Tool, DrawingAction, Fit } from '../Shell/easel.mjs';
+import { instantiateEasel, Gesture, Command, Tool, DrawingAction, Fit } from '../Page/easel.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const easel = await instantiateEasel(await readFile(process.env.EASEL_WASM ?? path.join(root, '.build-wasm/easel.wasm')));

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import { instantiateEasel, Encoding } from '../Shell/easel.mjs';
+import { instantiateEasel, Encoding } from '../Page/easel.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const vectors = path.join(root, 'Protocol/vectors');
