@@ -10,16 +10,16 @@ import { SessionStore } from './store.mjs';
 import { colourFor, initials } from './people.mjs';
 import { ImageStore } from './images.mjs';
 import { ACTIONS, action, actionFor, describe, title } from './actions.mjs';
-import { EMOJI_CATEGORIES } from './emoji-data.mjs';
-import { searchEmoji, withRecent } from './emoji-picker.mjs';
+import { attachEmojiPicker } from './emoji-picker.mjs';
 import { SelectionHandles } from './handles.mjs';
 import { Toolbar } from './toolbar.mjs';
 import { freeSpot, screenPosition } from './placing.mjs';
 import { TextEditing } from './text-edit.mjs';
 import { attachClipboard } from './clipboard.mjs';
-import { download, exportImage, fileName } from './export.mjs';
+import { attachExportDialog } from './export.mjs';
 import { FONTS } from './tools.mjs';
 import { ColourPicker } from './colour-picker.mjs';
+import { attachSaving } from './saving.mjs';
 
 /**
  * An element of the page by ID (each is there: the page is ours).
@@ -72,6 +72,7 @@ async function start() {
     ...(token ? { token } : {}),
   }, Date.now(), saved);
   const replica = session.replica;
+  const showSaving = attachSaving({ session, store, document: name, replica, status: $('save-state') });
   rememberDocument(name);
 
   const images = new ImageStore({
@@ -180,7 +181,7 @@ async function start() {
     }
     setTextIfChanged($('zoom-level'), `${Math.round(viewport[2] * 100)}%`);
     const state = session.connectionState;
-    showSaving(flags.unacknowledged, state);
+    showSaving(flags, state);
     setAttributeIfChanged($('connection'), 'data-state', state);
     setTextIfChanged($('connection'), state);
     // Hashing costs time in proportion to the document: the key follows
@@ -190,40 +191,6 @@ async function start() {
       keyShownAt = performance.now();
       setTextIfChanged($('state-key'), session.emojiKey);
     }
-    keepSession(flags.unacknowledged);
-  }
-
-  // Saved whenever the outbox may have changed, at most every 200 ms, and
-  // forgotten once everything is acknowledged.
-  let keptPending = false;
-  let keepTimer = null;
-  function keepSession(pending) {
-    if (!pending && !keptPending) return;
-    if (keepTimer) return;
-    keepTimer = setTimeout(() => {
-      keepTimer = null;
-      const stillPending = session.flags.unacknowledged;
-      keptPending = stillPending;
-      store.keep(name, replica, session.saved(), stillPending);
-    }, 200);
-  }
-  addEventListener('pagehide', () => {
-    if (session.flags.unacknowledged) store.keep(name, replica, session.saved(), true);
-  });
-  // Edits the server has not acknowledged are kept in this browser, but a
-  // person leaving may not come back to this browser: ask first.
-  addEventListener('beforeunload', (event) => {
-    if (!session.flags.unacknowledged) return;
-    event.preventDefault();
-    event.returnValue = '';
-  });
-  function showSaving(pending, connection) {
-    const saving = $('save-state');
-    const [state, text] = !pending ? ['saved', 'Saved']
-      : connection === 'connected' || connection === 'weak' ? ['saving', 'Saving…']
-        : ['offline', 'Not saved yet: kept in this browser'];
-    setAttributeIfChanged(saving, 'data-state', state);
-    setTextIfChanged(saving, text);
   }
 
   const screenCentre = () => {
@@ -262,69 +229,7 @@ async function start() {
     return { a: x, b: y };
   };
   const placeEmoji = (emoji) => perform(Command.placeEmoji, { ...placingSpot(), c: 48, text: emoji });
-  for (const button of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('[data-emoji]'))) {
-    button.addEventListener('click', () => {
-      placeEmoji(button.dataset.emoji);
-      closePicker();
-    });
-  }
-  // The emoji picker: recent first, then every category; a search by name
-  // shows one list. Recent emoji are this browser's (localStorage).
-  const picker = $('emoji-picker');
-  const recentEmoji = () => { try { return JSON.parse(localStorage.getItem('easel.recentEmoji') ?? '[]'); } catch { return []; } };
-  const emojiButton = (emoji) => Object.assign(document.createElement('button'), {
-    textContent: emoji, title: emoji, onclick: () => {
-      localStorage.setItem('easel.recentEmoji', JSON.stringify(withRecent(recentEmoji(), emoji)));
-      placeEmoji(emoji);
-      closePicker();
-    },
-  });
-  const section = (name, emoji) => {
-    const heading = Object.assign(document.createElement('h3'), { textContent: name });
-    heading.dataset.category = name;
-    const row = Object.assign(document.createElement('div'), { className: 'emoji-row' });
-    row.append(...emoji.map(emojiButton));
-    return [heading, row];
-  };
-  function showEmoji() {
-    const query = $('emoji-search').value.trim();
-    const grid = $('emoji-grid');
-    if (query) {
-      const found = searchEmoji(query);
-      grid.replaceChildren(...section(found.length ? `Found: ${found.length}` : 'Nothing by that name', found));
-      return;
-    }
-    const recent = recentEmoji();
-    grid.replaceChildren(...(recent.length ? section('Recent', recent) : []),
-      ...EMOJI_CATEGORIES.flatMap((category) => section(category.name, category.emoji.map(([emoji]) => emoji))));
-  }
-  $('emoji-tabs').append(...EMOJI_CATEGORIES.map((category) => Object.assign(document.createElement('button'), {
-    textContent: category.emoji[0][0], title: category.name,
-    onclick: () => {
-      $('emoji-search').value = '';
-      showEmoji();
-      $('emoji-grid').querySelector(`h3[data-category="${category.name}"]`)?.scrollIntoView({ block: 'start' });
-    },
-  })));
-  function closePicker() {
-    picker.hidden = true;
-    $('emoji-more').setAttribute('aria-expanded', 'false');
-  }
-  $('emoji-more').addEventListener('click', () => {
-    if (!picker.hidden) return closePicker();
-    $('emoji-search').value = '';
-    showEmoji();
-    picker.hidden = false;
-    $('emoji-more').setAttribute('aria-expanded', 'true');
-    $('emoji-search').focus();
-  });
-  $('emoji-search').addEventListener('input', showEmoji);
-  $('emoji-search').addEventListener('keydown', (event) => {
-    if (event.key === 'Escape') closePicker();
-  });
-  document.addEventListener('pointerdown', (event) => {
-    if (!picker.hidden && !$('palette').contains(event.target)) closePicker();
-  });
+  const { close: closePicker } = attachEmojiPicker(placeEmoji);
   // Images: picked, dropped or pasted. The bytes are kept in the browser
   // and uploaded; the image shows at once here, and the session holds its
   // place back from everyone else until the server has stored them.
@@ -496,38 +401,9 @@ async function start() {
     if (!zoomMenu.hidden && !$('zoom').contains(event.target)) closeZoomMenu();
   });
   // Export (export.mjs): the canvas or the selection, as PNG or SVG.
-  const exportDialog = $('export-dialog');
-  const fontBytes = (file) => fetch(`/static/${file}`).then((response) => response.arrayBuffer());
-  const exportNow = (choice) => exportImage(session, choice,
-    { blob: (hex) => images.fetchChecked(hex), font: fontBytes, fonts: FONTS });
-  function showExport() {
-    closePageMenu();
-    const selected = session.flags.hasSelection;
-    $('export-selection').disabled = !selected;
-    for (const radio of exportDialog.querySelectorAll('[name=export-what]')) {
-      radio.checked = radio.value === (selected ? 'selection' : 'canvas');
-    }
-    $('export-status').textContent = '';
-    if (!exportDialog.open) exportDialog.showModal();
-  }
-  $('export-form').addEventListener('submit', async (event) => {
-    if (event.submitter?.value !== 'export') return;
-    event.preventDefault();
-    const form = new FormData($('export-form'));
-    const [format, scale] = String(form.get('export-format')).split('-');
-    const choice = {
-      format, scale: Number(scale ?? 1), selection: form.get('export-what') === 'selection',
-      background: $('export-background').checked,
-    };
-    $('export-status').textContent = 'Drawing…';
-    try {
-      const blob = await exportNow(choice);
-      if (!blob) throw new Error('nothing is selected');
-      download(blob, fileName(name, choice));
-      exportDialog.close();
-    } catch (error) {
-      $('export-status').textContent = `Not exported: ${error.message}`;
-    }
+  const { exportNow, showExport, dialog: exportDialog } = attachExportDialog({
+    session, document: name, blob: (hex) => images.fetchChecked(hex), fonts: FONTS,
+    beforeOpen: () => closePageMenu(),
   });
 
   // Clear all asks once more on the button itself: no dialog box.

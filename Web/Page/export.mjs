@@ -102,3 +102,49 @@ export function download(blob, name) {
   link.remove();
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
+
+/**
+ * Wires the export dialog (`#export-dialog`): what (the canvas or the
+ * selection), as what (PNG 1×, 2× or SVG), with or without the background;
+ * its Export button downloads the file. `blob(hex)` gives an image's bytes;
+ * fonts are fetched from the page's own folder. Returns `{ exportNow,
+ * showExport, dialog }`: `exportNow(choice)` makes the Blob without a
+ * download (tests use it).
+ */
+export function attachExportDialog({ session, document: name, blob, fonts, beforeOpen = () => {} }) {
+  /** @type {(id: string) => any} */
+  const $ = (id) => document.getElementById(id);
+  const dialog = $('export-dialog');
+  const font = (file) => fetch(`/static/${file}`).then((response) => response.arrayBuffer());
+  const exportNow = (choice) => exportImage(session, choice, { blob, font, fonts });
+  function showExport() {
+    beforeOpen();
+    const selected = session.flags.hasSelection;
+    $('export-selection').disabled = !selected;
+    for (const radio of dialog.querySelectorAll('[name=export-what]')) {
+      radio.checked = radio.value === (selected ? 'selection' : 'canvas');
+    }
+    $('export-status').textContent = '';
+    if (!dialog.open) dialog.showModal();
+  }
+  $('export-form').addEventListener('submit', async (event) => {
+    if (event.submitter?.value !== 'export') return;
+    event.preventDefault();
+    const form = new FormData($('export-form'));
+    const [format, scale] = String(form.get('export-format')).split('-');
+    const choice = {
+      format, scale: Number(scale ?? 1), selection: form.get('export-what') === 'selection',
+      background: $('export-background').checked,
+    };
+    $('export-status').textContent = 'Drawing…';
+    try {
+      const made = await exportNow(choice);
+      if (!made) throw new Error('nothing is selected');
+      download(made, fileName(name, choice));
+      dialog.close();
+    } catch (error) {
+      $('export-status').textContent = `Not exported: ${error.message}`;
+    }
+  });
+  return { exportNow, showExport, dialog };
+}
