@@ -2,8 +2,8 @@
 // run and what it does. The toolbar's buttons and menu items (by
 // `data-action`), the keyboard and the shortcut list all read this table,
 // so a button and its shortcut cannot drift apart. No DOM and no imports
-// here but the tools' table: Node tests load it as it is, and the module's
-// command numbers come in the context (`Command` of easel.mjs).
+// here but the tools' table: Node tests load it as it is, and the session
+// comes in the context (its commands go by name: `COMMANDS` of easel.mjs).
 import { TOOLS } from './tools.mjs';
 
 /**
@@ -14,10 +14,10 @@ import { TOOLS } from './tools.mjs';
  */
 
 /**
- * What an action is given to act on: the session, the module's command
- * numbers, the screen point the view zooms around, the zoom (a nudge moves
- * by screen pixels) and the page's own dialogs.
- * @typedef {{ session?: any, Command?: Record<string, number>, centre?: () => { x: number, y: number },
+ * What an action is given to act on: the session, the screen point the
+ * view zooms around, the zoom (a nudge moves by screen pixels), the tools
+ * and the page's own dialogs.
+ * @typedef {{ session?: any, centre?: () => { x: number, y: number },
  *   zoom?: () => number, setTool?: (id: string) => void, editText?: () => boolean,
  *   clipboard?: (verb: string) => boolean, showExport?: () => void,
  *   showShortcuts?: () => void }} ActionContext
@@ -29,10 +29,10 @@ export const NUDGE = 1;
 /** How much one step of the zoom buttons and keys zooms. */
 export const ZOOM_STEP = 1.25;
 
-const command = (name) => ({ session, Command }) => session.command(Command[name]);
-const nudge = (dx, dy) => ({ session, Command, zoom }) => {
+const command = (name) => ({ session }) => session.perform(name);
+const nudge = (dx, dy) => ({ session, zoom }) => {
   const scale = zoom?.() ?? 1;
-  return session.command(Command.nudge, { a: dx / scale, b: dy / scale });
+  return session.perform('nudge', { dx: dx / scale, dy: dy / scale });
 };
 const arrow = (id, label, code, dx, dy) => [
   { id, label, shortcuts: [{ code, mod: false, shift: false }],
@@ -40,9 +40,9 @@ const arrow = (id, label, code, dx, dy) => [
   { id: `${id}-far`, label: `${label}, ten times as far`, shortcuts: [{ code, mod: false, shift: true }],
     enabled: (flags) => flags.hasSelection, run: nudge(dx * NUDGE * 10, dy * NUDGE * 10) },
 ];
-const zoom = (factor) => ({ session, Command, centre }) => {
+const zoom = (factor) => ({ session, centre }) => {
   const { x, y } = centre();
-  return session.command(Command.zoomBy, { a: x, b: y, c: factor });
+  return session.perform('zoomBy', { x, y, factor });
 };
 
 /**
@@ -79,9 +79,9 @@ export const ACTIONS = [
   { id: 'zoom-out', label: 'Zoom out', shortcuts: [{ code: 'Minus', mod: true }, { code: 'NumpadSubtract', mod: true }],
     run: zoom(1 / ZOOM_STEP) },
   { id: 'zoom-100', label: 'Zoom to 100 %', shortcuts: [{ code: 'Digit0', mod: false, shift: true }],
-    run: ({ session, Command, centre }) => {
+    run: ({ session, centre }) => {
       const { x, y } = centre();
-      return session.command(Command.zoomTo, { a: x, b: y, c: 1 });
+      return session.perform('zoomTo', { x, y, zoom: 1 });
     } },
   { id: 'fit-content', label: 'Zoom to fit', shortcuts: [{ code: 'Digit1', mod: false, shift: true }],
     run: command('fitContent') },
@@ -92,9 +92,9 @@ export const ACTIONS = [
     enabled: (flags) => flags.oneText, run: ({ editText }) => editText?.() ?? false },
   { id: 'select-all', label: 'Select all', shortcuts: [{ key: 'a', mod: true }], run: command('selectAll') },
   { id: 'select-none', label: 'Back to Select, select nothing', shortcuts: [{ key: 'escape', mod: false }],
-    run: ({ session, Command, setTool }) => {
+    run: ({ session, setTool }) => {
       setTool?.('select');
-      return session.command(Command.clearSelection);
+      return session.perform('clearSelection');
     } },
   ...TOOLS.map(({ id, label, key }) => ({
     id: `tool-${id}`, label: `${label} tool`, shortcuts: [{ key, mod: false, shift: false }],

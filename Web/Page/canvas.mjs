@@ -1,7 +1,7 @@
 // The canvas page: loads Easel's WebAssembly module, opens a session for
 // the document named in the path, and wires the WebSocket, the input and
 // the toolbar to it. Rules live in the module (Docs/web.md).
-import { instantiateEasel, Command, Gesture, Tool, DrawingAction, Fit } from './easel.mjs';
+import { instantiateEasel, Gesture, Tool, DrawingAction, Fit } from './easel.mjs';
 import { isDocumentName, rememberDocument } from './documents.mjs';
 import { CanvasView, setAttributeIfChanged, setTextIfChanged } from './view.mjs';
 import { Connection } from './connection.mjs';
@@ -197,12 +197,13 @@ async function start() {
     const box = $('canvas').getBoundingClientRect();
     return { a: box.width / 2, b: box.height / 2 };
   };
-  const perform = (kind, options = {}) => {
-    session.command(kind, options);
+  /** Runs a command by name with named arguments (`COMMANDS`), and redraws. */
+  const perform = (name, named = {}) => {
+    session.perform(name, named);
     changed();
   };
   const colourPicker = new ColourPicker();
-  const toolbar = new Toolbar({ easel, session, numbers: { Command, Tool, DrawingAction }, perform });
+  const toolbar = new Toolbar({ easel, session, numbers: { Tool, DrawingAction }, perform });
   // The page's menu: the background and clearing everything.
   const pageMenu = $('page-menu');
   const closePageMenu = () => {
@@ -217,7 +218,7 @@ async function start() {
     if (!pageMenu.hidden && !$('page-menu-holder').contains(event.target)) closePageMenu();
   });
   // What is placed becomes the selection, as in tldraw and Excalidraw.
-  session.command(Command.selectPlaced, { integer: 1 });
+  session.perform('selectPlaced', { on: true });
   // A new item goes to the middle of the view, stepped off any item
   // already centred there.
   const placingSpot = () => {
@@ -228,7 +229,10 @@ async function start() {
     const { x, y } = freeSpot({ x: a, y: b }, taken);
     return { a: x, b: y };
   };
-  const placeEmoji = (emoji) => perform(Command.placeEmoji, { ...placingSpot(), c: 48, text: emoji });
+  const placeEmoji = (emoji) => {
+    const { a: x, b: y } = placingSpot();
+    perform('placeEmoji', { x, y, size: 48, emoji });
+  };
   const { close: closePicker } = attachEmojiPicker(placeEmoji);
   // Images: picked, dropped or pasted. The bytes are kept in the browser
   // and uploaded; the image shows at once here, and the session holds its
@@ -303,9 +307,9 @@ async function start() {
   });
   $('background-color').addEventListener('change', () => {
     const rgba = parseInt($('background-color').value.slice(1), 16) * 256 + 255;
-    perform(Command.backgroundColor, { integer: rgba | 0 });
+    perform('backgroundColor', { color: rgba | 0 });
   });
-  $('background-none').addEventListener('click', () => perform(Command.backgroundNoImage));
+  $('background-none').addEventListener('click', () => perform('backgroundNoImage'));
   // A page reloaded mid-upload resumes it from the bytes the browser kept.
   for (const hex of session.awaitedBlobs) {
     images.cached(hex).then((blob) => blob
@@ -338,11 +342,11 @@ async function start() {
   });
   $('canvas').addEventListener('pointerleave', () => { pointerOnCanvas = null; });
   attachClipboard({
-    session, Command, changed, fail,
+    session, changed, fail,
     spot: () => pointerOnCanvas ?? (({ a, b }) => ({ x: a, y: b }))(placingSpot()),
     placeFiles: (files, at) => { for (const file of files) placeImage(file, { a: at.x, b: at.y }); },
-    placeText: (text, at) => perform(Command.placeText,
-      { a: at.x, b: at.y, c: toolbar.choices.textSize, text, extra: toolbar.choices.font }),
+    placeText: (text, at) => perform('placeText',
+      { x: at.x, y: at.y, size: toolbar.choices.textSize, text, font: toolbar.choices.font }),
   });
   // Buttons and menu items run the action they name (actions.mjs), the
   // one table the keyboard reads too.
@@ -355,7 +359,7 @@ async function start() {
       Object.assign(document.createElement('kbd'), { textContent: describe(shortcut, mac) })));
   }
   const context = {
-    session, Command,
+    session,
     centre: () => { const { a, b } = screenCentre(); return { x: a, y: b }; },
     zoom: () => session.viewport()[2],
     setTool: (id) => toolbar.setTool(id),
@@ -413,7 +417,7 @@ async function start() {
       clearTimeout(clearArmed);
       clearArmed = null;
       $('clear').textContent = 'Clear all';
-      perform(Command.clearAll);
+      perform('clearAll');
     } else {
       $('clear').textContent = 'Really clear?';
       clearArmed = setTimeout(() => { clearArmed = null; $('clear').textContent = 'Clear all'; }, 3000);
@@ -422,7 +426,7 @@ async function start() {
   // Text typed in place (text-edit.mjs): the Text tool's tap, a double
   // click on a text (or on empty canvas, for a new one), or Enter.
   const textEditing = new TextEditing({
-    session, Command, editor: $('text-editor'), toolbar, perform,
+    session, editor: $('text-editor'), toolbar, perform,
     hide: (id, hidden) => view.elements.get(id)?.classList.toggle('editing', hidden),
   });
   startText = (point) => textEditing.startNew(point);
@@ -437,7 +441,7 @@ async function start() {
     const group = under.map((element) => element.closest('#entities > g')).find(Boolean);
     if (group?.classList.contains('text')) {
       // The two clicks before toggled it: it alone is selected, then edited.
-      session.command(Command.clearSelection);
+      session.perform('clearSelection');
       session.gesture(Gesture.tap, point.x, point.y);
       textEditing.startSelected();
       changed();

@@ -31,7 +31,7 @@ export function pastedText(text) {
  * goes (the pointer over the canvas, else the middle of the view);
  * `placeFiles(files, spot)` places images; `placeText(text, spot)` a text.
  */
-export function attachClipboard({ session, Command, changed, spot, placeFiles, placeText, fail }) {
+export function attachClipboard({ session, changed, spot, placeFiles, placeText, fail }) {
   const typing = (event) => event.target instanceof HTMLInputElement || event.target instanceof HTMLTextAreaElement;
   function copy(event, cut) {
     if (typing(event)) return;
@@ -39,7 +39,7 @@ export function attachClipboard({ session, Command, changed, spot, placeFiles, p
     if (!clipping) return;
     event.preventDefault();
     event.clipboardData.setData('text/plain', clipping);
-    if (cut) session.command(Command.deleteSelection);
+    if (cut) session.perform('deleteSelection');
     changed();
   }
   document.addEventListener('copy', (event) => copy(event, false));
@@ -54,7 +54,7 @@ export function attachClipboard({ session, Command, changed, spot, placeFiles, p
     if (files.length) {
       placeFiles(files, at);
     } else if (isClipping(text)) {
-      if (!session.command(Command.paste, { text, a: at.x, b: at.y })) fail('The pasted entities could not be read.');
+      if (!session.perform('paste', { clipping: text, x: at.x, y: at.y })) fail('The pasted entities could not be read.');
     } else {
       placeText(pastedText(text), at);
     }

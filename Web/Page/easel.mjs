@@ -128,15 +128,67 @@ export const Gesture = Object.freeze({
   drawBegan: 14, drawMoved: 15, drawEnded: 16,
 });
 
-/** The commands `Session.command` takes (Docs/web.md). */
-export const Command = Object.freeze({
-  placeEmoji: 1, placeShape: 2, placeText: 3, deleteSelection: 4, duplicateSelection: 5,
-  bringForward: 6, sendBackward: 7, clearAll: 8, undo: 9, redo: 10, resetViewport: 11,
-  setColor: 12, setFill: 13, setWeight: 14, setFont: 15, setSize: 16, setTextStyle: 17,
-  setAlignment: 18, editSelectedText: 19, setDrawing: 20, shapeTool: 21, backgroundColor: 22,
-  backgroundNoImage: 23, bringToFront: 24, sendToBack: 25, pan: 26, zoomBy: 27, zoomTo: 28, fitContent: 29,
-  fitSelection: 30, selectAll: 31, clearSelection: 32, nudge: 33, selectPlaced: 34, paste: 35,
+/**
+ * Every command the module takes, declared once: its kind and its named
+ * arguments, each with the slot of `easel_session_command` the bridge
+ * reads it from (Docs/web.md lists what each does). The page calls
+ * `Session.perform(name, { …named arguments })`; `interface.test.mjs`
+ * checks every kind against the module.
+ */
+export const COMMANDS = Object.freeze({
+  placeEmoji: { kind: 1, args: { x: 'a', y: 'b', size: 'c', emoji: 'text' } },
+  placeShape: { kind: 2, args: { shape: 'integer', x: 'a', y: 'b', width: 'c', height: 'd' } },
+  placeText: {
+    kind: 3, args: { text: 'text', font: 'extra', x: 'a', y: 'b', size: 'c', style: 'integer', alignment: 'd' },
+  },
+  deleteSelection: { kind: 4, args: {} },
+  duplicateSelection: { kind: 5, args: {} },
+  bringForward: { kind: 6, args: {} },
+  sendBackward: { kind: 7, args: {} },
+  clearAll: { kind: 8, args: {} },
+  undo: { kind: 9, args: {} },
+  redo: { kind: 10, args: {} },
+  resetViewport: { kind: 11, args: {} },
+  setColor: { kind: 12, args: { color: 'integer' } },
+  setFill: { kind: 13, args: { color: 'integer' } },
+  setWeight: { kind: 14, args: { weight: 'a' } },
+  setFont: { kind: 15, args: { font: 'text' } },
+  setSize: { kind: 16, args: { size: 'a' } },
+  setTextStyle: { kind: 17, args: { style: 'integer' } },
+  setAlignment: { kind: 18, args: { alignment: 'integer' } },
+  editSelectedText: { kind: 19, args: { text: 'text' } },
+  setDrawing: { kind: 20, args: { color: 'integer', weight: 'a', tool: 'b', arrow: 'c', action: 'd' } },
+  shapeTool: { kind: 21, args: { shape: 'b', fill: 'integer' } },
+  backgroundColor: { kind: 22, args: { color: 'integer' } },
+  backgroundNoImage: { kind: 23, args: {} },
+  bringToFront: { kind: 24, args: {} },
+  sendToBack: { kind: 25, args: {} },
+  pan: { kind: 26, args: { dx: 'a', dy: 'b' } },
+  zoomBy: { kind: 27, args: { x: 'a', y: 'b', factor: 'c' } },
+  zoomTo: { kind: 28, args: { x: 'a', y: 'b', zoom: 'c' } },
+  fitContent: { kind: 29, args: {} },
+  fitSelection: { kind: 30, args: {} },
+  selectAll: { kind: 31, args: {} },
+  clearSelection: { kind: 32, args: {} },
+  nudge: { kind: 33, args: { dx: 'a', dy: 'b' } },
+  selectPlaced: { kind: 34, args: { on: 'integer' } },
+  paste: { kind: 35, args: { clipping: 'text', x: 'a', y: 'b' } },
 });
+
+/** The commands' kinds by name (`Session.command` takes them). */
+export const Command = Object.freeze(Object.fromEntries(
+  Object.entries(COMMANDS).map(([name, { kind }]) => [name, kind])));
+
+/**
+ * What a call of the module answers, one convention for all (the bridge
+ * keeps it): 0 done; -1 the editor refused it (a NaN, nothing selected, a
+ * draw point back in time); -2 no such session or kind; -3 an argument out
+ * of its range. A query answers 1 with its value in the result buffer, or
+ * 0 for none. The shell turns a refusal into `false` and a value's absence
+ * into `null`; a name the tables lack throws: a mistake in the page, not a
+ * refusal.
+ */
+export const Status = Object.freeze({ done: 0, refused: -1, unknown: -2, outOfRange: -3 });
 
 /** How a background image fills its box (EaselModel's BackgroundFit). */
 export const Fit = Object.freeze({ contain: 0, cover: 1, stretch: 2 });
@@ -264,8 +316,29 @@ export class Session {
   }
 
   /**
-   * A command: true when the editor took it. `integer` carries a colour
-   * (0xRRGGBBAA) or an enum; `a`…`d` numbers; `text` and `extra` strings.
+   * A command by name with named arguments (`COMMANDS`): true when the
+   * editor took it, false when it refused it. Booleans go as 1 or 0. An
+   * unknown command or argument throws.
+   * @param {string} name
+   * @param {Record<string, string | number | boolean>} named
+   */
+  perform(name, named = {}) {
+    const command = COMMANDS[name];
+    if (!command) throw new Error(`no command "${name}"`);
+    /** @type {Record<string, any>} */
+    const slots = {};
+    for (const [argument, value] of Object.entries(named)) {
+      const slot = command.args[argument];
+      if (!slot) throw new Error(`the command "${name}" takes no "${argument}"`);
+      slots[slot] = typeof value === 'boolean' ? (value ? 1 : 0) : value;
+    }
+    return this.command(command.kind, slots);
+  }
+
+  /**
+   * A command by kind and slots, as the bridge reads them: true when the
+   * editor took it. `integer` carries a colour (0xRRGGBBAA) or an enum;
+   * `a`…`d` numbers; `text` and `extra` strings. The page uses `perform`.
    */
   command(kind, { integer = 0, a = 0, b = 0, c = 0, d = 0, text: string = '', extra = '', now = Date.now() } = {}) {
     const first = encoder.encode(string);

@@ -2,7 +2,7 @@
 // gesture does what (select, move, pan, scale, zoom, rotate) is the
 // editor's rule, in the module; this file only says which gesture the
 // fingers make.
-import { Command, Gesture } from './easel.mjs';
+import { Gesture } from './easel.mjs';
 
 /** How far a press may wander and still be a tap, in CSS pixels. */
 const TAP_SLOP = 4;
@@ -137,7 +137,7 @@ export function attachInput(svg, session,
     if (mode === 'pan') {
       // The Hand: the view follows the pointer, over entities too.
       const moved = { x: point.x - start.x, y: point.y - start.y };
-      session.command(Command.pan, { a: moved.x - panned.x, b: moved.y - panned.y });
+      session.perform('pan', { dx: moved.x - panned.x, dy: moved.y - panned.y });
       panned = moved;
     }
     if (mode === 'pending' && Math.hypot(point.x - start.x, point.y - start.y) > TAP_SLOP) {
@@ -228,11 +228,11 @@ export function attachInput(svg, session,
       clearTimeout(wheelScale.timer);
       wheelScale.timer = setTimeout(endWheelScale, WHEEL_REST_MS);
     } else if (event.ctrlKey || event.metaKey || event.altKey) {
-      session.command(Command.zoomBy, { a: point.x, b: point.y, c: zoomFactor(dy) });
+      session.perform('zoomBy', { x: point.x, y: point.y, factor: zoomFactor(dy) });
     } else {
       // Shift turns a plain wheel's vertical scroll sideways, as pages do.
       const sideways = event.shiftKey && dx === 0;
-      session.command(Command.pan, { a: sideways ? -dy : -dx, b: sideways ? 0 : -dy });
+      session.perform('pan', { dx: sideways ? -dy : -dx, dy: sideways ? 0 : -dy });
     }
     changed();
   }, { passive: false });

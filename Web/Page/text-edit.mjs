@@ -21,9 +21,8 @@ export class TextEditing {
    * choices; `perform(kind, options)` runs a command; `hide(id, hidden)`
    * hides an entity's drawing while its text is edited.
    */
-  constructor({ session, Command, editor, toolbar, perform, hide }) {
+  constructor({ session, editor, toolbar, perform, hide }) {
     this.session = session;
-    this.Command = Command;
     this.editor = editor;
     this.toolbar = toolbar;
     this.perform = perform;
@@ -110,14 +109,13 @@ export class TextEditing {
     if (!editing) return;
     this.editing = null;
     const text = this.editor.value;
-    const { Command } = this;
     if (editing.isNew && text.trim() !== '') {
-      this.perform(Command.placeText, {
-        a: editing.at.x, b: editing.at.y, c: editing.size, text, extra: editing.font,
-        integer: TEXT_STYLES.indexOf(editing.style), d: ALIGNMENTS.indexOf(editing.align),
+      this.perform('placeText', {
+        x: editing.at.x, y: editing.at.y, size: editing.size, text, font: editing.font,
+        style: TEXT_STYLES.indexOf(editing.style), alignment: ALIGNMENTS.indexOf(editing.align),
       });
     } else if (!editing.isNew && text !== editing.value) {
-      this.perform(Command.editSelectedText, { text });
+      this.perform('editSelectedText', { text });
     }
     this.editor.hidden = true;
     if (editing.id) this.hide(editing.id, false);

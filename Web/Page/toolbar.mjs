@@ -16,7 +16,7 @@ const $ = (id) => document.getElementById(id);
 export class Toolbar {
   /**
    * `easel` gives the weights each tool offers; `numbers` holds the
-   * module's `Command`, `Tool` and `DrawingAction`; `perform(kind, options)`
+   * module's `Tool` and `DrawingAction`; `perform(name, named)`
    * runs a command and redraws.
    */
   constructor({ easel, session, numbers, perform }) {
@@ -51,12 +51,11 @@ export class Toolbar {
     Object.assign($('text-size'), { min: TEXT_SIZES.min, max: TEXT_SIZES.max, value: TEXT_SIZES.start });
     // An option picked with the Select tool changes the selection too, as
     // one step to undo.
-    const { Command } = numbers;
     const toSelection = {
-      fill: () => this.perform(Command.setFill, { integer: this.fill() }),
-      font: () => this.perform(Command.setFont, { text: this.choices.font }),
-      textStyle: () => this.perform(Command.setTextStyle, { integer: TEXT_STYLES.indexOf(this.choices.textStyle) }),
-      align: () => this.perform(Command.setAlignment, { integer: ALIGNMENTS.indexOf(this.choices.align) }),
+      fill: () => this.perform('setFill', { color: this.fill() }),
+      font: () => this.perform('setFont', { font: this.choices.font }),
+      textStyle: () => this.perform('setTextStyle', { style: TEXT_STYLES.indexOf(this.choices.textStyle) }),
+      align: () => this.perform('setAlignment', { alignment: ALIGNMENTS.indexOf(this.choices.align) }),
     };
     const pick = (attribute, name, parse = (value) => value) => {
       for (const button of document.querySelectorAll(`[${attribute}]`)) {
@@ -73,7 +72,7 @@ export class Toolbar {
     $('text-size').addEventListener('change', () => {
       this.choices.textSize = Number($('text-size').value);
       if (this.choices.tool === 'select' && session.flags.hasText) {
-        this.perform(Command.setSize, { a: this.choices.textSize });
+        this.perform('setSize', { size: this.choices.textSize });
       }
     });
     pick('data-pen', 'pen');
@@ -88,13 +87,13 @@ export class Toolbar {
       this.applyDrawing();
       this.showSamples();
       if (this.choices.tool === 'select' && session.flags.hasSelection) {
-        this.perform(numbers.Command.setColor, { integer: this.rgba() });
+        this.perform('setColor', { color: this.rgba() });
       }
     });
     $('weight').addEventListener('change', () => {
       this.applyDrawing();
       if (this.choices.tool === 'select' && session.flags.hasSelection) {
-        this.perform(numbers.Command.setWeight, { a: Number($('weight').value) });
+        this.perform('setWeight', { weight: Number($('weight').value) });
       }
     });
     this.setTool('select');
@@ -150,12 +149,12 @@ export class Toolbar {
   applyDrawing() {
     // A tool that draws nothing still gives the editor the colour: text
     // takes it when placed.
-    const { Command, Tool, DrawingAction } = this.numbers;
+    const { Tool, DrawingAction } = this.numbers;
     const drawing = drawingFor(this.choices, this.numbers) ?? { tool: Tool.pen, action: DrawingAction.ink };
     const arrow = $('arrow-cap').getAttribute('aria-pressed') === 'true' ? 1 : 0;
-    this.perform(Command.setDrawing,
-      { integer: this.rgba(), a: Number($('weight').value), b: drawing.tool, c: arrow, d: drawing.action });
-    if (this.choices.tool === 'shapes') this.perform(Command.shapeTool, { b: this.choices.shape, integer: this.fill() });
+    this.perform('setDrawing',
+      { color: this.rgba(), weight: Number($('weight').value), tool: drawing.tool, arrow, action: drawing.action });
+    if (this.choices.tool === 'shapes') this.perform('shapeTool', { shape: this.choices.shape, fill: this.fill() });
   }
 
   /** The text options as chosen: pressed buttons, the size, samples. */
