@@ -78,12 +78,7 @@ extension Editor {
                     + [.x(centre.x + item.offset.dx), .y(centre.y + item.offset.dy), .zKey(key)]
                 let entity = try transaction.create(item.kind, fields)
                 pasted.append(entity)
-                var start = 0
-                while start < item.samples.count {
-                    let end = min(start + ModelLimits.samplesPerAppend, item.samples.count)
-                    try transaction.append(Array(item.samples[start..<end]), to: entity, at: UInt32(start))
-                    start = end
-                }
+                try transaction.append(inChunks: item.samples, to: entity, at: 0)
                 for op in transaction.ops[applied...] { scratch.apply(op) }
             }
         }

@@ -159,12 +159,7 @@ extension Editor {
                 let copy = try transaction.create(kind, fields)
                 copies.insert(copy)
                 if case .stroke(let stroke) = entity.content {
-                    var start = 0
-                    while start < stroke.samples.count {
-                        let end = min(start + ModelLimits.samplesPerAppend, stroke.samples.count)
-                        try transaction.append(Array(stroke.samples[start..<end]), to: copy, at: UInt32(start))
-                        start = end
-                    }
+                    try transaction.append(inChunks: stroke.samples, to: copy, at: 0)
                 }
                 for op in transaction.ops[applied...] { scratch.apply(op) }
             }

@@ -251,13 +251,7 @@ extension Editor {
                 x: location.x - progress.origin.x, y: location.y - progress.origin.y, time: point.time,
                 force: point.force)
         }
-        var start = 0
-        while start < samples.count {
-            let chunk = samples[start..<min(start + ModelLimits.samplesPerAppend, samples.count)]
-            try transaction.append(Array(chunk), to: progress.stroke, at: progress.nextIndex)
-            progress.nextIndex += UInt32(chunk.count)
-            start += chunk.count
-        }
+        progress.nextIndex = try transaction.append(inChunks: samples, to: progress.stroke, at: progress.nextIndex)
         if state.drawing.tool.erasesPixels, document.isVisible(progress.stroke) {
             let path = samples.map { Point(x: $0.x + progress.origin.x, y: $0.y + progress.origin.y) }
             try recordErasures(along: path, of: &progress, in: &transaction)

@@ -54,6 +54,23 @@ public struct TransactionBuilder: Sendable {
         try add(.append(stroke, start: start, samples: samples))
     }
 
+    /// Appends any number of samples from `start`, in as many appends as
+    /// `ModelLimits.samplesPerAppend` asks; returns the index after the last.
+    @discardableResult
+    public mutating func append(
+        inChunks samples: [StrokeSample], to stroke: EntityID, at start: UInt32
+    ) throws(ModelError) -> UInt32 {
+        var next = start
+        var offset = 0
+        while offset < samples.count {
+            let end = min(offset + ModelLimits.samplesPerAppend, samples.count)
+            try append(Array(samples[offset..<end]), to: stroke, at: next)
+            next += UInt32(end - offset)
+            offset = end
+        }
+        return next
+    }
+
     @discardableResult
     private mutating func add(_ action: Op.Action) throws(ModelError) -> Op {
         let op = Op(id: try clock.peek, transaction: id, action: action)
