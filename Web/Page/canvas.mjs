@@ -19,6 +19,7 @@ import { attachClipboard } from './clipboard.mjs';
 import { attachExportDialog } from './export.mjs';
 import { FONTS } from './tools.mjs';
 import { ColourPicker } from './colour-picker.mjs';
+import { parseHex } from './colour.mjs';
 import { attachSaving } from './saving.mjs';
 
 /**
@@ -168,13 +169,13 @@ async function start() {
     const viewport = session.viewport();
     view.setViewport(viewport);
     const selection = session.selection;
+    const flags = session.flags;
     view.setSelection(selection);
     handles.update(viewport);
-    toolbar.update(session.flags, selection.join(' '));
+    toolbar.update(flags, selection.join(' '));
     const peers = session.peers();
     view.setPeers(peers, viewport);
     showAgreement(peers);
-    const flags = session.flags;
     for (const element of actionElements) {
       const enabled = element.action.enabled?.(flags) ?? true;
       if (element.hides) element.node.hidden = !enabled; else element.node.disabled = !enabled;
@@ -195,7 +196,7 @@ async function start() {
 
   const screenCentre = () => {
     const box = $('canvas').getBoundingClientRect();
-    return { a: box.width / 2, b: box.height / 2 };
+    return { x: box.width / 2, y: box.height / 2 };
   };
   /** Runs a command by name with named arguments (`COMMANDS`), and redraws. */
   const perform = (name, named = {}) => {
@@ -225,13 +226,10 @@ async function start() {
     const viewport = session.viewport();
     const taken = [...view.elements.values()]
       .map((element) => screenPosition(element.getAttribute('transform'), viewport)).filter(Boolean);
-    const { a, b } = screenCentre();
-    const { x, y } = freeSpot({ x: a, y: b }, taken);
-    return { a: x, b: y };
+    return freeSpot(screenCentre(), taken);
   };
   const placeEmoji = (emoji) => {
-    const { a: x, b: y } = placingSpot();
-    perform('placeEmoji', { x, y, size: 48, emoji });
+    perform('placeEmoji', { ...placingSpot(), size: 48, emoji });
   };
   const { close: closePicker } = attachEmojiPicker(placeEmoji);
   // Images: picked, dropped or pasted. The bytes are kept in the browser
@@ -274,7 +272,7 @@ async function start() {
         (box.width * 0.6) / bitmap.width, (box.height * 0.6) / bitmap.height);
       const hex = await ImageStore.hash(await file.arrayBuffer());
       await images.keep(hex, file);
-      if (!session.placeImage(hex, at.a, at.b, (bitmap.width * fit) / zoom, (bitmap.height * fit) / zoom)) {
+      if (!session.placeImage(hex, at.x, at.y, (bitmap.width * fit) / zoom, (bitmap.height * fit) / zoom)) {
         throw new Error('the editor refused the image');
       }
       changed();
@@ -306,7 +304,7 @@ async function start() {
     $('background-file').value = '';
   });
   $('background-color').addEventListener('change', () => {
-    const rgba = parseInt($('background-color').value.slice(1), 16) * 256 + 255;
+    const rgba = parseHex($('background-color').value) ?? 0xffffffff;
     perform('backgroundColor', { color: rgba | 0 });
   });
   $('background-none').addEventListener('click', () => perform('backgroundNoImage'));
@@ -331,20 +329,25 @@ async function start() {
     if (files.length === 0) return;
     event.preventDefault();
     const box = $('canvas').getBoundingClientRect();
-    for (const file of files) placeImage(file, { a: event.clientX - box.left, b: event.clientY - box.top });
+    for (const file of files) placeImage(file, { x: event.clientX - box.left, y: event.clientY - box.top });
   });
   // Copy, cut and paste (clipboard.mjs): a paste goes where the pointer is
   // over the canvas, else to the middle of the view.
+  // Only the client point is kept per move: measuring the canvas then
+  // would force a layout on every event; a paste measures once.
   let pointerOnCanvas = null;
   $('canvas').addEventListener('pointermove', (event) => {
-    const box = $('canvas').getBoundingClientRect();
-    pointerOnCanvas = { x: event.clientX - box.left, y: event.clientY - box.top };
+    pointerOnCanvas = { clientX: event.clientX, clientY: event.clientY };
   });
   $('canvas').addEventListener('pointerleave', () => { pointerOnCanvas = null; });
   attachClipboard({
     session, changed, fail,
-    spot: () => pointerOnCanvas ?? (({ a, b }) => ({ x: a, y: b }))(placingSpot()),
-    placeFiles: (files, at) => { for (const file of files) placeImage(file, { a: at.x, b: at.y }); },
+    spot: () => {
+      if (!pointerOnCanvas) return placingSpot();
+      const box = $('canvas').getBoundingClientRect();
+      return { x: pointerOnCanvas.clientX - box.left, y: pointerOnCanvas.clientY - box.top };
+    },
+    placeFiles: (files, at) => { for (const file of files) placeImage(file, at); },
     placeText: (text, at) => perform('placeText',
       { x: at.x, y: at.y, size: toolbar.choices.textSize, text, font: toolbar.choices.font }),
   });
@@ -360,7 +363,7 @@ async function start() {
   }
   const context = {
     session,
-    centre: () => { const { a, b } = screenCentre(); return { x: a, y: b }; },
+    centre: screenCentre,
     zoom: () => session.viewport()[2],
     setTool: (id) => toolbar.setTool(id),
     editText: () => textEditing.startSelected(),

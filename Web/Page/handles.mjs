@@ -2,8 +2,10 @@
 // A handle drag is a pinch or a rotation gesture of the editor, the same
 // reducers two fingers use, so peers see it live as they see a pinch. The
 // model keeps one scale per entity, so every handle keeps the ratio; Shift
-// on the turning handle snaps to 15° steps. No imports: the geometry is
-// tested in Node, and the module's gesture numbers come in the constructor.
+// on the turning handle snaps to 15° steps. The geometry is tested in Node;
+// the module's gesture numbers come in the constructor.
+
+import { element } from './view.mjs';
 
 /** Where each scaling handle sits on the frame, in half-sizes from its centre. */
 export const HANDLES = Object.freeze([
@@ -96,7 +98,6 @@ export function cursorFor(name, rotation) {
   return CURSORS[((step % 4) + 4) % 4];
 }
 
-const SVG = 'http://www.w3.org/2000/svg';
 
 /**
  * The selection's box and handles on the canvas, and the gestures their
@@ -134,25 +135,25 @@ export class SelectionHandles {
       return;
     }
     const degrees = (onScreen.rotation * 180) / Math.PI;
-    const box = make('rect', {
+    const box = element('rect', {
       class: 'selection-box', x: -onScreen.width / 2, y: -onScreen.height / 2,
       width: onScreen.width, height: onScreen.height,
       transform: `translate(${onScreen.x} ${onScreen.y}) rotate(${degrees})`,
     });
     const top = handlePoints(onScreen).find((point) => point.name === 'rotate');
     const stem = onFrame(onScreen, 0, -1);
-    const children = [box, make('line', { class: 'rotate-stem', x1: stem.x, y1: stem.y, x2: top.x, y2: top.y })];
+    const children = [box, element('line', { class: 'rotate-stem', x1: stem.x, y1: stem.y, x2: top.x, y2: top.y })];
     for (const point of handlePoints(onScreen)) {
-      const handle = make('g', {
+      const handle = element('g', {
         class: 'handle', 'data-handle': point.name,
         transform: `translate(${point.x} ${point.y}) rotate(${degrees})`,
       });
       // Through the style object: the page's policy refuses style attributes.
       handle.style.cursor = cursorFor(point.name, onScreen.rotation);
-      handle.append(make('circle', { class: 'hit', r: 12 }));
+      handle.append(element('circle', { class: 'hit', r: 12 }));
       handle.append(point.name === 'rotate'
-        ? make('circle', { class: 'knob', r: 5 })
-        : make('rect', { class: 'knob', x: -4.5, y: -4.5, width: 9, height: 9 }));
+        ? element('circle', { class: 'knob', r: 5 })
+        : element('rect', { class: 'knob', x: -4.5, y: -4.5, width: 9, height: 9 }));
       children.push(handle);
     }
     this.layer.replaceChildren(...children);
@@ -211,10 +212,4 @@ export class SelectionHandles {
 
   /** Whether a handle drag is in flight (the canvas's other input waits). */
   get active() { return this.drag !== null; }
-}
-
-function make(name, attributes) {
-  const created = document.createElementNS(SVG, name);
-  for (const [key, value] of Object.entries(attributes)) created.setAttribute(key, String(value));
-  return created;
 }

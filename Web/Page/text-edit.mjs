@@ -6,14 +6,10 @@
 // edit is one command: each one step to undo.
 import { screenFrame } from './handles.mjs';
 import { ALIGNMENTS, TEXT_STYLES } from './tools.mjs';
+import { formatHex } from './colour.mjs';
 
 /** Lines are this many ems apart, as the renderer draws them. */
 const LINE_HEIGHT = 1.25;
-
-/** 0xRRGGBBAA as `#rrggbb`. */
-export function cssColor(rgba) {
-  return `#${(rgba >>> 8).toString(16).padStart(6, '0')}`;
-}
 
 export class TextEditing {
   /**
@@ -74,7 +70,8 @@ export class TextEditing {
     if (this.editing) this.commit();
     this.editing = editing;
     const { editor } = this;
-    const ink = cssColor(editing.color);
+    // Opaque: the editor shows the letters, the text itself their opacity.
+    const ink = formatHex((editing.color | 0xff) >>> 0);
     editor.value = editing.value;
     Object.assign(editor.style, {
       left: `${editing.at.x}px`, top: `${editing.at.y}px`, fontFamily: `"${editing.font}"`,

@@ -13,6 +13,13 @@ import { parseHex } from './colour.mjs';
  */
 const $ = (id) => document.getElementById(id);
 
+/** Of the buttons carrying `attribute`, the one whose value is chosen shows pressed. */
+function pressChosen(attribute, value) {
+  for (const button of document.querySelectorAll(`[${attribute}]`)) {
+    button.setAttribute('aria-pressed', String(button.getAttribute(attribute) === String(value)));
+  }
+}
+
 export class Toolbar {
   /**
    * `easel` gives the weights each tool offers; `numbers` holds the
@@ -126,16 +133,11 @@ export class Toolbar {
     }
     this.applyDrawing();
     const { choices } = this;
-    const press = (selector, attribute, value) => {
-      for (const button of document.querySelectorAll(selector)) {
-        button.setAttribute('aria-pressed', String(button.getAttribute(attribute) === String(value)));
-      }
-    };
-    press('[data-tool]', 'data-tool', choices.tool);
-    press('[data-pen]', 'data-pen', choices.pen);
-    press('[data-eraser]', 'data-eraser', choices.eraser);
-    press('[data-shape]', 'data-shape', choices.shape);
-    press('[data-fill]', 'data-fill', choices.fill);
+    pressChosen('data-tool', choices.tool);
+    pressChosen('data-pen', choices.pen);
+    pressChosen('data-eraser', choices.eraser);
+    pressChosen('data-shape', choices.shape);
+    pressChosen('data-fill', choices.fill);
     this.showChoices();
     const canvas = $('canvas');
     const mode = this.pressMode;
@@ -160,14 +162,9 @@ export class Toolbar {
   /** The text options as chosen: pressed buttons, the size, samples. */
   showChoices() {
     const { choices } = this;
-    const press = (selector, attribute, value) => {
-      for (const button of document.querySelectorAll(selector)) {
-        button.setAttribute('aria-pressed', String(button.getAttribute(attribute) === String(value)));
-      }
-    };
-    press('[data-font]', 'data-font', choices.font);
-    press('[data-text-style]', 'data-text-style', choices.textStyle);
-    press('[data-align]', 'data-align', choices.align);
+    pressChosen('data-font', choices.font);
+    pressChosen('data-text-style', choices.textStyle);
+    pressChosen('data-align', choices.align);
     $('text-size').value = String(choices.textSize);
     this.showSamples();
   }

@@ -195,7 +195,8 @@ export function setTextIfChanged(target, text) {
   if (target.textContent !== text) target.textContent = text;
 }
 
-function element(name, attributes) {
+/** An SVG element with these attributes. */
+export function element(name, attributes) {
   const created = document.createElementNS(SVG, name);
   for (const [key, value] of Object.entries(attributes)) created.setAttribute(key, String(value));
   return created;
