@@ -103,7 +103,7 @@ let package = Package(
         .target(
             name: "EaselClientHTTP",
             dependencies: [
-                "EaselClient", "EaselModel",
+                "EaselClient", "EaselModel", "EaselProtocol",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -46,7 +46,9 @@ compile EaselWeb Web/Bridge
 
 # Every @_cdecl of the bridge is an export.
 mapfile -t exports < <(grep -ho '@_cdecl("[a-z_]*")' Web/Bridge/*.swift | sed 's/@_cdecl("\(.*\)")/--export=\1/' | sort)
-"$toolchain/bin/wasm-ld" --no-entry --gc-sections "${exports[@]}" \
+# Without DWARF (a tenth of the gzipped module, of no use to a page);
+# the name section stays, so a stack trace in the browser names functions.
+"$toolchain/bin/wasm-ld" --no-entry --gc-sections --strip-debug "${exports[@]}" \
     "$out/EaselWeb.o" "$out/EaselModel.o" "$out/EaselProtocol.o" "$out/EaselSync.o" "$out/EaselRender.o" \
     "$out/runtime.o" "$wasi/libc.a" "$wasi/libm.a" \
     "$toolchain/lib/swift/embedded/wasm32-unknown-none-wasm/libswiftUnicodeDataTables.a" \

@@ -32,24 +32,22 @@ public final class DocumentSession: @unchecked Sendable {
     private var timer: DispatchSourceTimer?
     private let queue = DispatchQueue(label: "easel.session")
     private let origin: ContinuousClock.Instant
-    private let backoffBase: Duration
-    private let backoffCap: Duration
+    private let backoff: Backoff
     private let onEvents: EventHandler?
 
     /// A session whose transports `makeTransport` makes. Reconnection waits
-    /// `backoffBase × 2^attempt`, at most `backoffCap`, times a random factor
-    /// in 0.5…1 so many clients do not come back in step. The engine's time
-    /// counts from `origin`, so sessions sharing one agree on what time it is.
+    /// as `backoff` says (the web page waits by the same rule). The engine's
+    /// time counts from `origin`, so sessions sharing one agree on what time
+    /// it is.
     public init(
-        engine: SyncClient, origin: ContinuousClock.Instant = .now, backoffBase: Duration = .milliseconds(100),
-        backoffCap: Duration = .seconds(10), onEvents: EventHandler? = nil,
+        engine: SyncClient, origin: ContinuousClock.Instant = .now, backoff: Backoff = .reconnect,
+        onEvents: EventHandler? = nil,
         transport makeTransport: @escaping TransportFactory
     ) {
         self.engine = engine
         self.makeTransport = makeTransport
         self.origin = origin
-        self.backoffBase = backoffBase
-        self.backoffCap = backoffCap
+        self.backoff = backoff
         self.onEvents = onEvents
     }
 
@@ -188,9 +186,8 @@ public final class DocumentSession: @unchecked Sendable {
             engine.connectionClosed(at: now)
             transport = nil
             guard running else { return nil }
-            let exponent = min(failedAttempts, 16)
             failedAttempts += 1
-            return min(backoffCap, backoffBase * (1 << exponent)) * Double.random(in: 0.5...1)
+            return Duration.nanoseconds(Int64(backoff.waitMilliseconds(afterFailures: failedAttempts) * 1_000_000))
         }
         guard let delay else { return }
         queue.asyncAfter(deadline: .now() + .milliseconds(Int(delay.wholeMilliseconds))) { [weak self] in

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import EaselClient
 import EaselModel
+import EaselProtocol
 import NIOCore
 import NIOHTTP1
 
@@ -87,14 +88,7 @@ public struct HTTPBlobTransport: BlobTransport {
         let message = explanation.isEmpty ? response.status.reasonPhrase : explanation
         let trimmed = message.hasSuffix("\n") ? String(message.dropLast()) : message
         let status = Int(response.status.code)
-        let kind: BlobTransferError.Kind =
-            switch status {
-            case 404: .notFound
-            case 401, 403: .notAllowed
-            case 408, 429, 500...: .unavailable
-            default: .refused
-            }
-        return BlobTransferError(kind, status: status, trimmed)
+        return BlobTransferError(BlobFailure(httpStatus: status) ?? .refused, status: status, trimmed)
     }
 
     static func transferError(_ error: any Error) -> BlobTransferError {

@@ -9,9 +9,9 @@
         /// (re)connects.
         public convenience init(
             engine: SyncClient, url: URL, origin: ContinuousClock.Instant = .now,
-            backoffCap: Duration = .seconds(10), onEvents: EventHandler? = nil
+            backoff: Backoff = .reconnect, onEvents: EventHandler? = nil
         ) {
-            self.init(engine: engine, origin: origin, backoffCap: backoffCap, onEvents: onEvents) { encoding in
+            self.init(engine: engine, origin: origin, backoff: backoff, onEvents: onEvents) { encoding in
                 URLSessionTransport(url: url, subprotocol: encoding.subprotocol)
             }
         }

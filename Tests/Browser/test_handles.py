@@ -109,10 +109,12 @@ def test_handles_scale_several_entities_each_in_place_and_a_side_keeps_the_ratio
     ada.tap(cx - 100, cy)
     ada.tap(cx, cy)
     wait_until(lambda: sorted(ada.state["selection"]) == sorted([star, fox]), what="both selected")
-    # One upright box around both: from the star's left to the fox's right.
-    box = ada.js("const b = document.querySelector('#handles .selection-box').getBoundingClientRect();"
-                 "return [b.width, b.height];")
-    assert 140 <= box[0] <= 150 and 40 <= box[1] <= 50, box
+    # One upright box around both: from the star's left to the fox's right
+    # (drawn on the frame after the selection changed).
+    box_size = ("const b = document.querySelector('#handles .selection-box').getBoundingClientRect();"
+                "return [b.width, b.height];")
+    box = wait_until(lambda: (lambda b: b if 140 <= b[0] <= 150 and 40 <= b[1] <= 50 else None)(ada.js(box_size)),
+                     what="one box around both")
     before = size_of(ada, fox)
     east = handle(ada, "e")
     # Sideways 50 % further from the centre of the box, with Shift held.

@@ -21,7 +21,7 @@ public func easelDocumentClose(_ handle: Int32) {
 }
 
 /// Applies the ops one message carries (`ops`, `welcome`, `push`) to a
-/// document: 0, or the message's decoding error code; -1 for no such
+/// document: 0, or the message's decoding error code; -2 for no such
 /// document.
 @_cdecl("easel_document_receive")
 public func easelDocumentReceive(_ handle: Int32, _ pointer: UnsafeRawPointer, _ count: Int32, _ json: Int32)
@@ -29,7 +29,7 @@ public func easelDocumentReceive(_ handle: Int32, _ pointer: UnsafeRawPointer, _
 {
     // Taken out while it changes, so every apply works on a uniquely held
     // value instead of going through the dictionary once per op.
-    guard var document = documents.removeValue(forKey: handle) else { return -1 }
+    guard var document = documents.removeValue(forKey: handle) else { return Status.unknown.rawValue }
     defer { documents[handle] = document }
     let message: Message
     do throws(DecodeError) {

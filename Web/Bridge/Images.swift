@@ -6,8 +6,8 @@ import EaselSync
 // and how it ended; the session holds the image's create until then.
 
 /// Places an image whose upload the page is starting: `hex` names its blob
-/// (64 hex digits), at x, y in screen units, width and height in document
-/// units. It shows at once here; its create waits for
+/// (64 hex digits), at x, y, width and height in screen units (the size it
+/// shows at the view's zoom). It shows at once here; its create waits for
 /// `easel_session_blob_stored`. 0, -1 refused by the editor, -2 no such
 /// session, -3 not a blob's name.
 @_cdecl("easel_session_place_image")
@@ -15,13 +15,15 @@ public func easelSessionPlaceImage(
     _ handle: Int32, _ hex: UnsafeRawPointer, _ hexCount: Int32, _ x: Float, _ y: Float, _ width: Float,
     _ height: Float, _ now: Double
 ) -> Int32 {
-    guard let session = sessions[handle] else { return -2 }
-    guard let blob = blob(at: hex, count: hexCount) else { return -3 }
+    guard let session = sessions[handle] else { return Status.unknown.rawValue }
+    guard let blob = blob(at: hex, count: hexCount) else { return Status.outOfRange.rawValue }
     session.client.awaitBlob(blob)
+    let zoom = session.client.editor.state.viewport.zoom
     let result = outcome { () throws(ModelError) in
         try session.editing { () throws(ModelError) in
             try session.client.perform(
-                .place(.image(blob, width: width, height: height), at: Point(x: x, y: y)), at: timestamp(now))
+                .place(.image(blob, width: width / zoom, height: height / zoom), at: Point(x: x, y: y)),
+                at: timestamp(now))
         }
     }
     // Nothing waits for a blob the editor would not place.
@@ -40,9 +42,9 @@ public func easelSessionSetBackgroundImage(
     _ handle: Int32, _ hex: UnsafeRawPointer, _ hexCount: Int32, _ width: Float, _ height: Float, _ fit: Int32,
     _ now: Double
 ) -> Int32 {
-    guard let session = sessions[handle] else { return -2 }
+    guard let session = sessions[handle] else { return Status.unknown.rawValue }
     guard let blob = blob(at: hex, count: hexCount), let fit = UInt8(exactly: fit).flatMap(BackgroundFit.init(rawValue:))
-    else { return -3 }
+    else { return Status.outOfRange.rawValue }
     session.client.awaitBlob(blob)
     let result = outcome { () throws(ModelError) in
         try session.editing { () throws(ModelError) in
@@ -57,8 +59,8 @@ public func easelSessionSetBackgroundImage(
 /// such session, -3 not a blob's name.
 @_cdecl("easel_session_blob_stored")
 public func easelSessionBlobStored(_ handle: Int32, _ hex: UnsafeRawPointer, _ hexCount: Int32) -> Int32 {
-    guard let session = sessions[handle] else { return -2 }
-    guard let blob = blob(at: hex, count: hexCount) else { return -3 }
+    guard let session = sessions[handle] else { return Status.unknown.rawValue }
+    guard let blob = blob(at: hex, count: hexCount) else { return Status.outOfRange.rawValue }
     session.client.blobStored(blob)
     return 0
 }
@@ -70,8 +72,8 @@ public func easelSessionBlobStored(_ handle: Int32, _ hex: UnsafeRawPointer, _ h
 public func easelSessionBlobFailed(
     _ handle: Int32, _ hex: UnsafeRawPointer, _ hexCount: Int32, _ reason: UnsafeRawPointer, _ reasonCount: Int32
 ) -> Int32 {
-    guard let session = sessions[handle] else { return -2 }
-    guard let blob = blob(at: hex, count: hexCount) else { return -3 }
+    guard let session = sessions[handle] else { return Status.unknown.rawValue }
+    guard let blob = blob(at: hex, count: hexCount) else { return Status.outOfRange.rawValue }
     session.client.blobFailed(blob, reason: String(decoding: bytes(at: reason, count: reasonCount), as: UTF8.self))
     return 0
 }

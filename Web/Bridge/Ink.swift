@@ -4,7 +4,7 @@ import EaselRender
 /// The ink outline of samples (each four little-endian binary32 numbers:
 /// x, y, time, force, a negative force meaning none) drawn with a tool
 /// (its raw value), a weight and an end cap: the outline's bytes
-/// (`InkOutline.encoded`) are left as the result. 0, or -1 for a tool or
+/// (`InkOutline.encoded`) are left as the result. 0, or -3 for a tool or
 /// end cap that does not exist.
 @_cdecl("easel_ink_outline")
 public func easelInkOutline(_ pointer: UnsafeRawPointer, _ count: Int32, _ tool: Int32, _ weight: Float, _ endCap: Int32)
@@ -12,7 +12,7 @@ public func easelInkOutline(_ pointer: UnsafeRawPointer, _ count: Int32, _ tool:
 {
     guard tool >= 0, tool <= 255, endCap >= 0, endCap <= 255, let tool = StrokeTool(rawValue: UInt8(tool)),
         let endCap = EndCap(rawValue: UInt8(endCap))
-    else { return -1 }
+    else { return Status.outOfRange.rawValue }
     let raw = UnsafeRawBufferPointer(start: pointer, count: Int(max(count, 0)))
     var samples: [StrokeSample] = []
     samples.reserveCapacity(raw.count / 16)
@@ -43,13 +43,13 @@ public func easelRenderFilters() {
 
 /// The weights a slider offers for a tool and drawing action (their raw
 /// values) and the one it starts at: three little-endian binary32 numbers
-/// (lowest, highest, default) left as the result. 0, or -1 for a tool or
+/// (lowest, highest, default) left as the result. 0, or -3 for a tool or
 /// action that does not exist.
 @_cdecl("easel_drawing_weights")
 public func easelDrawingWeights(_ tool: Int32, _ action: Int32) -> Int32 {
     guard tool >= 0, tool <= 255, action >= 0, action <= 255, let tool = StrokeTool(rawValue: UInt8(tool)),
         let action = DrawingAction(rawValue: UInt8(action))
-    else { return -1 }
+    else { return Status.outOfRange.rawValue }
     let settings = DrawingSettings(action: action, tool: tool)
     let response = action == .eraseObjects ? StrokeTool.eraser.ink : tool.ink
     var bytes: [UInt8] = []

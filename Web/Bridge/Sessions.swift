@@ -58,19 +58,18 @@ final class WebSession {
         cachedOrderFlags = nil
     }
 
-    /// Bring forward (4) and send backward (8), as the toolbar shows them,
-    /// and what kinds the selection holds: a text (512), a shape (1024),
-    /// exactly one entity, a text (2048).
+    /// The flags (`SessionFlag`) that compare entities' boxes or kinds:
+    /// bring forward and send backward, and what kinds the selection holds.
     var orderFlags: Int32 {
         let editor = client.editor
         if let cached = cachedOrderFlags, cached.selection == editor.state.selection { return cached.bits }
         var bits: Int32 = 0
-        if editor.canBringForward { bits |= 4 }
-        if editor.canSendBackward { bits |= 8 }
+        if editor.canBringForward { bits |= SessionFlag.canBringForward.rawValue }
+        if editor.canSendBackward { bits |= SessionFlag.canSendBackward.rawValue }
         let kinds = Set(editor.state.selection.compactMap { editor.document.kind(of: $0) })
-        if kinds.contains(.text) { bits |= 512 }
-        if kinds.contains(.shape) { bits |= 1024 }
-        if editor.state.selection.count == 1 && kinds == [.text] { bits |= 2048 }
+        if kinds.contains(.text) { bits |= SessionFlag.hasText.rawValue }
+        if kinds.contains(.shape) { bits |= SessionFlag.hasShape.rawValue }
+        if editor.state.selection.count == 1 && kinds == [.text] { bits |= SessionFlag.oneText.rawValue }
         cachedOrderFlags = (editor.state.selection, bits)
         return bits
     }
@@ -177,11 +176,11 @@ public func easelSessionConnectionClosed(_ handle: Int32, _ now: Double) {
     sessions[handle]?.client.connectionClosed(at: timestamp(now))
 }
 
-/// One binary message from the server: 0, its decoding error code, or -1
+/// One binary message from the server: 0, its decoding error code, or -2
 /// for no such session.
 @_cdecl("easel_session_receive")
 public func easelSessionReceive(_ handle: Int32, _ pointer: UnsafeRawPointer, _ count: Int32, _ now: Double) -> Int32 {
-    guard let session = sessions[handle] else { return -1 }
+    guard let session = sessions[handle] else { return Status.unknown.rawValue }
     let message: Message
     do throws(DecodeError) {
         message = try Message(binary: bytes(at: pointer, count: count))
@@ -261,23 +260,22 @@ public func easelSessionStateHash(_ handle: Int32) -> UInt64 {
     sessions[handle]?.stateHash.rawValue ?? 0
 }
 
-/// What the toolbar may offer, as bits: 1 undo, 2 redo, 4 bring forward
-/// (past an entity that overlaps), 8 send backward, 16 a selection, 32 a
-/// gesture in flight, 64 edits not yet acknowledged, 128 bring to front,
-/// 256 send to back.
+/// What the toolbar may offer and the page must know, as `SessionFlag` bits.
 @_cdecl("easel_session_flags")
 public func easelSessionFlags(_ handle: Int32) -> Int32 {
     guard let session = sessions[handle] else { return 0 }
     let client = session.client
     let editor = client.editor
     var flags: Int32 = session.orderFlags
-    if editor.canUndo { flags |= 1 }
-    if editor.canRedo { flags |= 2 }
-    if editor.canBringToFront { flags |= 128 }
-    if editor.canSendToBack { flags |= 256 }
-    if !editor.state.selection.isEmpty { flags |= 16 }
-    if editor.state.gesture != nil { flags |= 32 }
-    if client.unacknowledgedCount > 0 { flags |= 64 }
+    func set(_ flag: SessionFlag, _ on: Bool) { if on { flags |= flag.rawValue } }
+    set(.canUndo, editor.canUndo)
+    set(.canRedo, editor.canRedo)
+    set(.canBringToFront, editor.canBringToFront)
+    set(.canSendToBack, editor.canSendToBack)
+    set(.hasSelection, !editor.state.selection.isEmpty)
+    set(.gestureInFlight, editor.state.gesture != nil)
+    set(.unacknowledged, client.unacknowledgedCount > 0)
+    set(.accessRefused, client.lastError?.code.refusesAccess ?? false)
     return flags
 }
 
@@ -495,37 +493,19 @@ public func easelSessionEmojiKey(_ handle: Int32) {
 
 // MARK: Input
 
-/// A gesture, in screen units (Docs/web.md lists the kinds and what `x`,
-/// `y`, `time` and `force` mean for each; a NaN force is none): 0, or -1
-/// when the editor refuses it (a NaN coordinate, a draw point going back in
-/// time), or -2 for an unknown kind or session.
+/// A gesture, its kind from `gestureTable`, in screen units (Docs/web.md
+/// says what `x`, `y`, `time` and `force` mean for each; a NaN force is
+/// none): 0, or -1 when the editor refuses it (a NaN coordinate, a draw
+/// point going back in time), or -2 for an unknown kind or session.
 @_cdecl("easel_session_gesture")
 public func easelSessionGesture(
     _ handle: Int32, _ kind: Int32, _ x: Float, _ y: Float, _ time: Float, _ force: Float, _ now: Double
 ) -> Int32 {
-    guard let session = sessions[handle] else { return -2 }
+    guard let session = sessions[handle] else { return Status.unknown.rawValue }
     let point = Point(x: x, y: y)
     let drawPoint = DrawPoint(location: point, time: time, force: force.isNaN ? nil : force)
-    let event: GestureEvent
-    switch kind {
-    case 1: event = .tap(at: point)
-    case 2: event = .dragBegan(at: point)
-    case 3: event = .dragChanged(translation: Vector(dx: x, dy: y))
-    case 4: event = .dragEnded(translation: Vector(dx: x, dy: y))
-    case 5: event = .dragCancelled
-    case 6: event = .pinchBegan(around: point)
-    case 7: event = .pinchChanged(scale: x)
-    case 8: event = .pinchEnded(scale: x)
-    case 9: event = .pinchCancelled
-    case 10: event = .rotateBegan
-    case 11: event = .rotateChanged(angle: x)
-    case 12: event = .rotateEnded(angle: x)
-    case 13: event = .rotateCancelled
-    case 14: event = .drawBegan(drawPoint)
-    case 15: event = .drawMoved([drawPoint])
-    case 16: event = .drawEnded
-    default: return -2
-    }
+    guard gestureTable.indices.contains(Int(kind) - 1) else { return Status.unknown.rawValue }
+    let event = gestureTable[Int(kind) - 1].make(point, drawPoint)
     return outcome { () throws(ModelError) in
         try session.editing { () throws(ModelError) in try session.client.send(event, at: timestamp(now)) }
     }
@@ -535,9 +515,9 @@ public func easelSessionGesture(
 func outcome(_ body: () throws(ModelError) -> Void) -> Int32 {
     do throws(ModelError) {
         try body()
-        return 0
+        return Status.done.rawValue
     } catch {
-        return -1
+        return Status.refused.rawValue
     }
 }
 
@@ -548,87 +528,23 @@ public func easelSessionPointer(_ handle: Int32, _ x: Float, _ y: Float, _ insid
     sessions[handle]?.client.pointerMoved(to: inside != 0 ? Point(x: x, y: y) : nil, at: timestamp(now))
 }
 
-/// A command (Docs/web.md lists the kinds and their arguments): 0, -1 when
-/// the editor refuses it, -2 for an unknown kind or session, -3 for an
+/// A command, its kind and arguments from `commandTable`: 0, -1 when the
+/// editor refuses it, -2 for an unknown kind or session, -3 for an
 /// argument out of its range.
 @_cdecl("easel_session_command")
 public func easelSessionCommand(
     _ handle: Int32, _ kind: Int32, _ integer: Int32, _ a: Float, _ b: Float, _ c: Float, _ d: Float,
     _ text: UnsafeRawPointer?, _ textCount: Int32, _ extra: UnsafeRawPointer?, _ extraCount: Int32, _ now: Double
 ) -> Int32 {
-    guard let session = sessions[handle] else { return -2 }
+    guard let session = sessions[handle] else { return Status.unknown.rawValue }
     let string = text.map { String(decoding: bytes(at: $0, count: textCount), as: UTF8.self) } ?? ""
     let second = extra.map { String(decoding: bytes(at: $0, count: extraCount), as: UTF8.self) } ?? ""
-    let point = Point(x: a, y: b)
-    let color = Color(rawValue: UInt32(bitPattern: integer))
+    guard commandTable.indices.contains(Int(kind) - 1) else { return Status.unknown.rawValue }
+    let arguments = CommandArguments(integer: integer, a: a, b: b, c: c, d: d, text: string, extra: second)
     let command: Command
-    switch kind {
-    case 1: command = .place(.emoji(string, size: c), at: point)
-    case 2:
-        guard let shape = UInt8(exactly: integer).flatMap(ShapeKind.init(rawValue:)) else { return -3 }
-        command = .place(.shape(shape, width: c, height: d), at: point)
-    case 3:
-        guard let style = UInt8(exactly: integer & 0xFF).flatMap(TextStyle.init(rawValue:)),
-            let alignment = UInt8(exactly: d).flatMap(TextAlignment.init(rawValue:))
-        else { return -3 }
-        command = .place(.text(string, font: second, size: c, style: style, alignment: alignment), at: point)
-    case 4: command = .deleteSelection
-    case 5: command = .duplicateSelection
-    case 6: command = .bringForward
-    case 7: command = .sendBackward
-    case 8: command = .clearAll
-    case 9: command = .undo
-    case 10: command = .redo
-    case 11: command = .resetViewport
-    case 12: command = .setStyle(.color(color))
-    case 13: command = .setStyle(.fill(color))
-    case 14: command = .setStyle(.weight(a))
-    case 15: command = .setStyle(.font(string))
-    case 16: command = .setStyle(.size(a))
-    case 17:
-        guard let style = UInt8(exactly: integer).flatMap(TextStyle.init(rawValue:)) else { return -3 }
-        command = .setStyle(.textStyle(style))
-    case 18:
-        guard let alignment = UInt8(exactly: integer).flatMap(TextAlignment.init(rawValue:)) else { return -3 }
-        command = .setStyle(.alignment(alignment))
-    case 19:
-        let texts = session.client.editor.state.selection.filter {
-            session.client.editor.document.kind(of: $0) == .text
-        }
-        guard texts.count == 1, let target = texts.first else { return -1 }
-        command = .editText(target, string)
-    case 20:
-        guard let tool = UInt8(exactly: b).flatMap(StrokeTool.init(rawValue:)),
-            let action = UInt8(exactly: d).flatMap(DrawingAction.init(rawValue:))
-        else { return -3 }
-        command = .setDrawing(
-            DrawingSettings(action: action, tool: tool, color: color, weight: a, endCap: c != 0 ? .arrow : .round))
-    case 21:
-        guard let shape = UInt8(exactly: b).flatMap(ShapeKind.init(rawValue:)) else { return -3 }
-        var settings = session.client.editor.state.drawing
-        settings.action = .shape
-        settings.shape = shape
-        settings.fill = color
-        command = .setDrawing(settings)
-    case 22: command = .setBackground(.color(color))
-    case 23: command = .setBackground(.noImage)
-    case 24: command = .bringToFront
-    case 25: command = .sendToBack
-    case 26: command = .setViewport(.pan(by: Vector(dx: a, dy: b)))
-    case 27: command = .setViewport(.zoom(by: c, around: point))
-    case 28: command = .setViewport(.zoomTo(c, around: point))
-    case 29, 30:
-        guard let size = session.canvasSize else { return -1 }
-        command = .setViewport(.fit(kind == 29 ? .content : .selection, width: size.width, height: size.height))
-    case 31: command = .selectAll
-    case 32: command = .clearSelection
-    case 33: command = .nudge(by: Vector(dx: a, dy: b))
-    case 34: command = .selectPlaced(integer != 0)
-    case 35:
-        guard let clipping = try? ClippingJSON.decode(string) else { return -3 }
-        command = .paste(clipping, at: point)
-    default:
-        return -2
+    switch commandTable[Int(kind) - 1].make(arguments, session) {
+    case .perform(let made): command = made
+    case .answer(let status): return status
     }
     return outcome { () throws(ModelError) in
         try session.editing { () throws(ModelError) in try session.client.perform(command, at: timestamp(now)) }
@@ -639,19 +555,20 @@ public func easelSessionCommand(
 
 /// The other people in the document, from their presence, as records in the
 /// result buffer (kind 1 each, sorted by replica): replica (u64), colour
-/// (u32, 0xRRGGBBAA), cursor x and y in document units (f32; NaN when off the
-/// canvas), idle (u8), their state against this page's (u8: 0 not at the
+/// (u32, 0xRRGGBBAA), cursor x and y on this page's screen (f32; NaN when
+/// off the canvas), idle (u8), their state against this page's (u8: 0 not at the
 /// same position, 1 the same hash there, 2 another hash there: diverged),
 /// then name, initials and the selected IDs separated by spaces, each a u32
 /// length and UTF-8, then a u32 count (0 or 1) and that many frames around
 /// their selection as this page has it, where their gesture in flight shows
-/// it (`frameBytes`). Little-endian throughout.
+/// it, on this page's screen (`frameBytes`). Little-endian throughout.
 @_cdecl("easel_session_peers")
 public func easelSessionPeers(_ handle: Int32) -> Int32 {
     var records = RecordWriter()
     guard let client = sessions[handle]?.client else { return 0 }
     let peers = client.peers.values.sorted { $0.replica.rawValue < $1.replica.rawValue }
     let agreement = client.stateAgreement
+    let viewport = client.editor.state.displayedViewport
     for peer in peers {
         var bytes: [UInt8] = []
         func text(_ string: String) {
@@ -660,8 +577,9 @@ public func easelSessionPeers(_ handle: Int32) -> Int32 {
         }
         bytes.appendLittleEndian(peer.replica.rawValue)
         bytes.appendLittleEndian(peer.user.color.rawValue)
-        bytes.appendLittleEndian((peer.cursor?.x ?? .nan).bitPattern)
-        bytes.appendLittleEndian((peer.cursor?.y ?? .nan).bitPattern)
+        let cursor = peer.cursor.map { viewport.screenPoint(fromDocument: $0) }
+        bytes.appendLittleEndian((cursor?.x ?? .nan).bitPattern)
+        bytes.appendLittleEndian((cursor?.y ?? .nan).bitPattern)
         bytes.append(peer.idle ? 1 : 0)
         bytes.append(
             agreement.agreeing.contains(peer.replica) ? 1 : agreement.disagreeing.contains(peer.replica) ? 2 : 0)
@@ -673,7 +591,7 @@ public func easelSessionPeers(_ handle: Int32) -> Int32 {
             gesture?.transform(of: entity) ?? entity.transform
         }
         bytes.appendLittleEndian(UInt32(frame == nil ? 0 : 1))
-        if let frame { bytes += frameBytes(frame) }
+        if let frame { bytes += frameBytes(frame, on: viewport) }
         records.record(1, bytes)
     }
     setResult(records.bytes)
@@ -707,22 +625,38 @@ public func easelSessionExportSVG(_ handle: Int32, _ selectionOnly: Int32, _ bac
     return 1
 }
 
-/// A frame as five little-endian binary32 numbers: centre x, centre y,
-/// width, height (document units) and rotation (radians).
-func frameBytes(_ frame: SelectionFrame) -> [UInt8] {
+/// A frame on the screen as five little-endian binary32 numbers: centre x,
+/// centre y, width, height (screen units) and rotation (radians).
+func frameBytes(_ frame: SelectionFrame, on viewport: Viewport) -> [UInt8] {
+    let center = viewport.screenPoint(fromDocument: frame.center)
     var bytes: [UInt8] = []
-    for value in [frame.center.x, frame.center.y, frame.width, frame.height, frame.rotation] {
+    for value in [center.x, center.y, frame.width * viewport.zoom, frame.height * viewport.zoom, frame.rotation] {
         bytes.appendLittleEndian(value.bitPattern)
     }
     return bytes
 }
 
-/// The frame of this page's selection as displayed (`frameBytes`), in the
-/// result buffer: 1, or 0 when nothing visible is selected.
+/// The frame of this page's selection as displayed, a gesture in flight
+/// and the view's pan and zoom included (`frameBytes`), in the result
+/// buffer: 1, or 0 when nothing visible is selected.
 @_cdecl("easel_session_selection_frame")
 public func easelSessionSelectionFrame(_ handle: Int32) -> Int32 {
-    guard let frame = sessions[handle]?.client.editor.selectionFrame else { return 0 }
-    setResult(frameBytes(frame))
+    guard let editor = sessions[handle]?.client.editor, let frame = editor.selectionFrame else { return 0 }
+    setResult(frameBytes(frame, on: editor.state.displayedViewport))
+    return 1
+}
+
+/// Where a new item placed at the screen point (x, y) goes
+/// (`Editor.placingSpot`), as two little-endian binary32 screen numbers in
+/// the result buffer: 1, or 0 for no such session or a point not finite.
+@_cdecl("easel_session_placing_spot")
+public func easelSessionPlacingSpot(_ handle: Int32, _ x: Float, _ y: Float) -> Int32 {
+    guard let editor = sessions[handle]?.client.editor, x.isFinite, y.isFinite else { return 0 }
+    let spot = editor.placingSpot(near: Point(x: x, y: y))
+    var bytes: [UInt8] = []
+    bytes.appendLittleEndian(spot.x.bitPattern)
+    bytes.appendLittleEndian(spot.y.bitPattern)
+    setResult(bytes)
     return 1
 }
 

@@ -3,7 +3,7 @@
 // `data-action`), the keyboard and the shortcut list all read this table,
 // so a button and its shortcut cannot drift apart. No DOM and no imports
 // here but the tools' table: Node tests load it as it is, and the session
-// comes in the context (its commands go by name: `COMMANDS` of easel.mjs).
+// comes in the context (its commands go by name: the module's interface).
 import { TOOLS } from './tools.mjs';
 
 /**
@@ -15,10 +15,9 @@ import { TOOLS } from './tools.mjs';
 
 /**
  * What an action is given to act on: the session, the screen point the
- * view zooms around, the zoom (a nudge moves by screen pixels), the tools
- * and the page's own dialogs.
+ * view zooms around, the tools and the page's own dialogs.
  * @typedef {{ session?: any, centre?: () => { x: number, y: number },
- *   zoom?: () => number, setTool?: (id: string) => void, editText?: () => boolean,
+ *   setTool?: (id: string) => void, editText?: () => boolean,
  *   clipboard?: (verb: string) => boolean, showExport?: () => void,
  *   showShortcuts?: () => void }} ActionContext
  */
@@ -30,10 +29,8 @@ export const NUDGE = 1;
 export const ZOOM_STEP = 1.25;
 
 const command = (name) => ({ session }) => session.perform(name);
-const nudge = (dx, dy) => ({ session, zoom }) => {
-  const scale = zoom?.() ?? 1;
-  return session.perform('nudge', { dx: dx / scale, dy: dy / scale });
-};
+// Screen pixels: the module moves the selection as far on screen whatever the zoom.
+const nudge = (dx, dy) => ({ session }) => session.perform('nudge', { dx, dy });
 const arrow = (id, label, code, dx, dy) => [
   { id, label, shortcuts: [{ code, mod: false, shift: false }],
     enabled: (flags) => flags.hasSelection, run: nudge(dx * NUDGE, dy * NUDGE) },

@@ -1,16 +1,24 @@
 // The WebSocket (binary `easel.v1`) between a session and the server:
-// bytes in, bytes out, reconnection with jittered backoff. Every protocol
-// rule lives in the session, in the WebAssembly module.
+// bytes in, bytes out, reconnection after the wait the module gives (the
+// same jittered backoff the Swift clients wait by). Every protocol rule
+// lives in the session, in the WebAssembly module.
 
 export class Connection {
-  constructor(session, url, changed) {
+  /**
+   * `delay(failures)`: how long to wait (ms) before connecting again after
+   * that many failed connections in a row (`Easel.retryDelay('reconnect', …)`).
+   * @param {any} session @param {string} url @param {() => void} changed
+   * @param {(failures: number) => number | null} delay
+   */
+  constructor(session, url, changed, delay) {
     /** @type {((output: { hex: string, reason: string }) => void) | null} */
     this.onPlaceFailed = null;
     this.session = session;
     this.url = url;
     this.changed = changed;
+    this.delay = delay;
     this.socket = null;
-    this.attempt = 0;
+    this.failures = 0;
     this.online = true;
     this.connect();
   }
@@ -21,7 +29,7 @@ export class Connection {
     socket.binaryType = 'arraybuffer';
     this.socket = socket;
     socket.onopen = () => {
-      this.attempt = 0;
+      this.failures = 0;
       this.session.connectionOpened();
       this.changed();
     };
@@ -35,9 +43,9 @@ export class Connection {
       this.session.connectionClosed();
       this.changed();
       if (this.online) {
-        const delay = Math.min(5000, 250 * 2 ** this.attempt) * (0.5 + Math.random() / 2);
-        this.attempt += 1;
-        setTimeout(() => this.connect(), delay);
+        this.failures += 1;
+        const delay = this.delay(this.failures);
+        if (delay !== null) setTimeout(() => this.connect(), delay);
       }
     };
   }

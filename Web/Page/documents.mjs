@@ -1,23 +1,22 @@
-// Document names as the protocol defines them (Protocol/README.md, 2.1),
-// and the recent ones this browser opened.
+// The documents this browser opened, most recent first. What a document's
+// name may be is the protocol's rule, in the module
+// (`Easel.documentNameProblem`); only names a canvas opened are kept.
 
-const SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 const RECENT_KEY = 'easel.recent';
+/** How many recent documents are kept. */
+export const RECENT_LIMIT = 12;
 
-export function isDocumentName(name) {
-  return new TextEncoder().encode(name).length <= 128 && name.split('/').every((part) => SEGMENT.test(part));
-}
-
+/** The recent documents' names; nothing when the stored list is unreadable. */
 export function recentDocuments() {
   try {
     const names = JSON.parse(localStorage.getItem(RECENT_KEY) ?? '[]');
-    return Array.isArray(names) ? names.filter((name) => typeof name === 'string' && isDocumentName(name)) : [];
+    return Array.isArray(names) ? names.filter((name) => typeof name === 'string').slice(0, RECENT_LIMIT) : [];
   } catch {
     return [];
   }
 }
 
 export function rememberDocument(name) {
-  const names = [name, ...recentDocuments().filter((other) => other !== name)].slice(0, 12);
+  const names = [name, ...recentDocuments().filter((other) => other !== name)].slice(0, RECENT_LIMIT);
   localStorage.setItem(RECENT_KEY, JSON.stringify(names));
 }

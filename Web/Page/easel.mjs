@@ -4,8 +4,13 @@
 
 const ENOSYS = 52;
 
-/** Instantiates the module from its bytes. */
-export async function instantiateEasel(bytes) {
+/**
+ * Instantiates the module from its bytes. With `checkCalls`, every call
+ * into the module is held against the interface's parameter list and a
+ * call with another number of arguments throws (the Node tests use it; a
+ * WebAssembly function otherwise takes a missing argument as 0 silently).
+ */
+export async function instantiateEasel(bytes, { checkCalls = false } = {}) {
   let memory;
   // The four WASI functions wasi-libc links in: nothing here writes files,
   // so all but randomness (replica IDs) answer "not supported".
@@ -19,15 +24,94 @@ export async function instantiateEasel(bytes) {
     },
   };
   const { instance } = await WebAssembly.instantiate(bytes, { wasi_snapshot_preview1: wasi });
-  memory = instance.exports.memory;
-  return new Easel(instance.exports);
+  /** @type {any} */
+  const exports = instance.exports;
+  memory = exports.memory;
+  exports.easel_interface();
+  const table = JSON.parse(readResult(exports));
+  return new Easel(checkCalls ? checked(exports, table.exports) : exports, table);
+}
+
+function readResult(exports) {
+  const bytes = new Uint8Array(exports.memory.buffer, exports.easel_result_pointer(), exports.easel_result_length());
+  return new TextDecoder().decode(bytes);
+}
+
+/** The exports, each call checked against its declared parameters. */
+function checked(exports, declared) {
+  /** @type {Record<string, any>} */
+  const wrapped = { memory: exports.memory };
+  for (const [name, parameters] of Object.entries(declared)) {
+    const call = exports[name];
+    if (typeof call !== 'function') throw new Error(`the interface declares ${name}, which the module lacks`);
+    wrapped[name] = (...args) => {
+      if (args.length !== parameters.length) {
+        throw new Error(`${name}(${parameters.join(', ')}) called with ${args.length} arguments`);
+      }
+      return call(...args);
+    };
+  }
+  return wrapped;
 }
 
 export const Encoding = Object.freeze({ binary: 0, json: 1 });
 
+/**
+ * The module's interface, read from the module itself (`easel_interface`,
+ * declared once in Web/Bridge/Interface.swift): `exports` (name → its
+ * parameters), `gestures` and `commands` by name (a command's `kind` and
+ * the slot each named argument fills), `flags` (name → bit), `status`
+ * (what a call answers), `blobFailures`, `retryPolicies` and `enums`
+ * (tool, shape, textStyle, alignment, fit, drawingAction: name → raw
+ * value; connectionState: the names in order).
+ * @typedef {{ exports: Record<string, string[]>, gestures: Record<string, number>,
+ *   commands: Record<string, { kind: number, args: Record<string, string> }>,
+ *   flags: Record<string, number>, status: Record<string, number>,
+ *   blobFailures: Record<string, { code: number, transient: boolean }>,
+ *   retryPolicies: Record<string, number>, enums: Record<string, any> }} Interface
+ */
+
 export class Easel {
-  constructor(exports) {
+  /** @param {any} exports @param {Interface} table */
+  constructor(exports, table) {
     this.exports = exports;
+    this.interface = table;
+  }
+
+  /** Why `name` is not a document name (Protocol/README.md, 2.1), or null when it is one. */
+  documentNameProblem(name) {
+    const problem = this.withBytes(encoder.encode(name), (pointer, length) =>
+      this.exports.easel_document_name_problem(pointer, length));
+    return problem === 0 ? null : text.decode(this.result());
+  }
+
+  /** A fresh replica ID, 16 hex digits: random, never 0. */
+  newReplica() {
+    return BigInt.asUintN(64, this.exports.easel_new_replica()).toString(16).padStart(16, '0');
+  }
+
+  /**
+   * How long to wait, in milliseconds, after `failures` failures in a row
+   * under a retry policy (`reconnect`, `blobTransfer`), jittered; null when
+   * its tries are spent. The Swift clients wait by the same rule.
+   */
+  retryDelay(policy, failures) {
+    const index = this.interface.retryPolicies[policy];
+    if (index === undefined) throw new Error(`no retry policy "${policy}"`);
+    const delay = this.exports.easel_retry_delay(index, failures);
+    return delay < 0 ? null : delay;
+  }
+
+  /**
+   * What an HTTP status answering a blob request means: null for a
+   * success, else `{ failure, transient }` (`transient`: another try may
+   * help). Status 0 stands for no answer: the server could not be reached.
+   */
+  blobFailure(status) {
+    const code = this.exports.easel_blob_failure(status);
+    if (code === 0) return null;
+    const [failure, { transient }] = Object.entries(this.interface.blobFailures).find(([, entry]) => entry.code === code);
+    return { failure, transient };
   }
 
   /** Runs `body` with `bytes` copied into the module's memory. */
@@ -60,11 +144,12 @@ export class Easel {
 
   /**
    * A new editing session. `hello` is the hello the session will send, as
-   * an object in the protocol's JSON form (document, replica, user, token);
-   * `saved` the bytes of an earlier session's `saved()`, to resume it.
+   * an object in the protocol's JSON form (document, user, token, and a
+   * replica, else a fresh one); `saved` the bytes of an earlier session's
+   * `saved()`, to resume it.
    */
   openSession(hello, now = Date.now(), saved = undefined) {
-    const text = new TextEncoder().encode(JSON.stringify({ type: 'hello', protocol: 3, ...hello }));
+    const text = encoder.encode(JSON.stringify({ type: 'hello', protocol: 3, replica: this.newReplica(), ...hello }));
     const handle = this.withBytes(text, (pointer, length) => saved === undefined
       ? this.exports.easel_session_open(pointer, length, now)
       : this.withBytes(saved, (savedPointer, savedLength) =>
@@ -120,99 +205,21 @@ export class Easel {
   }
 }
 
-/** The gestures `Session.gesture` takes (Docs/web.md). */
-export const Gesture = Object.freeze({
-  tap: 1, dragBegan: 2, dragChanged: 3, dragEnded: 4, dragCancelled: 5,
-  pinchBegan: 6, pinchChanged: 7, pinchEnded: 8, pinchCancelled: 9,
-  rotateBegan: 10, rotateChanged: 11, rotateEnded: 12, rotateCancelled: 13,
-  drawBegan: 14, drawMoved: 15, drawEnded: 16,
-});
-
-/**
- * Every command the module takes, declared once: its kind and its named
- * arguments, each with the slot of `easel_session_command` the bridge
- * reads it from (Docs/web.md lists what each does). The page calls
- * `Session.perform(name, { …named arguments })`; `interface.test.mjs`
- * checks every kind against the module.
- */
-export const COMMANDS = Object.freeze({
-  placeEmoji: { kind: 1, args: { x: 'a', y: 'b', size: 'c', emoji: 'text' } },
-  placeShape: { kind: 2, args: { shape: 'integer', x: 'a', y: 'b', width: 'c', height: 'd' } },
-  placeText: {
-    kind: 3, args: { text: 'text', font: 'extra', x: 'a', y: 'b', size: 'c', style: 'integer', alignment: 'd' },
-  },
-  deleteSelection: { kind: 4, args: {} },
-  duplicateSelection: { kind: 5, args: {} },
-  bringForward: { kind: 6, args: {} },
-  sendBackward: { kind: 7, args: {} },
-  clearAll: { kind: 8, args: {} },
-  undo: { kind: 9, args: {} },
-  redo: { kind: 10, args: {} },
-  resetViewport: { kind: 11, args: {} },
-  setColor: { kind: 12, args: { color: 'integer' } },
-  setFill: { kind: 13, args: { color: 'integer' } },
-  setWeight: { kind: 14, args: { weight: 'a' } },
-  setFont: { kind: 15, args: { font: 'text' } },
-  setSize: { kind: 16, args: { size: 'a' } },
-  setTextStyle: { kind: 17, args: { style: 'integer' } },
-  setAlignment: { kind: 18, args: { alignment: 'integer' } },
-  editSelectedText: { kind: 19, args: { text: 'text' } },
-  setDrawing: { kind: 20, args: { color: 'integer', weight: 'a', tool: 'b', arrow: 'c', action: 'd' } },
-  shapeTool: { kind: 21, args: { shape: 'b', fill: 'integer' } },
-  backgroundColor: { kind: 22, args: { color: 'integer' } },
-  backgroundNoImage: { kind: 23, args: {} },
-  bringToFront: { kind: 24, args: {} },
-  sendToBack: { kind: 25, args: {} },
-  pan: { kind: 26, args: { dx: 'a', dy: 'b' } },
-  zoomBy: { kind: 27, args: { x: 'a', y: 'b', factor: 'c' } },
-  zoomTo: { kind: 28, args: { x: 'a', y: 'b', zoom: 'c' } },
-  fitContent: { kind: 29, args: {} },
-  fitSelection: { kind: 30, args: {} },
-  selectAll: { kind: 31, args: {} },
-  clearSelection: { kind: 32, args: {} },
-  nudge: { kind: 33, args: { dx: 'a', dy: 'b' } },
-  selectPlaced: { kind: 34, args: { on: 'integer' } },
-  paste: { kind: 35, args: { clipping: 'text', x: 'a', y: 'b' } },
-});
-
-/** The commands' kinds by name (`Session.command` takes them). */
-export const Command = Object.freeze(Object.fromEntries(
-  Object.entries(COMMANDS).map(([name, { kind }]) => [name, kind])));
-
-/**
- * What a call of the module answers, one convention for all (the bridge
- * keeps it): 0 done; -1 the editor refused it (a NaN, nothing selected, a
- * draw point back in time); -2 no such session or kind; -3 an argument out
- * of its range. A query answers 1 with its value in the result buffer, or
- * 0 for none. The shell turns a refusal into `false` and a value's absence
- * into `null`; a name the tables lack throws: a mistake in the page, not a
- * refusal.
- */
-export const Status = Object.freeze({ done: 0, refused: -1, unknown: -2, outOfRange: -3 });
-
-/** How a background image fills its box (EaselModel's BackgroundFit). */
-export const Fit = Object.freeze({ contain: 0, cover: 1, stretch: 2 });
-
-/** Stroke tools and drawing actions, by their raw values (EaselModel). */
-export const Tool = Object.freeze({ pen: 0, brush: 1, marker: 2, neon: 3, pencil: 4, eraser: 5, blur: 6 });
-export const DrawingAction = Object.freeze({ ink: 0, eraseObjects: 1, lasso: 2, shape: 3 });
-
-export const ConnectionState = Object.freeze(['offline', 'connecting', 'connected', 'weak']);
-
 const text = new TextDecoder();
+const encoder = new TextEncoder();
 
 /** A frame the module wrote: centre x, y, width, height, rotation (binary32). */
 function readFrame(view, at) {
   const [x, y, width, height, rotation] = [0, 4, 8, 12, 16].map((offset) => view.getFloat32(at + offset, true));
   return { x, y, width, height, rotation };
 }
-const encoder = new TextEncoder();
 
 /** One page's editing session: Easel's client sync engine in the module. */
 export class Session {
   constructor(easel, handle) {
     this.easel = easel;
     this.exports = easel.exports;
+    this.interface = easel.interface;
     this.handle = handle;
   }
 
@@ -244,26 +251,27 @@ export class Session {
 
   /**
    * Places an image whose bytes are uploading: `blob` is their SHA-256 (64
-   * hex digits), x and y the screen point, width and height in document
-   * units. It shows here at once; nobody else sees it until `blobStored`.
-   * True when the editor took it.
+   * hex digits), at the screen point x, y, as large as width × height on
+   * the screen now. It shows here at once; nobody else sees it until
+   * `blobStored`. True when the editor took it.
    */
   placeImage(blob, x, y, width, height, now = Date.now()) {
     const code = this.easel.withBytes(encoder.encode(blob), (pointer, length) =>
       this.exports.easel_session_place_image(this.handle, pointer, length, x, y, width, height, now));
-    if (code === -3) throw new Error(`"${blob}" is not a blob's name (64 hex digits)`);
+    if (code === this.interface.status.outOfRange) throw new Error(`"${blob}" is not a blob's name (64 hex digits)`);
     return code === 0;
   }
 
   /**
    * Makes an image whose bytes are uploading the background: its box in
-   * document units, centred at the origin, filled as `fit` (Fit) says.
-   * True when the editor took it.
+   * document units, centred at the origin, filled as `fit` says (contain,
+   * cover, stretch). True when the editor took it.
    */
   setBackgroundImage(blob, width, height, fit, now = Date.now()) {
+    const raw = this.interface.enums.fit[fit] ?? -1;
     const code = this.easel.withBytes(encoder.encode(blob), (pointer, length) =>
-      this.exports.easel_session_set_background_image(this.handle, pointer, length, width, height, fit, now));
-    if (code === -3) throw new Error(`"${blob}" is not a blob's name, or ${fit} is not a fit`);
+      this.exports.easel_session_set_background_image(this.handle, pointer, length, width, height, raw, now));
+    if (code === this.interface.status.outOfRange) throw new Error(`"${blob}" is not a blob's name, or ${fit} is not a fit`);
     return code === 0;
   }
 
@@ -306,9 +314,16 @@ export class Session {
     });
   }
 
-  /** A gesture in screen units: true when the editor took it. */
-  gesture(kind, x = 0, y = 0, { time = 0, force = NaN, now = Date.now() } = {}) {
-    return this.exports.easel_session_gesture(this.handle, kind, x, y, time, force, now) === 0;
+  /**
+   * A gesture by name (the interface's `gestures`: tap, dragBegan, …), in
+   * screen units: true when the editor took it. A name the module lacks
+   * throws.
+   * @param {string} name
+   */
+  gesture(name, x = 0, y = 0, { time = 0, force = NaN, now = Date.now() } = {}) {
+    const kind = this.interface.gestures[name];
+    if (kind === undefined) throw new Error(`no gesture "${name}"`);
+    return this.exports.easel_session_gesture(this.handle, kind, x, y, time, force, now) === this.interface.status.done;
   }
 
   pointer(x, y, inside = true, now = Date.now()) {
@@ -316,14 +331,14 @@ export class Session {
   }
 
   /**
-   * A command by name with named arguments (`COMMANDS`): true when the
-   * editor took it, false when it refused it. Booleans go as 1 or 0. An
-   * unknown command or argument throws.
+   * A command by name with named arguments (the interface's `commands`):
+   * true when the editor took it, false when it refused it. Booleans go as
+   * 1 or 0. An unknown command or argument throws.
    * @param {string} name
    * @param {Record<string, string | number | boolean>} named
    */
   perform(name, named = {}) {
-    const command = COMMANDS[name];
+    const command = this.interface.commands[name];
     if (!command) throw new Error(`no command "${name}"`);
     /** @type {Record<string, any>} */
     const slots = {};
@@ -346,10 +361,13 @@ export class Session {
     return this.easel.withBytes(first, (textPointer, textLength) =>
       this.easel.withBytes(second, (extraPointer, extraLength) =>
         this.exports.easel_session_command(this.handle, kind, integer | 0, a, b, c, d,
-          textPointer, textLength, extraPointer, extraLength, now))) === 0;
+          textPointer, textLength, extraPointer, extraLength, now))) === this.interface.status.done;
   }
 
-  get connectionState() { return ConnectionState[this.exports.easel_session_connection_state(this.handle)]; }
+  /** offline, connecting, connected or weak. */
+  get connectionState() {
+    return this.interface.enums.connectionState[this.exports.easel_session_connection_state(this.handle)];
+  }
 
   /** The last error the server sent, { code, message }, or null. */
   get lastError() {
@@ -362,19 +380,20 @@ export class Session {
   }
 
   /**
-   * { canUndo, canRedo, canBringForward, canSendBackward, canBringToFront, canSendToBack, hasSelection,
-   * gestureInFlight, unacknowledged, hasText, hasShape, oneText }: bring forward and send backward only
-   * when an entity that overlaps a selected one lies that way; whether the selection holds a text, a
-   * shape, or is exactly one text.
+   * Each of the interface's flags, true or false: canUndo, canRedo,
+   * canBringForward and canSendBackward (only when an entity that overlaps
+   * a selected one lies that way), canBringToFront, canSendToBack,
+   * hasSelection, gestureInFlight, unacknowledged, hasText, hasShape,
+   * oneText (exactly one text selected), accessRefused (the server refused
+   * the token: reconnecting with it cannot help).
+   * @returns {Record<string, boolean>}
    */
   get flags() {
     const bits = this.exports.easel_session_flags(this.handle);
-    return {
-      canUndo: (bits & 1) !== 0, canRedo: (bits & 2) !== 0, canBringForward: (bits & 4) !== 0,
-      canSendBackward: (bits & 8) !== 0, hasSelection: (bits & 16) !== 0, gestureInFlight: (bits & 32) !== 0,
-      unacknowledged: (bits & 64) !== 0, canBringToFront: (bits & 128) !== 0, canSendToBack: (bits & 256) !== 0,
-      hasText: (bits & 512) !== 0, hasShape: (bits & 1024) !== 0, oneText: (bits & 2048) !== 0,
-    };
+    /** @type {Record<string, boolean>} */
+    const flags = {};
+    for (const [name, bit] of Object.entries(this.interface.flags)) flags[name] = (bits & bit) !== 0;
+    return flags;
   }
 
   /**
@@ -415,7 +434,7 @@ export class Session {
 
   /**
    * The other people here, from their presence: { replica, color ("#rrggbbaa"),
-   * cursor ({x, y} in document units, or null), idle, state, name, initials,
+   * cursor ({x, y} on this page's screen, or null), idle, state, name, initials,
    * selection, frame }; `state` compares their document with this page's at
    * the same log position: 'same', 'diverged', or null (not at the same
    * position); `frame` is the box around their selection where their
@@ -452,13 +471,26 @@ export class Session {
 
   /**
    * The box this page's selection's handles sit on, as displayed (a gesture
-   * in flight included): { x, y, width, height, rotation }, the centre and
-   * size in document units and the rotation in radians; for several
-   * entities the upright box around them. Null when nothing is selected.
+   * in flight, the pan and the zoom included): { x, y, width, height,
+   * rotation }, the centre and size on the screen and the rotation in
+   * radians; for several entities the upright box around them. Null when
+   * nothing is selected.
    */
   selectionFrame() {
     if (this.exports.easel_session_selection_frame(this.handle) === 0) return null;
     return readFrame(new DataView(this.easel.result().buffer), 0);
+  }
+
+  /**
+   * Where a new item placed at the screen point `near` (the middle of the
+   * view) goes: there, or stepped down and right off an item already
+   * centred there (`Editor.placingSpot`). Screen units.
+   * @param {{ x: number, y: number }} near
+   */
+  placingSpot(near) {
+    if (this.exports.easel_session_placing_spot(this.handle, near.x, near.y) === 0) return near;
+    const view = new DataView(this.easel.result().buffer);
+    return { x: view.getFloat32(0, true), y: view.getFloat32(4, true) };
   }
 
   /**

@@ -2,8 +2,8 @@
 // A handle drag is a pinch or a rotation gesture of the editor, the same
 // reducers two fingers use, so peers see it live as they see a pinch. The
 // model keeps one scale per entity, so every handle keeps the ratio; Shift
-// on the turning handle snaps to 15° steps. The geometry is tested in Node;
-// the module's gesture numbers come in the constructor.
+// on the turning handle snaps to 15° steps. The module gives the frame on
+// the screen; the geometry of handles on it is tested in Node.
 
 import { element } from './view.mjs';
 
@@ -21,19 +21,6 @@ export const SIDES_MIN = 40;
 export const MIN_FACTOR = 0.02;
 /** Shift + the turning handle: the rotation goes in steps of this (radians). */
 export const SNAP = Math.PI / 12;
-
-/**
- * A frame the module gives (centre and size in document units, rotation in
- * radians) on the screen: screen = document × zoom + pan.
- * @param {{ x: number, y: number, width: number, height: number, rotation: number }} frame
- * @param {number[]} viewport [panX, panY, zoom]
- */
-export function screenFrame(frame, [panX, panY, zoom]) {
-  return {
-    x: frame.x * zoom + panX, y: frame.y * zoom + panY,
-    width: frame.width * zoom, height: frame.height * zoom, rotation: frame.rotation,
-  };
-}
 
 /** A point of the frame's own axes (u, v in half-sizes, plus `lift` pixels up) on the screen. */
 function onFrame(frame, u, v, lift = 0) {
@@ -101,17 +88,15 @@ export function cursorFor(name, rotation) {
 
 /**
  * The selection's box and handles on the canvas, and the gestures their
- * drags make. `layer` is an SVG group in screen units; `gestures` holds the
- * module's gesture numbers (`Gesture` of easel.mjs).
+ * drags make. `layer` is an SVG group in screen units.
  */
 export class SelectionHandles {
   /** `isBusy()`: whether other pointers are down on the canvas; a press
    * on a handle then joins their gesture instead. */
-  constructor(layer, session, gestures, changed, isBusy = () => false) {
+  constructor(layer, session, changed, isBusy = () => false) {
     this.isBusy = isBusy;
     this.layer = layer;
     this.session = session;
-    this.gestures = gestures;
     this.changed = changed;
     this.shown = '';
     /** The drag in flight: { name, pointer, frame, start, kind } */
@@ -123,9 +108,8 @@ export class SelectionHandles {
   }
 
   /** Draws the box and handles for the selection as displayed, or none. */
-  update(viewport, hidden = false) {
-    const frame = hidden ? null : this.session.selectionFrame();
-    const onScreen = frame && screenFrame(frame, viewport);
+  update(hidden = false) {
+    const onScreen = hidden ? null : this.session.selectionFrame();
     const key = JSON.stringify(onScreen);
     if (key === this.shown) return;
     this.shown = key;
@@ -172,11 +156,11 @@ export class SelectionHandles {
     event.preventDefault();
     this.layer.setPointerCapture(event.pointerId);
     const start = this.local(event);
-    const { gestures, session } = this;
+    const { session } = this;
     const kind = name === 'rotate' ? 'rotate' : 'scale';
     this.drag = { name, pointer: event.pointerId, frame: this.frame, start, kind, value: kind === 'rotate' ? 0 : 1 };
-    if (kind === 'rotate') session.gesture(gestures.rotateBegan, 0, 0);
-    else session.gesture(gestures.pinchBegan, this.frame.x, this.frame.y);
+    if (kind === 'rotate') session.gesture('rotateBegan', 0, 0);
+    else session.gesture('pinchBegan', this.frame.x, this.frame.y);
     this.changed();
   }
 
@@ -190,21 +174,19 @@ export class SelectionHandles {
     if (this.drag?.pointer !== event.pointerId) return;
     event.stopPropagation();
     this.drag.value = this.valueAt(event);
-    const { gestures } = this;
-    this.session.gesture(this.drag.kind === 'rotate' ? gestures.rotateChanged : gestures.pinchChanged, this.drag.value);
+    this.session.gesture(this.drag.kind === 'rotate' ? 'rotateChanged' : 'pinchChanged', this.drag.value);
     this.changed();
   }
 
   end(event, cancelled) {
     if (this.drag?.pointer !== event.pointerId) return;
     event.stopPropagation();
-    const { gestures } = this;
     const rotating = this.drag.kind === 'rotate';
     if (cancelled) {
-      this.session.gesture(rotating ? gestures.rotateCancelled : gestures.pinchCancelled);
+      this.session.gesture(rotating ? 'rotateCancelled' : 'pinchCancelled');
     } else {
       const value = this.valueAt(event);
-      this.session.gesture(rotating ? gestures.rotateEnded : gestures.pinchEnded, value);
+      this.session.gesture(rotating ? 'rotateEnded' : 'pinchEnded', value);
     }
     this.drag = null;
     this.changed();

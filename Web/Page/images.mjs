@@ -2,37 +2,61 @@
 // (Protocol/README.md, "Blobs over HTTP") and shown from the browser's
 // Cache Storage, keyed by their SHA-256. The token goes in the
 // Authorization header, never in a URL. Which image is where is the
-// model's business; this file only moves bytes.
+// model's business, and so are what an answer's status means and how long
+// to wait before trying again (the module's, as the Swift clients'); this
+// file only moves bytes.
 
 const CACHE = 'easel-blobs';
 /** The renderer names an image's bytes `blobs/<hex>` (EaselRender). */
 const RENDERED_HREF = /^blobs\/([0-9a-f]{64})$/;
-/** A blob the server did not give is asked for again after this, doubling
- * up to the longest wait: the placeholder stays until it comes. */
-const FIRST_RETRY_MS = 1000;
-const LONGEST_RETRY_MS = 30000;
-/** An upload the server could not take (busy, unreachable) is tried this
- * many times before the place is given up. */
-const UPLOAD_ATTEMPTS = 5;
-
-export class UploadError extends Error {
-  constructor(status, message) {
+/** A transfer that failed: the status (0: no answer) and what the module
+ * makes of it (`Easel.blobFailure`): `transient` when another try may help. */
+export class TransferError extends Error {
+  constructor(status, message, { failure = 'unavailable', transient = true } = {}) {
     super(status ? `${status}: ${message}` : message);
     this.status = status;
+    this.failure = failure;
+    this.transient = transient;
   }
+}
 
-  /** Busy (503), failing (5xx) or unreachable (0): worth another try. */
-  get transient() { return this.status === 0 || this.status >= 500; }
+/** Whether an error is a transfer failure another try may mend. */
+export const isTransient = (error) => error instanceof TransferError && error.transient;
+
+/**
+ * Runs `attempt` until it succeeds, fails for good (an error `retries`
+ * does not take: by default any but a transient TransferError), or
+ * `delay(failures)` says the tries are spent (null); waits `delay(failures)`
+ * ms between tries.
+ * @template T
+ * @param {() => Promise<T>} attempt
+ * @param {(failures: number) => number | null} delay
+ * @param {{ retries?: (error: any) => boolean, sleep?: (ms: number) => Promise<void> }} options
+ * @returns {Promise<T>}
+ */
+export async function retrying(attempt, delay,
+  { retries = isTransient, sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms)) } = {}) {
+  for (let failures = 1; ; failures++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      const wait = retries(error) ? delay(failures) : null;
+      if (wait === null) throw error;
+      await sleep(wait);
+    }
+  }
 }
 
 export class ImageStore {
-  constructor({ document, token, onLoaded, isShown }) {
+  /** `easel` (the module) says what a status means and how long to wait. */
+  constructor({ easel, document, token, onLoaded, isShown }) {
+    this.easel = easel;
     this.document = document;
     this.token = token;
     /** Called with a blob's hex and object URL once its bytes can be shown. */
     this.onLoaded = onLoaded;
     /** Whether an image of the blob is still on the page: only those are
-     * asked for again. */
+     * fetched, and tried again. */
     this.isShown = isShown;
     /** hex → object URL of bytes at hand. */
     this.urls = new Map();
@@ -92,19 +116,29 @@ export class ImageStore {
     else this.load(hex);
   }
 
-  /** Fetches a blob from the cache or the server, checks it against its
-   * hash, and asks again later while the server has not got it. */
-  load(hex, delay = FIRST_RETRY_MS) {
+  /**
+   * Fetches a blob from the cache or the server and checks it against its
+   * hash; whatever fails (a 404 too: an upload may land late), asks again
+   * as the module's policy for shown images says (`blobShown`), for as
+   * long as an image of the blob is on the page. The renderer's
+   * placeholder shows meanwhile.
+   */
+  load(hex) {
     if (this.urls.has(hex) || this.loading.has(hex)) return;
-    const loading = this.fetchChecked(hex)
+    // The first try comes as the image is adopted, before it joins the page.
+    let tries = 0;
+    const attempt = () => (tries++ === 0 || this.isShown(hex)
+      ? this.fetchChecked(hex) : Promise.reject(new Error('no longer shown')));
+    const loading = retrying(attempt, (failures) => this.easel.retryDelay('blobShown', failures),
+      { retries: (error) => error instanceof TransferError })
       .then((blob) => this.shown(hex, blob))
-      .catch(() => {
-        setTimeout(() => {
-          this.loading.delete(hex);
-          if (this.isShown(hex)) this.load(hex, Math.min(delay * 2, LONGEST_RETRY_MS));
-        }, delay * (0.5 + Math.random() / 2));
-      });
+      .catch(() => { this.loading.delete(hex); });
     this.loading.set(hex, loading);
+  }
+
+  /** A TransferError for an answer's status, as the module reads it. */
+  failure(status, message) {
+    return new TransferError(status, message, this.easel.blobFailure(status) ?? undefined);
   }
 
   async fetchChecked(hex) {
@@ -115,10 +149,13 @@ export class ImageStore {
       if (await ImageStore.hash(await blob.arrayBuffer()) === hex) return blob;
       await cache.delete(cacheKey(hex)); // corrupt: fetched again below
     }
-    const response = await fetch(this.blobURL(hex), { headers: this.headers });
-    if (!response.ok) throw new UploadError(response.status, await response.text());
+    const response = await fetch(this.blobURL(hex), { headers: this.headers })
+      .catch(() => { throw this.failure(0, 'the server could not be reached'); });
+    if (!response.ok) throw this.failure(response.status, await response.text());
     const blob = await response.blob();
-    if (await ImageStore.hash(await blob.arrayBuffer()) !== hex) throw new Error(`blob ${hex} came corrupt`);
+    if (await ImageStore.hash(await blob.arrayBuffer()) !== hex) {
+      throw new TransferError(0, `blob ${hex} came corrupt`, { failure: 'corrupt', transient: true });
+    }
     await cache?.put(cacheKey(hex), new Response(blob, { headers: { 'Content-Type': blob.type } }));
     return blob;
   }
@@ -131,20 +168,13 @@ export class ImageStore {
   }
 
   /**
-   * Uploads bytes, reporting progress (0…1); retried with jittered backoff
-   * while the server is busy or unreachable. Resolves when the server has
-   * them stored; rejects with an UploadError when it refuses them (400,
-   * 401, 403, 413, 415) or stays unreachable.
+   * Uploads bytes, reporting progress (0…1); tried again as the module's
+   * blob policy says while the server is busy or unreachable. Resolves when
+   * the server has them stored; rejects with a TransferError when it
+   * refuses them (400, 401, 403, 413, 415) or stays unreachable.
    */
-  async upload(hex, blob, progress = () => {}) {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await this.put(hex, blob, progress);
-      } catch (error) {
-        if (!(error instanceof UploadError) || !error.transient || attempt === UPLOAD_ATTEMPTS) throw error;
-        await new Promise((resolve) => setTimeout(resolve, 500 * 2 ** attempt * (0.5 + Math.random() / 2)));
-      }
-    }
+  upload(hex, blob, progress = () => {}) {
+    return retrying(() => this.put(hex, blob, progress), (failures) => this.easel.retryDelay('blobTransfer', failures));
   }
 
   /** One PUT. XMLHttpRequest, because fetch reports no upload progress. */
@@ -156,9 +186,9 @@ export class ImageStore {
       request.upload.onprogress = (event) => { if (event.lengthComputable) progress(event.loaded / event.total); };
       request.onload = () => {
         if (request.status === 200 || request.status === 201) resolve(request.status);
-        else reject(new UploadError(request.status, request.responseText.trim() || request.statusText));
+        else reject(this.failure(request.status, request.responseText.trim() || request.statusText));
       };
-      request.onerror = () => reject(new UploadError(0, 'the server could not be reached'));
+      request.onerror = () => reject(this.failure(0, 'the server could not be reached'));
       request.send(blob);
     });
   }

@@ -2,7 +2,6 @@
 // gesture does what (select, move, pan, scale, zoom, rotate) is the
 // editor's rule, in the module; this file only says which gesture the
 // fingers make.
-import { Gesture } from './easel.mjs';
 
 /** How far a press may wander and still be a tap, in CSS pixels. */
 const TAP_SLOP = 4;
@@ -53,13 +52,13 @@ export function attachInput(svg, session,
 
   function endSingle(point) {
     if (mode === 'waiting') beginDrawing();
-    if (mode === 'drag') session.gesture(Gesture.dragEnded, point.x - start.x, point.y - start.y, { now: now() });
+    if (mode === 'drag') session.gesture('dragEnded', point.x - start.x, point.y - start.y, { now: now() });
     else if (mode === 'draw') {
-      session.gesture(Gesture.drawEnded, 0, 0, { now: now() });
+      session.gesture('drawEnded', 0, 0, { now: now() });
       onDrawn();
     } else if (mode === 'pending') {
       if (pressMode() === 'text') onText(start);
-      else session.gesture(Gesture.tap, start.x, start.y, { now: now() });
+      else session.gesture('tap', start.x, start.y, { now: now() });
     }
   }
 
@@ -70,9 +69,9 @@ export function attachInput(svg, session,
     waiting = null;
     mode = 'draw';
     const [first, ...rest] = samples;
-    session.gesture(Gesture.drawBegan, first.x, first.y, { time: 0, force: first.force, now: now() });
+    session.gesture('drawBegan', first.x, first.y, { time: 0, force: first.force, now: now() });
     for (const sample of rest) {
-      session.gesture(Gesture.drawMoved, sample.x, sample.y, { time: sample.time, force: sample.force, now: now() });
+      session.gesture('drawMoved', sample.x, sample.y, { time: sample.time, force: sample.force, now: now() });
     }
     changed();
   }
@@ -95,7 +94,7 @@ export function attachInput(svg, session,
           waiting = { samples: [sample], timer: setTimeout(() => { if (mode === 'waiting') beginDrawing(); }, SECOND_FINGER_MS) };
         } else {
           mode = 'draw';
-          session.gesture(Gesture.drawBegan, point.x, point.y, { time: 0, force: sample.force, now: now() });
+          session.gesture('drawBegan', point.x, point.y, { time: 0, force: sample.force, now: now() });
         }
       } else {
         mode = pressing === 'pan' ? 'pan' : 'pending';
@@ -103,7 +102,7 @@ export function attachInput(svg, session,
       }
     } else if (pointers.size === 2 && mode !== 'draw') {
       // A second finger: whatever the first began becomes a two-finger gesture.
-      if (mode === 'drag') session.gesture(Gesture.dragCancelled, 0, 0, { now: now() });
+      if (mode === 'drag') session.gesture('dragCancelled', 0, 0, { now: now() });
       if (mode === 'waiting') {
         clearTimeout(waiting.timer);
         waiting = null;
@@ -126,7 +125,7 @@ export function attachInput(svg, session,
       pointers.set(event.pointerId, point);
       const time = (sample.timeStamp - drawStart) / 1000;
       if (mode === 'draw') {
-        session.gesture(Gesture.drawMoved, point.x, point.y, { time, force: force(sample), now: now() });
+        session.gesture('drawMoved', point.x, point.y, { time, force: force(sample), now: now() });
       } else if (mode === 'waiting') {
         waiting.samples.push({ ...point, time, force: force(sample) });
       }
@@ -142,10 +141,10 @@ export function attachInput(svg, session,
     }
     if (mode === 'pending' && Math.hypot(point.x - start.x, point.y - start.y) > TAP_SLOP) {
       mode = 'drag';
-      session.gesture(Gesture.dragBegan, start.x, start.y, { now: now() });
+      session.gesture('dragBegan', start.x, start.y, { now: now() });
     }
     if (mode === 'drag') {
-      session.gesture(Gesture.dragChanged, point.x - start.x, point.y - start.y, { now: now() });
+      session.gesture('dragChanged', point.x - start.x, point.y - start.y, { now: now() });
     } else if ((mode === 'two' || mode === 'pinch' || mode === 'rotate') && pointers.size === 2) {
       const current = twoFingers();
       const scale = current.distance / Math.max(two.distance, 1);
@@ -153,14 +152,14 @@ export function attachInput(svg, session,
       if (mode === 'two') {
         if (Math.abs(angle) > ROTATE_START) {
           mode = 'rotate';
-          session.gesture(Gesture.rotateBegan, 0, 0, { now: now() });
+          session.gesture('rotateBegan', 0, 0, { now: now() });
         } else if (Math.abs(scale - 1) > PINCH_START) {
           mode = 'pinch';
-          session.gesture(Gesture.pinchBegan, two.middle.x, two.middle.y, { now: now() });
+          session.gesture('pinchBegan', two.middle.x, two.middle.y, { now: now() });
         }
       }
-      if (mode === 'pinch') session.gesture(Gesture.pinchChanged, scale, 0, { now: now() });
-      if (mode === 'rotate') session.gesture(Gesture.rotateChanged, angle, 0, { now: now() });
+      if (mode === 'pinch') session.gesture('pinchChanged', scale, 0, { now: now() });
+      if (mode === 'rotate') session.gesture('rotateChanged', angle, 0, { now: now() });
     }
     changed();
   });
@@ -171,15 +170,15 @@ export function attachInput(svg, session,
     if (pointers.size === 2 && (mode === 'pinch' || mode === 'rotate' || mode === 'two')) {
       const current = twoFingers();
       if (mode === 'pinch') {
-        session.gesture(Gesture.pinchEnded, current.distance / Math.max(two.distance, 1), 0, { now: now() });
+        session.gesture('pinchEnded', current.distance / Math.max(two.distance, 1), 0, { now: now() });
       } else if (mode === 'rotate') {
-        session.gesture(Gesture.rotateEnded, current.angle - two.angle, 0, { now: now() });
+        session.gesture('rotateEnded', current.angle - two.angle, 0, { now: now() });
       }
       mode = 'done';
     } else if (pointers.size === 1) {
       if (event.type === 'pointercancel') {
-        if (mode === 'drag') session.gesture(Gesture.dragCancelled, 0, 0, { now: now() });
-        else if (mode === 'draw') session.gesture(Gesture.drawEnded, 0, 0, { now: now() });
+        if (mode === 'drag') session.gesture('dragCancelled', 0, 0, { now: now() });
+        else if (mode === 'draw') session.gesture('drawEnded', 0, 0, { now: now() });
         else if (mode === 'waiting') {
           clearTimeout(waiting.timer);
           waiting = null;
@@ -208,7 +207,7 @@ export function attachInput(svg, session,
   function endWheelScale() {
     if (!wheelScale) return;
     clearTimeout(wheelScale.timer);
-    session.gesture(Gesture.pinchEnded, wheelScale.factor, 0, { now: now() });
+    session.gesture('pinchEnded', wheelScale.factor, 0, { now: now() });
     wheelScale = null;
     changed();
   }
@@ -220,11 +219,11 @@ export function attachInput(svg, session,
     const { dx, dy } = wheelPixels(event, box.height);
     if (event.altKey && session.flags.hasSelection) {
       if (!wheelScale) {
-        session.gesture(Gesture.pinchBegan, point.x, point.y, { now: now() });
+        session.gesture('pinchBegan', point.x, point.y, { now: now() });
         wheelScale = { factor: 1, timer: null };
       }
       wheelScale.factor *= zoomFactor(dy);
-      session.gesture(Gesture.pinchChanged, wheelScale.factor, 0, { now: now() });
+      session.gesture('pinchChanged', wheelScale.factor, 0, { now: now() });
       clearTimeout(wheelScale.timer);
       wheelScale.timer = setTimeout(endWheelScale, WHEEL_REST_MS);
     } else if (event.ctrlKey || event.metaKey || event.altKey) {

@@ -48,3 +48,17 @@ function hslToRgb(h, s, l) {
   const f = (n) => Math.round(255 * (l - a * Math.max(-1, Math.min(k(n) - 3, 9 - k(n), 1))));
   return [f(0), f(8), f(4)];
 }
+
+/** This browser's name for its person: the one saved, else a new guest name, saved. */
+export function savedUserName() {
+  const saved = localStorage.getItem('easel.user');
+  if (saved) return saved;
+  const name = `Guest ${Math.floor(1000 + Math.random() * 9000)}`;
+  localStorage.setItem('easel.user', name);
+  return name;
+}
+
+/** Keeps the name a person typed (a blank one keeps the name before). */
+export function saveUserName(name) {
+  localStorage.setItem('easel.user', name.trim() || savedUserName());
+}

@@ -1,25 +1,30 @@
 // The document picker: a name opens /d/<name>; recent documents are kept in
 // this browser only. A token in the fragment (#token=…) travels on to the
-// canvas, never in a query string.
-import { recentDocuments, isDocumentName } from './documents.mjs';
+// canvas, never in a query string. Whether a name is one is the protocol's
+// rule, asked of the module, which loads meanwhile (and is then in the
+// browser's cache for the canvas); should it not load, the canvas judges.
+import { instantiateEasel } from './easel.mjs';
+import { recentDocuments } from './documents.mjs';
 
 const form = document.getElementById('open');
 const input = /** @type {HTMLInputElement} */ (document.getElementById('name'));
 const problem = document.getElementById('problem');
 
-function open(name) {
-  location.assign(`/d/${name}${location.hash}`);
-}
+const loading = fetch('/static/easel.wasm')
+  .then((response) => response.arrayBuffer())
+  .then((bytes) => instantiateEasel(bytes))
+  .catch(() => null);
 
-form.addEventListener('submit', (event) => {
+form.addEventListener('submit', async (event) => {
   event.preventDefault();
   const name = input.value.trim();
-  if (!isDocumentName(name)) {
-    problem.textContent = 'A name is 1 to 128 characters: letters, digits, ".", "_" and "-", '
-      + 'in parts joined by "/", each starting with a letter or digit.';
+  const easel = await loading;
+  const reason = easel?.documentNameProblem(name) ?? null;
+  if (reason !== null) {
+    problem.textContent = `${reason[0].toUpperCase()}${reason.slice(1)}.`;
     return;
   }
-  open(name);
+  location.assign(`/d/${name}${location.hash}`);
 });
 
 const recent = recentDocuments();

@@ -4,7 +4,6 @@
 // click elsewhere keeps what was typed (as in tldraw and Excalidraw);
 // Shift+Enter starts a new line. A new text is placed by one command and an
 // edit is one command: each one step to undo.
-import { screenFrame } from './handles.mjs';
 import { ALIGNMENTS, TEXT_STYLES } from './tools.mjs';
 import { formatHex } from './colour.mjs';
 
@@ -51,9 +50,8 @@ export class TextEditing {
   /** The one selected text, edited where it is; false when there is none. */
   startSelected() {
     const text = this.session.selectedTextEntity();
-    const frame = this.session.selectionFrame();
-    if (!text || !frame) return false;
-    const onScreen = screenFrame(frame, this.session.viewport());
+    const onScreen = this.session.selectionFrame();
+    if (!text || !onScreen) return false;
     const lines = text.text.split('\n').length;
     const [id] = this.session.selection;
     this.hide(id, true);
@@ -117,5 +115,33 @@ export class TextEditing {
     this.editor.hidden = true;
     if (editing.id) this.hide(editing.id, false);
     if (editing.isNew) this.toolbar.setTool('select');
+  }
+
+  /**
+   * A double click on the canvas with the Select tool: on a text, that text
+   * alone is edited; on empty canvas, a new text starts there; on anything
+   * else, nothing. `changed()` redraws.
+   * @param {SVGSVGElement} canvas @param {() => void} changed
+   */
+  editOnDoubleClick(canvas, changed) {
+    canvas.addEventListener('dblclick', (event) => {
+      if (this.toolbar.pressMode !== 'select') return;
+      const box = canvas.getBoundingClientRect();
+      const point = { x: event.clientX - box.left, y: event.clientY - box.top };
+      // The canvas holds the pointer while pressed, so the event's target is
+      // the canvas: what lies under the point says what was double-clicked.
+      const under = document.elementsFromPoint(event.clientX, event.clientY);
+      if (under.some((element) => element.closest('#handles .handle'))) return;
+      const group = under.map((element) => element.closest('#entities > g')).find(Boolean);
+      if (group?.classList.contains('text')) {
+        // The two clicks before toggled it: it alone is selected, then edited.
+        this.session.perform('clearSelection');
+        this.session.gesture('tap', point.x, point.y);
+        this.startSelected();
+        changed();
+      } else if (!group) {
+        this.startNew(point);
+      }
+    });
   }
 }

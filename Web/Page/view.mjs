@@ -122,15 +122,15 @@ export class CanvasView {
     setAttributeIfChanged(this.viewport, 'transform', `translate(${panX} ${panY}) scale(${zoom})`);
   }
 
-  /** Other people's cursors (a disc with their initials, in their colour)
-   * and what they selected (one dashed box, following their gesture), over everything, in screen units. */
   /**
+   * Other people's cursors (a disc with their initials, in their colour)
+   * and what they selected (one dashed box, following their gesture), over
+   * everything; the module gives both on the screen.
    * @param {any[]} peers
-   * @param {number[]} viewport [panX, panY, zoom]
    */
-  setPeers(peers, [panX, panY, zoom]) {
+  setPeers(peers) {
     // Rebuilt only when something shown changed.
-    const shown = JSON.stringify([peers, panX, panY, zoom]);
+    const shown = JSON.stringify(peers);
     if (shown === this.peersShown) return;
     this.peersShown = shown;
     const layer = this.svg.querySelector('#peers');
@@ -139,15 +139,14 @@ export class CanvasView {
       if (peer.frame) {
         const { x, y, width, height, rotation } = peer.frame;
         layer.append(element('rect', {
-          class: 'peer-selection', x: -(width * zoom) / 2 - 3, y: -(height * zoom) / 2 - 3,
-          width: width * zoom + 6, height: height * zoom + 6, fill: 'none', stroke: peer.color,
-          transform: `translate(${x * zoom + panX} ${y * zoom + panY}) rotate(${(rotation * 180) / Math.PI})`,
+          class: 'peer-selection', x: -width / 2 - 3, y: -height / 2 - 3,
+          width: width + 6, height: height + 6, fill: 'none', stroke: peer.color,
+          transform: `translate(${x} ${y}) rotate(${(rotation * 180) / Math.PI})`,
           'stroke-width': 2, 'stroke-dasharray': '5 3', 'data-replica': peer.replica,
         }));
       }
       if (!peer.cursor) continue;
-      const x = peer.cursor.x * zoom + panX;
-      const y = peer.cursor.y * zoom + panY;
+      const { x, y } = peer.cursor;
       const cursor = element('g', {
         class: 'peer-cursor', transform: `translate(${x} ${y})`, 'data-replica': peer.replica,
         opacity: peer.idle ? 0.4 : 1,

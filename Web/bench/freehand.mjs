@@ -10,7 +10,7 @@
 // project's sources. Prints one JSON object.
 import { readFile } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
-import { instantiateEasel, Tool } from '../Page/easel.mjs';
+import { instantiateEasel } from '../Page/easel.mjs';
 
 const [freehandPath, wasmPath = '.build-wasm/easel.wasm'] = process.argv.slice(2);
 const { getStroke } = await import(new URL(freehandPath, `file://${process.cwd()}/`).href);
@@ -164,7 +164,7 @@ const pathLength = (points) => points.slice(1).reduce((sum, p, i) => sum + Math.
 const engines = {
   easel: {
     input: easelSamples,
-    call: (input) => easel.inkOutline(input, Tool.pen, WIDTH, 0),
+    call: (input) => easel.inkOutline(input, easel.interface.enums.tool.pen, WIDTH, 0),
     prefix: (samples, n) => easelSamples(samples.slice(0, n)),
     polygons: (output, samples) => easelPolygons(output, samples[0]),
   },

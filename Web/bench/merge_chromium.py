@@ -35,7 +35,7 @@ def main():
         site = pathlib.Path(folder)
         shutil.copy(module, site / "easel.wasm")
         shutil.copy(workload, site / "workload.bin")
-        shutil.copy(HERE.parent / "Shell" / "easel.mjs", site / "easel.mjs")
+        shutil.copy(HERE.parent / "Page" / "easel.mjs", site / "easel.mjs")
         shutil.copy(HERE / "merge-core.mjs", site / "merge-core.mjs")
         shutil.copy(HERE / "merge-chromium.html", site / "index.html")
         server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Files, directory=folder))

@@ -5,7 +5,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { ACTIONS, action, actionFor, describe, title } from '../Page/actions.mjs';
 import { TOOLS, tool } from '../Page/tools.mjs';
-import { COMMANDS } from '../Page/easel.mjs';
+import { easel } from './support.mjs';
+
+const COMMANDS = easel.interface.commands;
 
 const key = (key, modifiers = {}) => ({
   key, code: modifiers.code ?? '', ctrlKey: false, metaKey: false, shiftKey: false, altKey: false, ...modifiers,
@@ -42,7 +44,7 @@ test('each shortcut people know finds its action, and only that one', () => {
   assert.equal(actionFor(key('1', { code: 'Digit1' })), undefined);
 });
 
-/** A session that records what is performed, refusing names and arguments `COMMANDS` lacks. */
+/** A session that records what is performed, refusing names and arguments the module's commands lack. */
 function recording(calls) {
   return {
     perform: (name, named) => {
@@ -99,13 +101,13 @@ test('each tool has its letter, and Escape goes back to Select with nothing sele
   assert.ok(['copy', 'cut', 'paste'].every((id) => action(id).native), 'the browser\'s clipboard events do the work');
 });
 
-test('arrows nudge the selection by a screen pixel, Shift by ten, whatever the zoom', () => {
+test('arrows nudge the selection by a screen pixel, Shift by ten (the module makes it a pixel at any zoom)', () => {
   const calls = [];
   const session = recording(calls);
-  const context = { session, centre: () => ({ x: 0, y: 0 }), zoom: () => 2 };
+  const context = { session, centre: () => ({ x: 0, y: 0 }) };
   actionFor(key('ArrowLeft', { code: 'ArrowLeft' })).run(context);
   actionFor(key('ArrowDown', { code: 'ArrowDown', shiftKey: true })).run(context);
-  assert.deepEqual(calls, [['nudge', { dx: -0.5, dy: 0 }], ['nudge', { dx: 0, dy: 5 }]]);
+  assert.deepEqual(calls, [['nudge', { dx: -1, dy: 0 }], ['nudge', { dx: 0, dy: 10 }]]);
   assert.equal(actionFor(key('a', { ctrlKey: true })).id, 'select-all');
   assert.equal(actionFor(key('Escape')).id, 'select-none');
   assert.equal(actionFor(key('?', { shiftKey: true })).id, 'shortcuts');

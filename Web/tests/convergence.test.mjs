@@ -7,11 +7,9 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import { instantiateEasel } from '../Page/easel.mjs';
+import { easel } from './support.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, '../..');
-const easel = await instantiateEasel(await readFile(process.env.EASEL_WASM ?? path.join(root, '.build-wasm/easel.wasm')));
 const { fixtures } = JSON.parse(await readFile(path.join(here, 'fixtures/convergence.json'), 'utf8'));
 
 /** A small seeded generator (mulberry32), so a failing order can be replayed. */

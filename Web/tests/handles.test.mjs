@@ -3,16 +3,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  HANDLES, MIN_FACTOR, ROTATE_OFFSET, SIDES_MIN, SNAP, angleFor, cursorFor, handlePoints, scaleFor, screenFrame,
+  HANDLES, MIN_FACTOR, ROTATE_OFFSET, SIDES_MIN, SNAP, angleFor, cursorFor, handlePoints, scaleFor,
 } from '../Page/handles.mjs';
 
 const near = (actual, expected, message) => assert.ok(Math.abs(actual - expected) < 1e-9, `${message}: ${actual} ≠ ${expected}`);
 const upright = { x: 100, y: 100, width: 200, height: 100, rotation: 0 };
-
-test('a frame goes on the screen through the viewport: screen = document × zoom + pan', () => {
-  assert.deepEqual(screenFrame({ x: 10, y: 20, width: 30, height: 40, rotation: 1 }, [5, 6, 2]),
-    { x: 25, y: 46, width: 60, height: 80, rotation: 1 });
-});
 
 test('eight handles sit on the corners and sides, and the turning one above the top', () => {
   const points = Object.fromEntries(handlePoints(upright).map((point) => [point.name, point]));

@@ -4,13 +4,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import { DrawingAction, instantiateEasel, Tool } from '../Page/easel.mjs';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const wasmPath = process.env.EASEL_WASM ?? path.join(root, '.build-wasm/easel.wasm');
-const easel = await instantiateEasel(await readFile(wasmPath));
+import { DrawingAction, easel, root, Tool } from './support.mjs';
 const golden = JSON.parse(await readFile(path.join(root, 'Web/tests/fixtures/ink.json'), 'utf8'));
 
 test('every golden stroke gives the outline native Swift gives, bit for bit', () => {

@@ -6,7 +6,7 @@ import {
   ALIGNMENTS, DEFAULT_CHOICES, FONTS, TEXT_OPTIONS, TEXT_SIZES, TEXT_STYLES, TOOLS, drawingFor, fillColor, optionsFor,
   pressMode, tool,
 } from '../Page/tools.mjs';
-import { DrawingAction, Tool } from '../Page/easel.mjs';
+import { DrawingAction, Tool } from './support.mjs';
 
 const numbers = { Tool, DrawingAction };
 const choose = (changes) => ({ ...DEFAULT_CHOICES, ...changes });

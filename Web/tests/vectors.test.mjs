@@ -3,15 +3,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import { instantiateEasel, Encoding } from '../Page/easel.mjs';
+import { Encoding } from '../Page/easel.mjs';
+import { easel, root } from './support.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const vectors = path.join(root, 'Protocol/vectors');
-const wasmPath = process.env.EASEL_WASM ?? path.join(root, '.build-wasm/easel.wasm');
-
-const easel = await instantiateEasel(await readFile(wasmPath));
 const index = JSON.parse(await readFile(path.join(vectors, 'index.json'), 'utf8'));
 
 async function vectorBytes(file) {

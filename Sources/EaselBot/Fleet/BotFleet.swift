@@ -25,8 +25,9 @@ public final class BotFleet: Sendable {
         /// Stop editing after this long; nil lets every behaviour finish.
         public var duration: Duration?
         public var progressInterval: Duration = .seconds(1)
-        /// The longest pause between reconnection attempts.
-        public var backoffCap: Duration = .seconds(2)
+        /// How bots wait between reconnection attempts: as people's clients
+        /// do, but never longer than 2 s, so a run under faults stays short.
+        public var backoff = Backoff(firstMilliseconds: 100, longestMilliseconds: 2_000)
         /// The first bot's replica, the others' following it, for a
         /// document that comes out the same every time; random when nil.
         public var firstReplica: ReplicaID?
@@ -162,7 +163,7 @@ private struct Run {
         do {
             return try DocumentSession(
                 engine: engine, url: configuration.url, loop: loop, origin: origin,
-                backoffCap: configuration.backoffCap
+                backoff: configuration.backoff
             ) { events in
                 let arrived = ContinuousClock.now
                 ledger.withLock { ledger in

@@ -1,4 +1,5 @@
 import EaselModel
+import EaselProtocol
 
 /// Where a document's blobs come from and go to: the server's
 /// `/blobs/<sha256>?doc=<document>` (Protocol/README.md, section 10), over
@@ -31,19 +32,8 @@ public struct BlobProgress: Hashable, Sendable {
 
 /// Why a blob transfer failed, and whether trying again may help.
 public struct BlobTransferError: Error, Hashable, Sendable, CustomStringConvertible {
-    public enum Kind: Hashable, Sendable {
-        /// The server does not have the blob for this document (404).
-        case notFound
-        /// No valid token, or one that does not cover this (401, 403).
-        case notAllowed
-        /// The server refused the bytes themselves (400, 413, 415).
-        case refused
-        /// The bytes did not hash to the blob's name.
-        case corrupt
-        /// The server was busy or failing (503, 5xx), or the connection broke.
-        case unavailable
-        case cancelled
-    }
+    /// Protocol/README.md, section 10: one table for every client.
+    public typealias Kind = BlobFailure
 
     public var kind: Kind
     /// The HTTP status, when there was a response.
@@ -57,7 +47,7 @@ public struct BlobTransferError: Error, Hashable, Sendable, CustomStringConverti
     }
 
     /// Worth another try: the server may recover, or the bytes arrive whole.
-    public var isTransient: Bool { kind == .unavailable || kind == .corrupt }
+    public var isTransient: Bool { kind.isTransient }
 
     public var description: String {
         status.map { "\($0): \(message)" } ?? message

@@ -1,20 +1,29 @@
-/// How a blob transfer tries again after a transient failure: up to
-/// `attempts` tries, waiting `base × 2^attempt`, at most `cap`, times a
-/// random factor in 0.5…1 so many clients do not come back in step.
-public struct RetryPolicy: Hashable, Sendable {
-    public var attempts: Int
-    public var base: Duration
-    public var cap: Duration
+import EaselSync
 
-    public init(attempts: Int = 5, base: Duration = .milliseconds(100), cap: Duration = .seconds(5)) {
-        self.attempts = max(1, attempts)
-        self.base = base
-        self.cap = cap
+/// How a blob transfer tries again after a transient failure: a `Backoff`
+/// with a number of tries, `Backoff.blobTransfer` unless a test wants it
+/// faster (the web page retries by the same constants, through the module).
+public struct RetryPolicy: Hashable, Sendable {
+    public var backoff: Backoff
+
+    public init(_ backoff: Backoff = .blobTransfer) {
+        self.backoff = Backoff(
+            firstMilliseconds: backoff.firstMilliseconds, longestMilliseconds: backoff.longestMilliseconds,
+            attempts: backoff.attempts ?? Backoff.blobTransfer.attempts)
     }
+
+    public init(attempts: Int, base: Duration, cap: Duration) {
+        self.init(
+            Backoff(
+                firstMilliseconds: base.wholeMilliseconds, longestMilliseconds: cap.wholeMilliseconds,
+                attempts: attempts))
+    }
+
+    public var attempts: Int { backoff.attempts ?? 1 }
 
     /// The wait before try number `attempt + 1` (the first retry is attempt 1).
     public func delay(before attempt: Int) -> Duration {
-        min(cap, base * (1 << min(attempt - 1, 20))) * Double.random(in: 0.5...1)
+        .nanoseconds(Int64(backoff.waitMilliseconds(afterFailures: attempt) * 1_000_000))
     }
 
     /// Runs `body` until it succeeds, fails for good, or runs out of tries;

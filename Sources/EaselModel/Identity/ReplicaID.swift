@@ -11,14 +11,18 @@ public struct ReplicaID: RawRepresentable, Hashable, Comparable, Sendable, Custo
         self.rawValue = rawValue
     }
 
-    /// A fresh random replica ID.
+    /// A fresh random replica ID; never 0, which the protocol reserves for
+    /// the document itself.
     public static func random() -> ReplicaID {
         var generator = SystemRandomNumberGenerator()
         return random(using: &generator)
     }
 
     public static func random<G: RandomNumberGenerator>(using generator: inout G) -> ReplicaID {
-        ReplicaID(rawValue: generator.next())
+        while true {
+            let value: UInt64 = generator.next()
+            if value != 0 { return ReplicaID(rawValue: value) }
+        }
     }
 
     @inlinable

@@ -69,6 +69,13 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
         (.internalError, "internal"), (.storageFailed, "storageFailed"), (.shuttingDown, "shuttingDown"),
     ]
 
+    /// The server refused the connection's access token (none, unreadable,
+    /// expired, or for another document): reconnecting with the same token
+    /// cannot help, so a client stops and asks for another.
+    public var refusesAccess: Bool {
+        self == .unauthorized || self == .tokenExpired || self == .wrongDocument
+    }
+
     /// The spec's name, or the number for a code this version does not know.
     public var description: String {
         Self.named.first { $0.code == self }?.name ?? "error \(rawValue)"

@@ -1,12 +1,13 @@
 import EaselModel
 
-/// The names enums travel by in JSON (Protocol/README.md, 3.1).
-protocol WireNamed: CaseIterable, Equatable {
+/// The names enums travel by in JSON (Protocol/README.md, 3.1); the web
+/// page passes them by the same names.
+public protocol WireNamed: CaseIterable, Equatable {
     var wireName: String { get }
 }
 
 extension WireNamed {
-    init?(wireName: String) {
+    public init?(wireName: String) {
         // Bytes, not String ==, which would take a Kelvin sign for a K.
         guard let value = Self.allCases.first(where: { $0.wireName.utf8.elementsEqual(wireName.utf8) }) else {
             return nil
@@ -16,11 +17,11 @@ extension WireNamed {
 }
 
 extension EntityKind: WireNamed {
-    var wireName: String { description }
+    public var wireName: String { description }
 }
 
 extension TextStyle: WireNamed {
-    var wireName: String {
+    public var wireName: String {
         switch self {
         case .regular: "regular"
         case .outlined: "outlined"
@@ -30,7 +31,7 @@ extension TextStyle: WireNamed {
 }
 
 extension TextAlignment: WireNamed {
-    var wireName: String {
+    public var wireName: String {
         switch self {
         case .left: "left"
         case .center: "center"
@@ -40,7 +41,7 @@ extension TextAlignment: WireNamed {
 }
 
 extension ShapeKind: WireNamed {
-    var wireName: String {
+    public var wireName: String {
         switch self {
         case .rectangle: "rectangle"
         case .ellipse: "ellipse"
@@ -52,7 +53,7 @@ extension ShapeKind: WireNamed {
 }
 
 extension StrokeTool: WireNamed {
-    var wireName: String {
+    public var wireName: String {
         switch self {
         case .pen: "pen"
         case .brush: "brush"
@@ -66,7 +67,7 @@ extension StrokeTool: WireNamed {
 }
 
 extension EndCap: WireNamed {
-    var wireName: String {
+    public var wireName: String {
         switch self {
         case .round: "round"
         case .arrow: "arrow"
@@ -75,7 +76,7 @@ extension EndCap: WireNamed {
 }
 
 extension BackgroundFit: WireNamed {
-    var wireName: String {
+    public var wireName: String {
         switch self {
         case .contain: "contain"
         case .cover: "cover"
