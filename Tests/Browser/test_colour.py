@@ -52,8 +52,10 @@ def test_swatches_sliders_hex_recent_and_a_held_press_colour_the_selection_and_s
     ada.tap(1000, 500)  # closes the picker, selects nothing
     ada.tap(400, 300)
     wait_until(lambda: ada.state["selection"] == [ellipse], what="selected again")
-    button = ada.js("const b = document.getElementById('color-button').getBoundingClientRect();"
-                    "return [b.left + b.width / 2, b.top + b.height / 2];")
+    # The options panel shows again on the frame after the selection does.
+    button = wait_until(lambda: ada.js(
+        "const b = document.getElementById('color-button').getBoundingClientRect();"
+        "return b.width > 0 && [b.left + b.width / 2, b.top + b.height / 2];"), what="the colour button shown")
     cdp = lambda kind, x, y: ada.driver.execute_cdp_cmd(  # noqa: E731
         "Input.dispatchMouseEvent", {"type": kind, "x": x, "y": y, "button": "left", "clickCount": 1})
     cdp("mousePressed", *button)

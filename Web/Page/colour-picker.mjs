@@ -7,6 +7,7 @@
 import {
   cssColor, formatHex, fromHSB, parseHex, spectrumColour, swatchGrid, toHSB, withRecent,
 } from './colour.mjs';
+import { besidePanel } from './layout.mjs';
 
 /**
  * An element of the page by ID (each is there: the page is ours).
@@ -16,6 +17,8 @@ const $ = (id) => document.getElementById(id);
 
 /** How long a press on the colour button lasts before the quick spectrum opens (ms). */
 export const HOLD_MS = 400;
+/** The picker's height at most, in CSS pixels: it stays within the stage. */
+const POPOVER_HEIGHT = 420;
 
 export class ColourPicker {
   constructor() {
@@ -110,14 +113,11 @@ export class ColourPicker {
   }
 
   open() {
-    // Beside the options panel, level with the button (a phone's style
-    // sheet puts it along the bottom instead).
-    if (innerWidth > 640) {
-      const panel = $('options').getBoundingClientRect();
-      const button = $('color-button').getBoundingClientRect();
-      const stage = $('stage').getBoundingClientRect();
-      this.popover.style.left = `${panel.right - stage.left + 8}px`;
-      this.popover.style.top = `${Math.max(8, Math.min(button.top - stage.top, stage.height - 420))}px`;
+    const place = besidePanel(innerWidth, $('options').getBoundingClientRect(),
+      $('color-button').getBoundingClientRect(), $('stage').getBoundingClientRect(), POPOVER_HEIGHT);
+    if (place) {
+      this.popover.style.left = `${place.left}px`;
+      this.popover.style.top = `${place.top}px`;
     }
     this.popover.hidden = false;
     $('color-button').setAttribute('aria-expanded', 'true');
