@@ -104,6 +104,15 @@ def test_on_a_phone_nothing_scrolls_sideways_the_tools_sit_at_the_bottom_and_eve
         assert slider[0] < 48 and slider[2] > 2 * slider[1], f"the weight slider upright at the left edge: {slider}"
         SHOTS.mkdir(parents=True, exist_ok=True)
         driver.save_screenshot(str(SHOTS / "phone-draw-390.png"))
+        # The zoom sits at the right edge: its menu opens leftwards, on screen.
+        page.click("#zoom-level")
+        menu = wait_until(lambda: page.js("const m = document.getElementById('zoom-menu');"
+                                          "const b = m.getBoundingClientRect(); return !m.hidden && [b.left, b.right]"),
+                          what="the zoom menu open")
+        assert 0 <= menu[0] and menu[1] <= 390, f"the zoom menu within the screen: {menu}"
+        assert page.js("return document.documentElement.scrollWidth") <= 390, "sideways scroll with the zoom menu"
+        driver.save_screenshot(str(SHOTS / "phone-zoom-menu-390.png"))
+        page.click("#zoom-level")
 
         # Two fingers apart with the Draw tool: a zoom, and no line.
         cx, cy = 195, 400
