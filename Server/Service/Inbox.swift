@@ -8,8 +8,7 @@ import Foundation
 /// `lws_cancel_service`.
 final class Inbox: @unchecked Sendable {
     enum Item {
-        case loaded(DocumentName, Result<CommittedHistory, RoomStorageError>)
-        case stored(StorageTicket, Result<Void, RoomStorageError>)
+        case storage(StorageCompletion)
         case encoded(EncodingJob, [WireEncoding: [OutFrame]])
         /// The blob thread's answer for an HTTP exchange.
         case blob(UInt64, BlobEvent)

@@ -1,5 +1,6 @@
 import EaselProtocol
 import EaselStore
+import EaselSync
 import Prometheus
 
 /// What `/metrics` reports, in the Prometheus text format. Counters and

@@ -11,7 +11,7 @@ import Foundation
 final class ServiceHost: @unchecked Sendable {
     let inbox = Inbox()
     private let server: SyncServer
-    private let storage: StoreRoomStorage
+    private let storage: any RoomStorage
     private let metrics: ServerMetrics
     private let limits: ServerLimits
     /// The web canvas's files; nil when the server runs without a page.
@@ -51,7 +51,7 @@ final class ServiceHost: @unchecked Sendable {
     private(set) var port = 0
 
     init(
-        host: String, port: Int, storage: StoreRoomStorage, metrics: ServerMetrics, configuration: ServerConfiguration,
+        host: String, port: Int, storage: any RoomStorage, metrics: ServerMetrics, configuration: ServerConfiguration,
         site: WebSite?, blobs: BlobWorker, blobLimits: BlobLimits, authenticate: @escaping Authenticator
     ) throws(ServeError) {
         self.site = site
@@ -270,21 +270,15 @@ final class ServiceHost: @unchecked Sendable {
                 send(message, to: recipients)
             case .close(let id, let code):
                 if let connection = connections[id] { close(connection, code) }
-            case .load(let document):
-                storage.load(document.rawValue) { [inbox, weak self] result in
-                    if inbox.add(.loaded(document, result)) { self?.wake() }
-                }
-            case .append(let ops, let document, let ticket):
+            case .load, .append, .unloaded:
                 let started = ContinuousClock.now
-                storage.append(ops, to: document.rawValue) { [inbox, metrics, weak self] result in
-                    if case .success = result {
+                _ = storage.perform(output) { [inbox, metrics, weak self] completion in
+                    if case .stored(_, .success, let ops) = completion {
                         metrics.commitLatency.record(ContinuousClock.now - started)
-                        metrics.opsCommitted.increment(by: Int64(ops.count))
+                        metrics.opsCommitted.increment(by: Int64(ops))
                     }
-                    if inbox.add(.stored(ticket, result)) { self?.wake() }
+                    if inbox.add(.storage(completion)) { self?.wake() }
                 }
-            case .unloaded(let document, _):
-                storage.unloaded(document.rawValue)
             }
         }
     }
@@ -365,7 +359,7 @@ final class ServiceHost: @unchecked Sendable {
             response = HTTPResponse(
                 status: 200, contentType: "text/plain; version=0.0.4",
                 body: metrics.exposition(
-                    connections: connections.count, rooms: server.openDocuments.count, storage: storage.worker.metrics))
+                    connections: connections.count, rooms: server.openDocuments.count, storage: storage.metrics))
         default:
             response =
                 site?.response(for: path, ifNoneMatch: ifNoneMatch(wsi))
@@ -396,8 +390,7 @@ final class ServiceHost: @unchecked Sendable {
         let now = Timestamp.now
         for item in items {
             switch item {
-            case .loaded(let document, let result): server.loaded(document, result, at: now)
-            case .stored(let ticket, let result): server.stored(ticket, result, at: now)
+            case .storage(let completion): completion.deliver(to: server, at: now)
             case .encoded(let job, let frames): encodingFinished(job, frames)
             case .blob(let number, let event): blobEvent(event, for: number)
             }

@@ -4,8 +4,8 @@ import EaselStore
 import EaselSync
 import Foundation
 
-/// EaselStore behind the rooms' storage port: loads and appends run on the
-/// storage worker's thread; their completions are handed back by the host.
+/// EaselStore (SQLite) behind the rooms' storage port: loads and appends
+/// run on the storage worker's thread, and answer there.
 ///
 /// A document loads as an empty history of a new epoch the first time
 /// anyone opens it, and is marked as served by this process, so `easel db`
@@ -18,38 +18,66 @@ final class StoreRoomStorage: RoomStorage {
     }
 
     func load(
-        _ document: String, completion: @escaping @Sendable (Result<CommittedHistory, RoomStorageError>) -> Void
+        _ document: DocumentName, completion: @escaping @Sendable (Result<CommittedHistory, StorageFailure>) -> Void
     ) {
+        let name = document.rawValue
         worker.perform(
             { store throws(StoreError) -> CommittedHistory in
                 let now = Timestamp.now.rawValue
-                if try store.documentInfo(document) == nil {
+                if try store.documentInfo(name) == nil {
                     var random = SystemRandomNumberGenerator()
-                    _ = try store.createDocument(document, epoch: Epoch(rawValue: random.next()), at: now)
+                    _ = try store.createDocument(name, epoch: Epoch(rawValue: random.next()), at: now)
                 }
-                try store.markServing(document, at: now)
-                return try store.load(document)
+                try store.markServing(name, at: now)
+                return try store.load(name)
             },
-            completion: { result in completion(result.mapError { RoomStorageError($0.description) }) })
+            completion: { result in completion(result.mapError(StorageFailure.init)) })
     }
 
     func append(
-        _ ops: [LoggedOp], to document: String, completion: @escaping @Sendable (Result<Void, RoomStorageError>) -> Void
+        _ ops: [LoggedOp], to document: DocumentName,
+        completion: @escaping @Sendable (Result<Void, StorageFailure>) -> Void
     ) {
-        worker.append(ops, to: document) { result in
-            completion(result.mapError { RoomStorageError($0.description) })
-        }
+        worker.append(ops, to: document.rawValue) { result in completion(result.mapError(StorageFailure.init)) }
     }
 
-    /// A room unloaded: snapshot it so the next load replays little, and
-    /// stop marking it as served.
-    func unloaded(_ document: String) {
+    /// Snapshots the document so the next load replays little, and stops
+    /// marking it as served.
+    func unloaded(_ document: DocumentName, head: UInt64) {
+        let name = document.rawValue
         worker.perform(
             { store throws(StoreError) in
-                if try store.latestSnapshotPosition(of: document) ?? 0 < store.head(of: document) {
-                    try store.snapshot(document, at: Timestamp.now.rawValue)
+                if try store.latestSnapshotPosition(of: name) ?? 0 < store.head(of: name) {
+                    try store.snapshot(name, at: Timestamp.now.rawValue)
                 }
-                try store.unmarkServing(document)
+                try store.unmarkServing(name)
             }, completion: { _ in })
+    }
+
+    var metrics: StorageMetrics {
+        let commits = worker.metrics
+        var metrics = StorageMetrics()
+        metrics.transactions = commits.transactions
+        metrics.opsCommitted = commits.opsCommitted
+        metrics.appendsFailed = commits.appendsFailed
+        metrics.snapshotsFailed = commits.snapshotsFailed
+        metrics.lastOpsPerTransaction = commits.lastOpsPerTransaction
+        metrics.maxOpsPerTransaction = commits.maxOpsPerTransaction
+        return metrics
+    }
+}
+
+extension StorageFailure {
+    /// What the store's error means at the port; its whole text (SQL and
+    /// SQLite code included) stays in the detail, for the log.
+    init(_ error: StoreError) {
+        let kind: Kind =
+            switch error.reason {
+            case .duplicateOp, .positionGap, .documentExists, .documentBusy: .conflict
+            case .corruptPayload, .newerSchema: .corrupt
+            case .closed: .closed
+            case .sqlite, .unknownDocument, .outOfRange, .missingFile, .fileExists: .unavailable
+            }
+        self.init(kind, error.description)
     }
 }

@@ -87,22 +87,13 @@ public final class InProcessServer: @unchecked Sendable {
                     server.close(id, at: .wallClock)
                     link.delegate?.transportClosed()
                 }
-            case .load(let document):
-                storage.load(document.rawValue) { [self] result in
+            case .load, .append, .unloaded:
+                _ = storage.perform(output) { [self] completion in
                     queue.async {
-                        self.server.loaded(document, result, at: .wallClock)
+                        completion.deliver(to: self.server, at: .wallClock)
                         self.pump()
                     }
                 }
-            case .append(let ops, let document, let ticket):
-                storage.append(ops, to: document.rawValue) { [self] result in
-                    queue.async {
-                        self.server.stored(ticket, result, at: .wallClock)
-                        self.pump()
-                    }
-                }
-            case .unloaded:
-                break
             }
         }
     }

@@ -63,13 +63,13 @@ public final class StorageWorker: Sendable {
     }
 
     /// Counted before callbacks run, so a caller called back sees its commit.
-    public var metrics: StorageMetrics {
+    public var metrics: CommitMetrics {
         state.metrics.value
     }
 }
 
 /// Counters for metrics.
-public struct StorageMetrics: Hashable, Sendable {
+public struct CommitMetrics: Hashable, Sendable {
     public var transactions = 0
     public var opsCommitted = 0
     public var appendsFailed = 0

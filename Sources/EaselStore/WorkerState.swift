@@ -15,9 +15,9 @@ enum Job: Sendable {
 /// The worker's counters, read from any thread.
 final class MetricsBox: @unchecked Sendable {
     private let lock = NSLock()
-    private var counters = StorageMetrics()
+    private var counters = CommitMetrics()
 
-    var value: StorageMetrics { lock.withLock { counters } }
+    var value: CommitMetrics { lock.withLock { counters } }
 
     func recordFailedSnapshot() {
         lock.withLock { counters.snapshotsFailed += 1 }

@@ -155,7 +155,7 @@ struct ErrorTableTests {
         case 501:
             let harness = try ServerHarness()
             let (connection, _) = harness.join(alice, as: "alice")
-            harness.storage.failure = RoomStorageError("disk full")
+            harness.storage.failure = StorageFailure(.unavailable, "disk full")
             harness.push([F.createStar()], from: connection)
             return (connection, harness.commit())
         default:

@@ -7,6 +7,14 @@ import Testing
 
 @Suite("In-memory room storage")
 struct InMemoryRoomStorageTests {
+    let board: DocumentName
+    let one: DocumentName
+
+    init() throws {
+        board = try DocumentName("board")
+        one = try DocumentName("one")
+    }
+
     func logged(_ ops: [Op], from first: UInt64 = 1) -> [LoggedOp] {
         ops.enumerated().map {
             LoggedOp(position: first + UInt64($0.offset), op: $0.element, author: "a", receivedAt: 0)
@@ -22,7 +30,7 @@ struct InMemoryRoomStorageTests {
     @Test func anAppendIsNotCommittedUntilStorageCommitsIt() {
         let storage = InMemoryRoomStorage()
         let results = Results()
-        storage.append(logged(history), to: "board") { results.add($0) }
+        storage.append(logged(history), to: board) { results.add($0) }
         #expect(storage.history(of: "board").head == 0)
         #expect(results.count == 0)
         storage.commitPending()
@@ -33,9 +41,9 @@ struct InMemoryRoomStorageTests {
     @Test func aCrashLosesWhatWasNotCommittedAndCallsNobodyBack() {
         let storage = InMemoryRoomStorage()
         let results = Results()
-        storage.append(logged(Array(history[..<4])), to: "board") { results.add($0) }
+        storage.append(logged(Array(history[..<4])), to: board) { results.add($0) }
         storage.commitPending()
-        storage.append(logged(Array(history[4...]), from: 5), to: "board") { results.add($0) }
+        storage.append(logged(Array(history[4...]), from: 5), to: board) { results.add($0) }
         storage.crash()
         storage.commitPending()
         #expect(storage.history(of: "board").head == 4)
@@ -45,9 +53,9 @@ struct InMemoryRoomStorageTests {
     @Test func anAppendThatSkipsAPositionOrRepeatsAnOpFails() {
         let storage = InMemoryRoomStorage(commitsImmediately: true)
         let results = Results()
-        storage.append(logged(Array(history[..<3])), to: "board") { results.add($0) }
-        storage.append(logged(Array(history[3...]), from: 5), to: "board") { results.add($0) }
-        storage.append(logged([history[0]], from: 4), to: "board") { results.add($0) }
+        storage.append(logged(Array(history[..<3])), to: board) { results.add($0) }
+        storage.append(logged(Array(history[3...]), from: 5), to: board) { results.add($0) }
+        storage.append(logged([history[0]], from: 4), to: board) { results.add($0) }
         #expect(results.successes == 1)
         #expect(results.count == 3)
         #expect(storage.history(of: "board").head == 3)
@@ -55,7 +63,7 @@ struct InMemoryRoomStorageTests {
 
     @Test func aCompactedHistoryLoadsTheSameDocumentAndKeepsItsHighWaterCounters() {
         let storage = InMemoryRoomStorage(commitsImmediately: true)
-        storage.append(logged(history), to: "board") { _ in }
+        storage.append(logged(history), to: board) { _ in }
         let before = storage.history(of: "board")
         storage.snapshotAndCompact("board")
         let after = storage.history(of: "board")
@@ -68,7 +76,7 @@ struct InMemoryRoomStorageTests {
     @Test func aNewDocumentLoadsEmptyUnderAnEpochOfItsOwn() {
         let storage = InMemoryRoomStorage(seed: 3)
         let loaded = Results()
-        storage.load("one") { loaded.add($0.map { _ in () }) }
+        storage.load(one) { loaded.add($0.map { _ in () }) }
         #expect(loaded.successes == 1)
         #expect(storage.history(of: "one").head == 0)
         #expect(storage.history(of: "one").epoch != storage.history(of: "two").epoch)
@@ -76,11 +84,11 @@ struct InMemoryRoomStorageTests {
 }
 
 /// Callbacks counted (storage may call back on any thread).
-typealias Results = Locked<[Result<Void, RoomStorageError>]>
+typealias Results = Locked<[Result<Void, StorageFailure>]>
 
-extension Locked where Value == [Result<Void, RoomStorageError>] {
+extension Locked where Value == [Result<Void, StorageFailure>] {
     convenience init() { self.init([]) }
-    func add(_ result: Result<Void, RoomStorageError>) { withLock { $0.append(result) } }
+    func add(_ result: Result<Void, StorageFailure>) { withLock { $0.append(result) } }
     var count: Int { value.count }
     var successes: Int { value.filter { (try? $0.get()) != nil }.count }
 }

@@ -105,11 +105,14 @@ struct RoomDeliveryTests {
         let (author, _) = harness.join(alice, as: "alice")
         let (onlooker, _) = harness.join(bob, as: "bob")
         harness.pushCommitted([F.createStar()], from: author)
-        harness.storage.failure = RoomStorageError("disk full")
+        harness.storage.failure = StorageFailure(.unavailable, "disk full at /var/lib/easel.db, SQLite code 13")
         harness.push([F.moveStar(2)], from: author)
         let failed = harness.commit()
         for connection in [author, onlooker] {
             #expect(failed.errors(to: connection).map(\.code) == [.storageFailed])
+            // The plain reason, never the detail: that is for the operator's log.
+            let said = failed.errors(to: connection).map(\.message).joined()
+            #expect(said.contains("the store is unavailable") && !said.contains("SQLite") && !said.contains("/var"))
             #expect(failed.closes(of: connection) == [.storageFailed])
             #expect(!failed.messages(to: connection).contains { if case .ack = $0 { true } else { false } })
         }
@@ -122,7 +125,7 @@ struct RoomDeliveryTests {
 
     @Test func aRoomWhoseHistoryFailsToLoadClosesTheWaitingClients() throws {
         let harness = try ServerHarness()
-        harness.storage.failure = RoomStorageError("unreadable")
+        harness.storage.failure = StorageFailure(.corrupt, "unreadable")
         let (connection, transcript) = harness.join(alice, as: "alice")
         #expect(transcript.errors(to: connection).map(\.code) == [.storageFailed])
         #expect(transcript.closes(of: connection) == [.storageFailed])
@@ -138,6 +141,8 @@ struct RoomDeliveryTests {
         #expect(!harness.advance(by: 29_999).outputs.contains { if case .unloaded = $0 { true } else { false } })
         #expect(harness.advance(by: 1).outputs == [.unloaded(harness.document, head: 1)])
         #expect(harness.server.openDocuments.isEmpty)
+        #expect(harness.storage.unloads.map(\.document) == [harness.document], "the unload reached storage")
+        #expect(harness.storage.unloads.map(\.head) == [1])
     }
 
     @Test func aClientReconnectingBeforeTheRoomUnloadsResumesWithATail() throws {

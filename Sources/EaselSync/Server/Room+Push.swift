@@ -196,11 +196,11 @@ extension Room {
     // MARK: Storage completions
 
     /// Storage answered for one of this room's appends.
-    func stored(_ ticket: StorageTicket, _ result: Result<Void, RoomStorageError>, into io: inout RoomIO) {
+    func stored(_ ticket: StorageTicket, _ result: Result<Void, StorageFailure>, into io: inout RoomIO) {
         guard let index = pendingPushes.firstOffset(where: { $0.ticket == ticket }) else { return }
         switch result {
-        case .failure(let error):
-            fail(error.message, into: &io)
+        case .failure(let failure):
+            fail(failure, into: &io)
         case .success:
             pendingPushes[index].isStored = true
             commitStoredPushes()

@@ -124,11 +124,12 @@ final class Room {
 
     /// Closes every connection, as a room whose storage failed must: it
     /// cannot tell what it holds any more.
-    func fail(_ reason: String, into io: inout RoomIO) {
+    /// Clients hear the failure's plain reason, never its detail.
+    func fail(_ failure: StorageFailure, into io: inout RoomIO) {
         var everyone = memberOrder
         for (connection, _, _) in waiting where !everyone.contains(connection) { everyone.append(connection) }
         for connection in everyone {
-            io.fail(connection, code: .storageFailed, close: .storageFailed, "\(name): storage failed: \(reason)")
+            io.fail(connection, code: .storageFailed, close: .storageFailed, "\(name): storage failed: \(failure.reason)")
         }
         members = [:]
         memberOrder = []

@@ -209,18 +209,18 @@ public final class SyncServer {
     }
 
     public func loaded(
-        _ document: DocumentName, _ result: Result<CommittedHistory, RoomStorageError>, at now: Timestamp
+        _ document: DocumentName, _ result: Result<CommittedHistory, StorageFailure>, at now: Timestamp
     ) {
         guard let room = rooms[document], !room.isLoaded else { return }
         switch result {
         case .success(let history): room.loaded(history, into: &io)
-        case .failure(let error): room.fail(error.message, into: &io)
+        case .failure(let failure): room.fail(failure, into: &io)
         }
         settle(room, at: now)
         settleClosures(at: now)
     }
 
-    public func stored(_ ticket: StorageTicket, _ result: Result<Void, RoomStorageError>, at now: Timestamp) {
+    public func stored(_ ticket: StorageTicket, _ result: Result<Void, StorageFailure>, at now: Timestamp) {
         guard let room = roomsByGeneration[ticket.room] else { return }
         room.stored(ticket, result, into: &io)
         settle(room, at: now)

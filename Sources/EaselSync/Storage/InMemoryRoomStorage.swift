@@ -11,7 +11,7 @@ public final class InMemoryRoomStorage: RoomStorage, @unchecked Sendable {
     private struct Pending {
         var document: String
         var ops: [LoggedOp]
-        var completion: @Sendable (Result<Void, RoomStorageError>) -> Void
+        var completion: @Sendable (Result<Void, StorageFailure>) -> Void
     }
 
     private var committed: [String: CommittedHistory] = [:]
@@ -20,7 +20,7 @@ public final class InMemoryRoomStorage: RoomStorage, @unchecked Sendable {
     private var everCommitted: [String: [LoggedOp]] = [:]
     private var pending: [Pending] = []
     private var pendingLoads:
-        [(document: String, completion: @Sendable (Result<CommittedHistory, RoomStorageError>) -> Void)] = []
+        [(document: String, completion: @Sendable (Result<CommittedHistory, StorageFailure>) -> Void)] = []
     /// Epochs for documents first loaded here: from a seed, so runs replay.
     private var epochs: SplitMix64
     /// When true, appends commit at once, as a store with no latency would.
@@ -28,7 +28,10 @@ public final class InMemoryRoomStorage: RoomStorage, @unchecked Sendable {
     /// When true, loads wait for `completeLoads()`, as a slow disk would.
     public var defersLoads = false
     /// When set, every load and append fails with this error.
-    public var failure: RoomStorageError?
+    public var failure: StorageFailure?
+    public private(set) var metrics = StorageMetrics()
+    /// The documents whose rooms unloaded, with their heads, in order.
+    public private(set) var unloads: [(document: DocumentName, head: UInt64)] = []
 
     public init(seed: UInt64 = 1, commitsImmediately: Bool = false) {
         epochs = SplitMix64(seed: seed)
@@ -36,12 +39,12 @@ public final class InMemoryRoomStorage: RoomStorage, @unchecked Sendable {
     }
 
     public func load(
-        _ document: String, completion: @escaping @Sendable (Result<CommittedHistory, RoomStorageError>) -> Void
+        _ document: DocumentName, completion: @escaping @Sendable (Result<CommittedHistory, StorageFailure>) -> Void
     ) {
         if defersLoads {
-            pendingLoads.append((document, completion))
+            pendingLoads.append((document.rawValue, completion))
         } else {
-            completion(failure.map { .failure($0) } ?? .success(history(of: document)))
+            completion(failure.map { .failure($0) } ?? .success(history(of: document.rawValue)))
         }
     }
 
@@ -53,11 +56,15 @@ public final class InMemoryRoomStorage: RoomStorage, @unchecked Sendable {
     }
 
     public func append(
-        _ ops: [LoggedOp], to document: String,
-        completion: @escaping @Sendable (Result<Void, RoomStorageError>) -> Void
+        _ ops: [LoggedOp], to document: DocumentName,
+        completion: @escaping @Sendable (Result<Void, StorageFailure>) -> Void
     ) {
-        pending.append(Pending(document: document, ops: ops, completion: completion))
+        pending.append(Pending(document: document.rawValue, ops: ops, completion: completion))
         if commitsImmediately { commitPending() }
+    }
+
+    public func unloaded(_ document: DocumentName, head: UInt64) {
+        unloads.append((document, head))
     }
 
     /// Appends waiting to be committed.
@@ -71,6 +78,14 @@ public final class InMemoryRoomStorage: RoomStorage, @unchecked Sendable {
         pending.removeFirst(batch.count)
         for append in batch {
             let result = failure.map { .failure($0) } ?? commit(append.ops, to: append.document)
+            if case .success = result {
+                metrics.transactions += 1
+                metrics.opsCommitted += append.ops.count
+                metrics.lastOpsPerTransaction = append.ops.count
+                metrics.maxOpsPerTransaction = max(metrics.maxOpsPerTransaction, append.ops.count)
+            } else {
+                metrics.appendsFailed += 1
+            }
             append.completion(result)
         }
     }
@@ -113,16 +128,17 @@ public final class InMemoryRoomStorage: RoomStorage, @unchecked Sendable {
         return history
     }
 
-    private func commit(_ ops: [LoggedOp], to document: String) -> Result<Void, RoomStorageError> {
+    private func commit(_ ops: [LoggedOp], to document: String) -> Result<Void, StorageFailure> {
         var history = history(of: document)
         var expected = history.head + 1
         var ids = Set(history.tail.map({ $0.op.id }))
         for logged in ops {
             guard logged.position == expected else {
-                return .failure(RoomStorageError("\(document): position \(logged.position) where \(expected) belongs"))
+                return .failure(
+                    StorageFailure(.conflict, "\(document): position \(logged.position) where \(expected) belongs"))
             }
             guard ids.insert(logged.op.id).inserted else {
-                return .failure(RoomStorageError("\(document): op \(logged.op.id) is already in the log"))
+                return .failure(StorageFailure(.conflict, "\(document): op \(logged.op.id) is already in the log"))
             }
             expected += 1
         }

@@ -5,30 +5,12 @@ import EaselTestSupport
 /// Storage answers, queued: storage calls back with @Sendable closures, and
 /// the sans-IO server must only be fed from the test's own thread.
 final class StorageCompletions: Sendable {
-    enum Completion {
-        case loaded(DocumentName, Result<CommittedHistory, RoomStorageError>)
-        case stored(StorageTicket, Result<Void, RoomStorageError>)
-    }
+    private let queue = Locked<[StorageCompletion]>([])
 
-    private let queue = Locked<[Completion]>([])
-
-    /// Hands a `.load` or `.append` output to storage; other outputs are
-    /// returned for the caller to carry out.
+    /// Hands a storage output to storage; other outputs are returned for
+    /// the caller to carry out.
     func perform(_ output: ServerOutput, on storage: InMemoryRoomStorage) -> ServerOutput? {
-        switch output {
-        case .load(let document):
-            storage.load(document.rawValue) { [queue] result in
-                queue.withLock { $0.append(.loaded(document, result)) }
-            }
-            return nil
-        case .append(let ops, let document, let ticket):
-            storage.append(ops, to: document.rawValue) { [queue] result in
-                queue.withLock { $0.append(.stored(ticket, result)) }
-            }
-            return nil
-        default:
-            return output
-        }
+        storage.perform(output) { [queue] completion in queue.withLock { $0.append(completion) } } ? nil : output
     }
 
     var isEmpty: Bool { queue.withLock { $0.isEmpty } }
@@ -40,12 +22,7 @@ final class StorageCompletions: Sendable {
             defer { queue.removeAll() }
             return queue
         }
-        for completion in completions {
-            switch completion {
-            case .loaded(let document, let result): server.loaded(document, result, at: now)
-            case .stored(let ticket, let result): server.stored(ticket, result, at: now)
-            }
-        }
+        for completion in completions { completion.deliver(to: server, at: now) }
         return completions.count
     }
 
