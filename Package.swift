@@ -34,6 +34,7 @@ let package = Package(
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
     ],
     targets: [
         // The document, its CRDT ops and the z-order keys. Standard library only,
@@ -72,6 +73,7 @@ let package = Package(
                 "EaselModel", "EaselProtocol", "EaselSync", "EaselStore", "EaselAuth", "CLibWebSockets",
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             path: "Server"
         ),
@@ -139,6 +141,7 @@ let package = Package(
                 "EaselReplay",
                 "EaselClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
                 // `easel bench blobs` times Easel's blob endpoint and nginx with one HTTP client.
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]

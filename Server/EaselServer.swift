@@ -4,6 +4,7 @@ import EaselProtocol
 import EaselStore
 import EaselSync
 import Foundation
+import Logging
 
 /// Where and how to serve.
 public struct ServeOptions: Sendable {
@@ -20,6 +21,14 @@ public struct ServeOptions: Sendable {
     /// nil serves no page.
     public var webFolder: String?
     public var blobs = BlobLimits()
+    /// Where the server's log goes (`LineLogHandler`, for `easel serve`);
+    /// by default nowhere.
+    public var logger = Logger(label: "easel") { _ in SwiftLogNoOpLogHandler() }
+    /// Refusals of one code logged in a window at most; the rest are
+    /// counted and said in one line when the window ends.
+    public var refusalLog = RefusalLogLimit()
+    /// Faults tests switch on (never an operator).
+    public var storageFaults = StorageFaults()
 
     public init() {}
 }
@@ -51,7 +60,8 @@ public final class EaselServer: Sendable {
             )
         }
         do {
-            worker = try StorageWorker(path: options.databasePath, durability: options.durability)
+            worker = try StorageWorker(
+                path: options.databasePath, durability: options.durability, faults: options.storageFaults)
             blobWorker = try BlobWorker(path: options.databasePath, durability: options.durability)
         } catch {
             throw ServeError("cannot open the database \(options.databasePath): \(error)")
@@ -73,7 +83,8 @@ public final class EaselServer: Sendable {
         host = try ServiceHost(
             host: options.host == "localhost" ? "127.0.0.1" : options.host, port: options.port,
             storage: StoreRoomStorage(worker: worker), metrics: ServerMetrics(), configuration: configuration,
-            site: site, blobs: blobWorker, blobLimits: options.blobs, authenticate: authenticate)
+            site: site, blobs: blobWorker, blobLimits: options.blobs, authenticate: authenticate,
+            log: ServerLog(logger: options.logger, refusals: options.refusalLog))
         ticker = Ticker(host: host)
     }
 
@@ -83,11 +94,28 @@ public final class EaselServer: Sendable {
 
     /// Serves until `stop()`, on the calling thread; then flushes storage.
     public func run() {
+        logStart()
         ticker.start()
         host.run()
         ticker.stop()
         blobWorker.drain()
         worker.shutdown()
+        options.logger.info("stopped: storage flushed")
+    }
+
+    /// The configuration, never the secret: only whether there is one.
+    private func logStart() {
+        let limits = options.limits
+        options.logger.info(
+            "serving",
+            metadata: [
+                "url": "\(url)", "database": "\(options.databasePath)", "durability": "\(options.durability.rawValue)",
+                "access": "\(options.secret == nil ? "no tokens, loopback only" : "tokens required")",
+                "web": "\(options.webFolder ?? "none")", "max_connections": "\(limits.connections)",
+                "max_rooms": "\(limits.rooms)", "max_message_bytes": "\(limits.messageBytes)",
+                "max_queued_bytes": "\(limits.queuedBytes)", "max_blob_bytes": "\(options.blobs.maxBytes)",
+                "max_uploads": "\(options.blobs.maxUploads)",
+            ])
     }
 
     /// Asks the server to stop: every connection is closed with 1001 and

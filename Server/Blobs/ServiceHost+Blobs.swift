@@ -4,6 +4,7 @@ import EaselModel
 import EaselStore
 import EaselSync
 import Foundation
+import Logging
 
 /// Blobs over HTTP on the server's port (Protocol/README.md, "Blobs over
 /// HTTP"). The service thread parses, authorizes, hashes and sniffs; the
@@ -101,6 +102,7 @@ extension ServiceHost {
     /// answer goes at its end (at once when there is no body left, or when
     /// it declares more than the drain limit, then closing).
     private func refuseUpload(_ exchange: BlobExchange, _ response: HTTPResponse, bodyLeft: Bool = true) -> Int32 {
+        logRefusedBlob(response.status, exchange)
         exchange.upload?.ended = true
         let declared = header(exchange.wsi) { easel_lws_header(exchange.wsi, easel_lws_token_content_length, $0, $1) }
             .flatMap { Int64($0) }
@@ -222,6 +224,23 @@ extension ServiceHost {
 
     // MARK: The blob thread's answers
 
+    /// A 500 that tells the client only an incident number; what failed
+    /// (SQL, file, the store's code) goes to the log under that number.
+    private func internalFailure(_ what: String, _ error: any Error) -> HTTPResponse {
+        let incident = Incident.next()
+        log.logger.error("\(what) failed", metadata: ["incident": "\(incident)", "detail": "\(error)"])
+        return .text(500, "\(what) failed (incident \(incident))\n")
+    }
+
+    private func logRefusedBlob(_ status: UInt32, _ exchange: BlobExchange) {
+        var metadata: Logger.Metadata = ["status": "\(status)"]
+        if let request = exchange.request {
+            metadata["blob"] = "\(request.hash.hex)"
+            metadata["document"] = "\(request.document)"
+        }
+        log.logger.notice("blob refused", metadata: metadata)
+    }
+
     private func post(_ event: BlobEvent, for number: UInt64) {
         if inbox.add(.blob(number, event)) { wake() }
     }
@@ -237,7 +256,7 @@ extension ServiceHost {
             madeProgress(exchange)
             if let error, !exchange.answered {
                 abandon(exchange)
-                exchange.answer(.text(500, "the blob could not be stored: \(error)\n"), closing: true)
+                exchange.answer(internalFailure("storing the blob", error), closing: true)
                 lws_callback_on_writable(exchange.wsi)
             } else if upload.paused, upload.inFlight < Self.uploadChunksAhead / 2 {
                 upload.paused = false
@@ -247,20 +266,27 @@ extension ServiceHost {
             switch result {
             case .success(let stored):
                 let created = stored == .created
+                log.logger.info(
+                    "blob stored",
+                    metadata: [
+                        "blob": "\(exchange.request.map { $0.hash.hex } ?? "")",
+                        "document": "\(exchange.request.map { $0.document.rawValue } ?? "")", "new": "\(created)",
+                    ])
                 exchange.answer(
                     .text(
                         created ? 201 : 200, created ? "stored\n" : "already stored\n",
                         headers: [.init("etag", exchange.entityTag)]))
             case .failure(let error as WrongHash):
+                logRefusedBlob(400, exchange)
                 exchange.answer(.text(400, error.description + "\n"))
             case .failure(let error):
-                exchange.answer(.text(500, "the blob could not be stored: \(error)\n"), closing: true)
+                exchange.answer(internalFailure("storing the blob", error), closing: true)
             }
             lws_callback_on_writable(exchange.wsi)
         case .found(let result):
             switch result {
             case .failure(let error):
-                exchange.answer(.text(500, "the blob could not be read: \(error)\n"))
+                exchange.answer(internalFailure("reading the blob", error))
             case .success(nil):
                 let name = exchange.request.map { "\($0.hash) was uploaded to \($0.document)" } ?? "here"
                 exchange.answer(.text(404, "no blob \(name)\n"))

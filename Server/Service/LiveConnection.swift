@@ -21,6 +21,11 @@ final class LiveConnection {
     private(set) var queuedBytes = 0
     /// Set once the connection is to close, after what is queued.
     var closeCode: CloseCode?
+    /// The code of the peer's close frame, when the peer closed first.
+    var peerCloseCode: CloseCode?
+    /// Where its hello joined, as whom (for the log).
+    var document: DocumentName?
+    var role: ConnectionIdentity.Role?
     /// The close frame is out; the connection waits for the peer's.
     private(set) var closeSent = false
 

@@ -4,6 +4,7 @@ import EaselProtocol
 import EaselStore
 import EaselSync
 import Foundation
+import Logging
 
 /// The libwebsockets service thread's world: the context, the connections,
 /// and the sans-IO server it feeds. Everything here is touched only on the
@@ -14,6 +15,13 @@ final class ServiceHost: @unchecked Sendable {
     private let storage: any RoomStorage
     private let metrics: ServerMetrics
     private let limits: ServerLimits
+    /// What the operator reads (ServerLog.swift).
+    var log: ServerLog
+    /// Whether the last storage answer was a failure, so the first success
+    /// after one is logged as a recovery. Storage answers on its own thread.
+    private let storageHealth = StorageHealth()
+    /// A commit slower than this is logged.
+    static let slowCommit: Duration = .milliseconds(250)
     /// The web canvas's files; nil when the server runs without a page.
     private let site: WebSite?
     /// Encodes big welcomes, so a snapshot of a large document does not
@@ -52,8 +60,10 @@ final class ServiceHost: @unchecked Sendable {
 
     init(
         host: String, port: Int, storage: any RoomStorage, metrics: ServerMetrics, configuration: ServerConfiguration,
-        site: WebSite?, blobs: BlobWorker, blobLimits: BlobLimits, authenticate: @escaping Authenticator
+        site: WebSite?, blobs: BlobWorker, blobLimits: BlobLimits, authenticate: @escaping Authenticator,
+        log: ServerLog
     ) throws(ServeError) {
+        self.log = log
         self.site = site
         self.blobs = blobs
         self.blobLimits = blobLimits
@@ -159,6 +169,7 @@ final class ServiceHost: @unchecked Sendable {
             let name = lws_get_protocol(wsi).flatMap { $0.pointee.name.map { String(cString: $0) } }
             let encoding = name.flatMap(WireEncoding.init(subprotocol:)) ?? .binary
             connections[id] = LiveConnection(id: id, wsi: wsi, encoding: encoding)
+            log.connectionOpened(id, peer: peerAddress(wsi), encoding: encoding)
             server.open(id, at: .now)
         case LWS_CALLBACK_RECEIVE:
             guard let connection = connection(of: session) else { return -1 }
@@ -167,11 +178,20 @@ final class ServiceHost: @unchecked Sendable {
             guard let connection = connection(of: session) else { return -1 }
             return write(connection)
         case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
+            guard let connection = connection(of: session) else { return 0 }
+            if connection.closeCode == nil, let input, length >= 2 {
+                let bytes = input.assumingMemoryBound(to: UInt8.self)
+                connection.peerCloseCode = CloseCode(rawValue: UInt16(bytes[0]) << 8 | UInt16(bytes[1]))
+            }
             // Our own close frame is out already: close without echoing theirs.
-            return connection(of: session)?.closeSent == true ? -1 : 0
+            return connection.closeSent ? -1 : 0
         case LWS_CALLBACK_CLOSED:
             guard let connection = connection(of: session) else { return 0 }
             connections[connection.id] = nil
+            let ours = connection.closeCode != nil
+            log.connectionClosed(
+                connection.id, code: connection.closeCode ?? connection.peerCloseCode, by: ours ? "server" : "peer",
+                document: connection.document, role: connection.role)
             server.close(connection.id, at: .now)
         case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
             serviceInbox()
@@ -272,15 +292,36 @@ final class ServiceHost: @unchecked Sendable {
                 if let connection = connections[id] { close(connection, code) }
             case .load, .append, .unloaded:
                 let started = ContinuousClock.now
-                _ = storage.perform(output) { [inbox, metrics, weak self] completion in
+                _ = storage.perform(output) { [inbox, metrics, logger = log.logger, storageHealth, weak self] completion in
+                    var completion = completion
                     if case .stored(_, .success, let ops) = completion {
-                        metrics.commitLatency.record(ContinuousClock.now - started)
+                        let took = ContinuousClock.now - started
+                        metrics.commitLatency.record(took)
                         metrics.opsCommitted.increment(by: Int64(ops))
+                        if took > Self.slowCommit {
+                            logger.warning(
+                                "slow commit", metadata: ["ops": "\(ops)", "ms": "\(took.wholeMilliseconds)"])
+                        }
                     }
+                    storageHealth.note(&completion, logger: logger)
                     if inbox.add(.storage(completion)) { self?.wake() }
                 }
             }
         }
+        for event in server.takeEvents() {
+            log.event(event)
+            if case .joining(let id, let document, _, let role) = event, let connection = connections[id] {
+                connection.document = document
+                connection.role = role
+            }
+        }
+    }
+
+    /// The peer's address, for the log.
+    private func peerAddress(_ wsi: OpaquePointer) -> String {
+        var buffer = [CChar](repeating: 0, count: 64)
+        guard let name = lws_get_peer_simple(wsi, &buffer, buffer.count) else { return "unknown" }
+        return String(cString: name)
     }
 
     /// Encodes a message once per encoding and queues the same frames for
@@ -288,7 +329,10 @@ final class ServiceHost: @unchecked Sendable {
     /// for reading too slowly.
     private func send(_ message: Message, to recipients: [ConnectionID]) {
         if case .error(let error) = message {
-            for _ in recipients { metrics.countError(error.code) }
+            for recipient in recipients {
+                metrics.countError(error.code)
+                log.refused(recipient, error.code, at: .now)
+            }
         }
         if EncodingJob.isBig(message) { return encodeOffThread(message, to: recipients) }
         var binary: [OutFrame]?
@@ -398,9 +442,11 @@ final class ServiceHost: @unchecked Sendable {
         if now.milliseconds(since: lastTick) >= 50 || now < lastTick {
             lastTick = now
             server.tick(at: now)
+            log.summarise(at: now)
         }
         if stop, stopping == nil {
             stopping = now
+            log.logger.info("stopping: closing every connection", metadata: ["connections": "\(connections.count)"])
             for connection in connections.values {
                 send(
                     .error(ErrorMessage(code: .shuttingDown, fatal: true, message: "the server is shutting down")),

@@ -88,8 +88,13 @@ public struct StorageFaults: Hashable, Sendable {
     /// Calls appends back BEFORE committing them: the bug the crash test
     /// exists to catch.
     public var acknowledgeBeforeCommit = false
+    /// Fails every append to this document as an I/O error would (SQLite
+    /// code 10), the others going on: what the log's storage lines are
+    /// tested with.
+    public var failAppendsTo: String?
 
-    public init(acknowledgeBeforeCommit: Bool = false) {
+    public init(acknowledgeBeforeCommit: Bool = false, failAppendsTo: String? = nil) {
         self.acknowledgeBeforeCommit = acknowledgeBeforeCommit
+        self.failAppendsTo = failAppendsTo
     }
 }

@@ -82,6 +82,11 @@ final class WorkerState: @unchecked Sendable {
             try store.database.execute("BEGIN IMMEDIATE")
             for job in appends {
                 let result = Result { () throws(StoreError) in
+                    if job.document == faults.failAppendsTo {
+                        throw StoreError(
+                            .sqlite(code: 10), "injected fault: appends to this document fail", document: job.document,
+                            sql: "INSERT INTO ops …")
+                    }
                     try store.savepoint { () throws(StoreError) in try store.append(job.ops, to: job.document) }
                 }
                 // An I/O error rolls back the whole transaction, not just the

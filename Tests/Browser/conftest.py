@@ -29,10 +29,14 @@ class Server:
         if not (SITE / "canvas.html").exists():
             pytest.fail("no web canvas: run Web/build.sh (the README's test command does) first")
         self.database = folder / "easel.db"
+        # The log goes to a file: a pipe nobody reads would fill and stall
+        # the server.
+        self.log_path = folder / "easel.log"
+        self.log_file = open(self.log_path, "w")
         self.process = subprocess.Popen(
             [str(easel_binary()), "serve", "--port", "0", "--db", str(self.database), "--web", str(SITE),
-             *arguments],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+             "--log-format", "json", *arguments],
+            stdout=subprocess.PIPE, stderr=self.log_file, text=True,
             env={**{k: v for k, v in os.environ.items() if k != "EASEL_SECRET"},
                  **({"EASEL_SECRET": secret} if secret else {})})
         self.secret = secret
@@ -40,7 +44,7 @@ class Server:
         match = re.search(r"ws://127\.0\.0\.1:(\d+)", line)
         if not match:
             self.process.kill()
-            pytest.fail(f"easel serve did not start: {line} {self.process.stderr.read()}")
+            pytest.fail(f"easel serve did not start: {line} {self.log()}")
         self.port = int(match.group(1))
         self.http = f"http://127.0.0.1:{self.port}"
         self.ws = f"ws://127.0.0.1:{self.port}"
@@ -53,6 +57,11 @@ class Server:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
+        self.log_file.close()
+
+    def log(self):
+        """What the server logged so far."""
+        return self.log_path.read_text()
 
 
     def token(self, user, document, role):

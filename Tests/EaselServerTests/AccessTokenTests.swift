@@ -11,21 +11,47 @@ import Testing
 
 /// `easel serve --secret`: tokens from `easel token`, checked on every
 /// hello, over real sockets.
+///
+/// Every server a test starts logs at debug level; when the test ends, its
+/// log must hold neither the secret nor any token the test made.
 @Suite("easel serve with access tokens", .serialized)
-struct AccessTokenTests {
+final class AccessTokenTests {
     static let secret = "a secret for the token tests, long enough"
+    private var servers: [ServerProcess] = []
+    private var tokens: [String] = []
+
+    deinit {
+        for server in servers {
+            let log = server.log
+            #expect(!log.isEmpty, "the server logged")
+            #expect(!log.contains(Self.secret), "the secret in the log")
+            for token in tokens { #expect(!log.contains(token), "a token in the log") }
+        }
+    }
 
     func secured(_ database: String = temporaryDatabase(), host: String = "127.0.0.1") throws -> ServerProcess {
-        try ServerProcess(database: database, arguments: ["--host", host], environment: ["EASEL_SECRET": Self.secret])
+        let server = try ServerProcess(
+            database: database, arguments: ["--host", host], environment: ["EASEL_SECRET": Self.secret])
+        servers.append(server)
+        return server
     }
 
     /// A token printed by `easel token`, as an operator would make one.
-    func token(user: String, doc: String, role: String, secret: String = Self.secret) throws -> String {
+    func token(user: String, doc: String, role: String, secret: String = AccessTokenTests.secret) throws -> String {
         let (status, printed, errors) = try runEasel([
             "token", "--secret", secret, "--user", user, "--doc", doc, "--role", role, "--ttl", "1h",
         ])
         guard status == 0 else { throw ServerProcessError("easel token failed: \(errors)") }
-        return printed.trimmingCharacters(in: .whitespacesAndNewlines)
+        let token = printed.trimmingCharacters(in: .whitespacesAndNewlines)
+        tokens.append(token)
+        return token
+    }
+
+    /// A token made here, remembered like `token`'s.
+    func issued(_ claims: AccessClaims) throws -> String {
+        let token = try TokenAuthority(secret: Self.secret).issue(claims)
+        tokens.append(token)
+        return token
     }
 
     func helloAs(_ server: ServerProcess, _ doc: String, replica: String, token: String?) throws -> [String: Any] {
@@ -40,7 +66,7 @@ struct AccessTokenTests {
             token: token(user: "ada", doc: "secure/doc", role: "edit"))
         #expect((edit["push"] as? [String: Any])?["type"] as? String == "ack")
 
-        let expired = try TokenAuthority(secret: Self.secret).issue(
+        let expired = try issued(
             AccessClaims(
                 user: "ada", documents: .exactly(DocumentName("secure/doc")), role: .edit,
                 expires: Int64(Date().timeIntervalSince1970) - 1))
@@ -94,7 +120,7 @@ struct AccessTokenTests {
         defer { server.kill() }
         let loop = try ClientLoop()
         defer { loop.shutdown() }
-        let expired = try TokenAuthority(secret: Self.secret).issue(
+        let expired = try issued(
             AccessClaims(
                 user: "ada", documents: .exactly(DocumentName("secure/view")), role: .edit,
                 expires: Int64(Date().timeIntervalSince1970) - 1))

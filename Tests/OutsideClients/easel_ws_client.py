@@ -401,6 +401,16 @@ async def receive_reply(ws):
             return message
 
 
+async def push_once(uri, document, token=None):
+    """One push; prints the server's reply to it, an ack or an error."""
+    replica = "00000000000000c5"
+    async with websockets.connect(uri, subprotocols=JSON) as ws:
+        await ws.send(hello(document, replica, "dora", token))
+        await receive(ws, "welcome")
+        await ws.send(json.dumps({"type": "push", "batch": "1", "ops": [create_emoji(1, replica)]}))
+        print(json.dumps(await receive_reply(ws)), flush=True)
+
+
 async def identity(uri, document, token_a, token_b):
     """The Room's identity rules through a real server: an op stamped with
     another replica (203), an OpID again with other content (204), a
@@ -575,6 +585,8 @@ def main():
         asyncio.run(oversize(uri, int(argument)))
     elif mode == "http":
         http_get(port, argument)
+    elif mode == "push-once":
+        asyncio.run(push_once(uri, argument, sys.argv[4] if len(sys.argv) > 4 else None))
     elif mode == "push-latency":
         asyncio.run(push_latency(uri, argument, int(sys.argv[4])))
     elif mode == "slow-put":

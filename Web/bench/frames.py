@@ -74,7 +74,8 @@ def run(count, bots, seconds, folder):
                               input=seed_log(count), capture_output=True, text=True)
     if imported.returncode != 0:
         sys.exit(f"seeding failed: {imported.stderr}")
-    server = subprocess.Popen([str(EASEL), "serve", "--port", "0", "--db", str(database), "--web", str(SITE)],
+    server = subprocess.Popen([str(EASEL), "serve", "--port", "0", "--db", str(database), "--web", str(SITE),
+                               "--log-level", "warning"],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     fleet = None
     options = webdriver.ChromeOptions()

@@ -29,6 +29,8 @@ final class Room {
 
     private(set) var epoch = Epoch(rawValue: 0)
     var committed = Document()
+    /// How many entities the committed document shows (for the log).
+    var committedEntityCount: Int { committed.visibleCount }
     private(set) var head: UInt64 = 0
     /// The latest committed ops, after `retainedBase`: resumes within them
     /// get a tail, and resends of them are recognised op by op.
@@ -129,7 +131,10 @@ final class Room {
         var everyone = memberOrder
         for (connection, _, _) in waiting where !everyone.contains(connection) { everyone.append(connection) }
         for connection in everyone {
-            io.fail(connection, code: .storageFailed, close: .storageFailed, "\(name): storage failed: \(failure.reason)")
+            let incident = failure.incident.map { " (incident \($0))" } ?? ""
+            io.fail(
+                connection, code: .storageFailed, close: .storageFailed,
+                "\(name): storage failed: \(failure.reason)\(incident)")
         }
         members = [:]
         memberOrder = []

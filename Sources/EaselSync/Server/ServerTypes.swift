@@ -46,6 +46,20 @@ public enum ServerOutput: Hashable, Sendable {
     case unloaded(DocumentName, head: UInt64)
 }
 
+/// What happened in the server that an operator may want to read: the
+/// host writes these to its log (`SyncServer.takeEvents()`). Nothing here
+/// carries a token or an op.
+public enum ServerEvent: Hashable, Sendable {
+    /// A connection's hello checked out: it joins the document.
+    case joining(ConnectionID, DocumentName, user: String, role: ConnectionIdentity.Role)
+    /// A room's history loaded: its log's head and how many entities show.
+    case roomLoaded(DocumentName, head: UInt64, entities: Int)
+    /// A room emptied and unloaded at its log's head.
+    case roomUnloaded(DocumentName, head: UInt64)
+    /// Storage failed a room, which closed its connections.
+    case roomFailed(DocumentName, StorageFailure)
+}
+
 /// Who a connection is, once its hello checked out.
 public struct ConnectionIdentity: Hashable, Sendable {
     public enum Role: Hashable, Sendable {

@@ -58,6 +58,7 @@ public final class SyncServer {
     private var roomsToFlush: [Room] = []
     private var nextGeneration: UInt64 = 1
     private var io = RoomIO()
+    private var events: [ServerEvent] = []
 
     /// A server; without an authenticator every hello is an anonymous editor
     /// (for loopback only; `easel serve --secret` plugs tokens in here).
@@ -130,6 +131,7 @@ public final class SyncServer {
                 }
                 setState(of: connection, to: .inRoom(hello.document))
                 connections[connection]?.expires = identity.expires
+                events.append(.joining(connection, hello.document, user: identity.user ?? hello.user.name, role: identity.role))
                 room.join(connection, hello, as: identity, at: now, into: &io)
                 settle(room, at: now)
             }
@@ -213,8 +215,12 @@ public final class SyncServer {
     ) {
         guard let room = rooms[document], !room.isLoaded else { return }
         switch result {
-        case .success(let history): room.loaded(history, into: &io)
-        case .failure(let failure): room.fail(failure, into: &io)
+        case .success(let history):
+            room.loaded(history, into: &io)
+            events.append(.roomLoaded(document, head: history.head, entities: room.committedEntityCount))
+        case .failure(let failure):
+            room.fail(failure, into: &io)
+            events.append(.roomFailed(document, failure))
         }
         settle(room, at: now)
         settleClosures(at: now)
@@ -223,6 +229,7 @@ public final class SyncServer {
     public func stored(_ ticket: StorageTicket, _ result: Result<Void, StorageFailure>, at now: Timestamp) {
         guard let room = roomsByGeneration[ticket.room] else { return }
         room.stored(ticket, result, into: &io)
+        if case .failure(let failure) = result, io.roomFailed { events.append(.roomFailed(room.name, failure)) }
         settle(room, at: now)
         settleClosures(at: now)
     }
@@ -253,6 +260,12 @@ public final class SyncServer {
 
     /// Everything to do since the last call, in order; commits are
     /// delivered here, one coalesced message per connection and room.
+    /// What happened since the last call, for the host's log.
+    public func takeEvents() -> [ServerEvent] {
+        defer { events.removeAll(keepingCapacity: true) }
+        return events
+    }
+
     public func takeOutputs() -> [ServerOutput] {
         for room in roomsToFlush { room.flush(into: &io) }
         roomsToFlush.removeAll(keepingCapacity: true)
@@ -300,6 +313,7 @@ public final class SyncServer {
     private func unload(_ room: Room) {
         forget(room)
         io.outputs.append(.unloaded(room.name, head: room.head))
+        events.append(.roomUnloaded(room.name, head: room.head))
     }
 
     private func forget(_ room: Room) {

@@ -49,10 +49,14 @@ public struct StorageFailure: Error, Hashable, Sendable, CustomStringConvertible
     public var kind: Kind
     /// For the log only.
     public var detail: String
+    /// A number the host gave this failure when it logged it: the client
+    /// is told it too, so the operator can find the detail.
+    public var incident: String?
 
-    public init(_ kind: Kind, _ detail: String) {
+    public init(_ kind: Kind, _ detail: String, incident: String? = nil) {
         self.kind = kind
         self.detail = detail
+        self.incident = incident
     }
 
     /// What a client may be told.

@@ -2,6 +2,7 @@ import ArgumentParser
 import EaselServer
 import EaselStore
 import Foundation
+import Logging
 
 struct Serve: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -53,6 +54,23 @@ struct Serve: ParsableCommand {
     @Option(help: "Seconds a blob upload or download may make no progress before its connection is closed.")
     var blobIdleSeconds = BlobLimits().idleSeconds
 
+    @Option(
+        help: ArgumentHelp(
+            "The least severe log lines written to standard error: trace, debug, info, notice, warning, error or critical.",
+            valueName: "level"))
+    var logLevel: Logger.Level = .info
+
+    @Option(
+        help: ArgumentHelp(
+            "text: a line a record for people; json: one JSON object a line, for log shippers.", valueName: "format"))
+    var logFormat: LogFormat = .text
+
+    // For tests: a shorter window for the refusal log's summary, and a
+    // storage fault on one document.
+    @Option(help: .hidden) var refusalLogWindowMs: Int64 = RefusalLogLimit().windowMilliseconds
+    @Option(help: .hidden) var refusalLogLines = RefusalLogLimit().perWindow
+    @Option(help: .hidden) var faultFailAppendsTo: String?
+
     /// Where `Web/build.sh` puts the page, from the repository's root.
     static let defaultWebFolder = ".build-wasm/site"
 
@@ -73,6 +91,11 @@ struct Serve: ParsableCommand {
         options.blobs.maxBytes = maxBlobBytes
         options.blobs.maxUploads = maxUploads
         options.blobs.idleSeconds = blobIdleSeconds
+        let (format, level) = (logFormat, logLevel)
+        options.logger = Logger(label: "easel") { _ in LineLogHandler(format: format, level: level) }
+        options.refusalLog.windowMilliseconds = refusalLogWindowMs
+        options.refusalLog.perWindow = refusalLogLines
+        options.storageFaults.failAppendsTo = faultFailAppendsTo
         let built = FileManager.default.fileExists(atPath: Self.defaultWebFolder)
         options.webFolder = web ?? (built ? Self.defaultWebFolder : nil)
         // Signals are taken by one thread that asks the server to stop;
@@ -116,3 +139,5 @@ struct Serve: ParsableCommand {
 }
 
 extension Durability: ExpressibleByArgument {}
+extension LogFormat: ExpressibleByArgument {}
+extension Logger.Level: @retroactive ExpressibleByArgument {}

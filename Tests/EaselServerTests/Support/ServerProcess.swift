@@ -10,17 +10,27 @@ final class ServerProcess {
     let databasePath: String
     private let output = Pipe()
     private let errors = Pipe()
+    /// What the server logged so far (standard error, read as it comes, so
+    /// a busy server never blocks on a full pipe).
+    private let logged = Locked(Data())
 
     /// A server; `environment` is added to the test's own (EASEL_SECRET is
     /// not inherited, so a server has a secret only when a test gives one).
+    /// It logs JSON at debug level, everything it would say.
     init(database: String, port: Int = 0, arguments: [String] = [], environment: [String: String] = [:]) throws {
         databasePath = database
         process.executableURL = try Self.executable()
-        process.arguments = ["serve", "--port", String(port), "--db", database] + arguments
+        process.arguments =
+            ["serve", "--port", String(port), "--db", database, "--log-format", "json", "--log-level", "debug"]
+            + arguments
         process.environment = ProcessInfo.processInfo.environment.filter { $0.key != "EASEL_SECRET" }
             .merging(environment) { _, given in given }
         process.standardOutput = output
         process.standardError = errors
+        errors.fileHandleForReading.readabilityHandler = { [logged] handle in
+            let data = handle.availableData
+            logged.withLock { $0.append(data) }
+        }
         try process.run()
         // The start line names the port; wait for it, for at most 30 s.
         var text = ""
@@ -37,14 +47,28 @@ final class ServerProcess {
         guard let port else {
             if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
             process.waitUntilExit()
-            let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            throw ServerProcessError("easel serve did not start: \(text) \(stderr)")
+            let logged = String(decoding: self.logged.withLock { $0 }, as: UTF8.self)
+            throw ServerProcessError("easel serve did not start: \(text) \(logged)")
         }
         self.port = port
     }
 
     deinit {
         if process.isRunning { kill() }
+        errors.fileHandleForReading.readabilityHandler = nil
+    }
+
+    /// Everything the server logged so far.
+    var log: String {
+        String(decoding: logged.withLock { $0 }, as: UTF8.self)
+    }
+
+    /// The log's lines as JSON objects (a line that does not parse fails
+    /// the test that reads it).
+    var logRecords: [[String: Any]] {
+        log.split(separator: "\n").map { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] ?? ["unparsed": String(line)]
+        }
     }
 
     /// SIGTERM, then waits; returns the exit status and how long it took.

@@ -47,7 +47,7 @@ struct BenchBlobs: ParsableCommand {
         for run in 0..<runs {
             let blobs = (0..<count).map { Blob(seed: UInt64(run * count + $0), size: size) }
             let server = try ServedProcess([
-                "serve", "--port", "0", "--db", folder.appendingPathComponent("transfer-\(run).db").path,
+                "serve", "--port", "0", "--log-level", "warning", "--db", folder.appendingPathComponent("transfer-\(run).db").path,
                 "--max-blob-bytes", String(size), "--max-uploads", String(max(concurrency, 8)),
             ])
             let easelPort = server.port
@@ -79,7 +79,7 @@ struct BenchBlobs: ParsableCommand {
         var uploaded: [Double] = []
         for run in 0..<runs {
             let server = try ServedProcess([
-                "serve", "--port", "0", "--db", folder.appendingPathComponent("latency-\(run).db").path,
+                "serve", "--port", "0", "--log-level", "warning", "--db", folder.appendingPathComponent("latency-\(run).db").path,
                 "--max-blob-bytes", String(size),
             ])
             let latency = PushLatency(writers: writers, rate: rate, seconds: latencySeconds)

@@ -34,7 +34,7 @@ struct BenchServe: ParsableCommand {
         defer { try? FileManager.default.removeItem(at: folder) }
         func serve(_ name: String) throws -> ServedProcess {
             try ServedProcess([
-                "serve", "--port", "0", "--db", folder.appendingPathComponent("\(name).db").path,
+                "serve", "--port", "0", "--log-level", "warning", "--db", folder.appendingPathComponent("\(name).db").path,
                 "--durability", durability.rawValue,
                 // The load is one writer pushing as fast as the server takes
                 // it, and every connection in one room: a load, not an abuse.

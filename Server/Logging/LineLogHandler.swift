@@ -1,0 +1,119 @@
+import Foundation
+import Logging
+import Synchronization
+
+/// How the server's log lines look: `text` for people (`time level
+/// message key=value …`), `json` for log shippers (one object a line).
+public enum LogFormat: String, Sendable, CaseIterable {
+    case text
+    case json
+}
+
+/// Where log lines go, whole: lines from several threads never interleave.
+public final class LogSink: Sendable {
+    private let write: Mutex<@Sendable (String) -> Void>
+
+    /// Lines to standard error.
+    public static let standardError = LogSink { line in
+        FileHandle.standardError.write(Data(line.utf8))
+    }
+
+    /// `write` is called with each line, newline included, one at a time.
+    public init(_ write: @escaping @Sendable (String) -> Void) {
+        self.write = Mutex(write)
+    }
+
+    func emit(_ line: String) {
+        write.withLock { $0(line) }
+    }
+}
+
+/// A swift-log handler that writes one line a record, in either format.
+/// Metadata values are strings; one that reads as a whole number goes into
+/// JSON as a number.
+public struct LineLogHandler: LogHandler {
+    public var logLevel: Logger.Level
+    public var metadata: Logger.Metadata = [:]
+    let format: LogFormat
+    let sink: LogSink
+
+    public init(format: LogFormat, level: Logger.Level, sink: LogSink = .standardError) {
+        self.format = format
+        logLevel = level
+        self.sink = sink
+    }
+
+    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    public func log(event: LogEvent) {
+        let fields = metadata.merging(event.metadata ?? [:]) { _, given in given }
+            .sorted { $0.key < $1.key }
+            .map { ($0.key, Self.flat($0.value)) }
+        let time = Self.timestamp(Date())
+        switch format {
+        case .text:
+            var line = "\(time) \(event.level) \(event.message)"
+            for (key, value) in fields {
+                let quoted = value.contains(" ") || value.isEmpty ? JSONText.quoted(value) : value
+                line += " \(key)=\(quoted)"
+            }
+            sink.emit(line + "\n")
+        case .json:
+            var members = [
+                "\"time\":\(JSONText.quoted(time))", "\"level\":\(JSONText.quoted(event.level.rawValue))",
+                "\"message\":\(JSONText.quoted(event.message.description))",
+            ]
+            for (key, value) in fields where !["time", "level", "message"].contains(key) {
+                let isNumber = Int64(value) != nil
+                members.append("\(JSONText.quoted(key)):\(isNumber ? value : JSONText.quoted(value))")
+            }
+            sink.emit("{" + members.joined(separator: ",") + "}\n")
+        }
+    }
+
+    private static func flat(_ value: Logger.Metadata.Value) -> String {
+        switch value {
+        case .string(let string): string
+        case .stringConvertible(let convertible): convertible.description
+        case .array(let values): values.map(flat).joined(separator: ",")
+        case .dictionary(let values): values.sorted { $0.key < $1.key }.map { "\($0.key):\(flat($0.value))" }
+            .joined(separator: ",")
+        }
+    }
+
+    /// UTC, to the millisecond: `2026-11-25T20:41:28.123Z`.
+    static func timestamp(_ date: Date) -> String {
+        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+        var seconds = time_t(milliseconds / 1000)
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        let fraction = String(milliseconds % 1000)
+        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):"
+            + "\(two(parts.tm_min)):\(two(parts.tm_sec)).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)Z"
+    }
+}
+
+/// JSON string literals.
+enum JSONText {
+    static func quoted(_ string: String) -> String {
+        var out = "\""
+        for scalar in string.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+}

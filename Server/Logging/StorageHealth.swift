@@ -1,0 +1,48 @@
+import EaselProtocol
+import EaselSync
+import Logging
+import Synchronization
+
+/// Storage failures and recoveries, as storage answers (on its thread):
+/// each failure is logged with its detail under an incident number, which
+/// the failure carries on to the clients it closes; the first success after
+/// a failure is logged as a recovery.
+final class StorageHealth: Sendable {
+    private let failing = Mutex(false)
+
+    func note(_ completion: inout StorageCompletion, logger: Logger) {
+        switch completion {
+        case .loaded(let document, .failure(var failure)):
+            log(&failure, document: document, logger: logger)
+            completion = .loaded(document, .failure(failure))
+        case .stored(let ticket, .failure(var failure), let ops):
+            log(&failure, document: nil, logger: logger)
+            completion = .stored(ticket, .failure(failure), ops: ops)
+        case .loaded(_, .success), .stored(_, .success, _):
+            if failing.withLock({ failing in defer { failing = false }; return failing }) {
+                logger.notice("storage recovered")
+            }
+        }
+    }
+
+    private func log(_ failure: inout StorageFailure, document: DocumentName?, logger: Logger) {
+        failing.withLock { $0 = true }
+        let incident = Incident.next()
+        failure.incident = incident
+        var metadata: Logger.Metadata = [
+            "incident": "\(incident)", "kind": "\(failure.kind)", "detail": "\(failure.detail)",
+        ]
+        if let document { metadata["document"] = "\(document)" }
+        logger.error("storage failed", metadata: metadata)
+    }
+}
+
+/// Numbers for failures the client hears of and the log explains.
+enum Incident {
+    /// Eight hex digits, random: unguessable enough to say nothing, short
+    /// enough to read out.
+    static func next() -> String {
+        let digits = String(UInt32.random(in: .min ... .max), radix: 16)
+        return String(repeating: "0", count: 8 - digits.count) + digits
+    }
+}
