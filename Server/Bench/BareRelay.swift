@@ -77,14 +77,14 @@ public final class BareRelay: @unchecked Sendable {
             let id = nextConnection
             nextConnection += 1
             session.storeBytes(of: id, as: UInt64.self)
-            connections[id] = LiveConnection(id: ConnectionID(rawValue: id), wsi: wsi, encoding: .binary)
+            connections[id] = LiveConnection(
+                id: ConnectionID(rawValue: id), wsi: wsi, encoding: .binary, messageBytes: .max)
         case LWS_CALLBACK_RECEIVE:
             guard let session, let sender = connections[session.load(as: UInt64.self)] else { return -1 }
             let chunk = UnsafeRawBufferPointer(start: input, count: input == nil ? 0 : length)
-            sender.incoming.append(contentsOf: chunk)
-            guard easel_lws_message_is_complete(wsi) != 0 else { return 0 }
-            let frame = OutFrame(sender.incoming)
-            sender.incoming.removeAll(keepingCapacity: true)
+            guard case .message(let bytes) = sender.incoming.add(chunk, isLast: easel_lws_message_is_complete(wsi) != 0)
+            else { return 0 }
+            let frame = OutFrame(bytes)
             for connection in connections.values where connection !== sender {
                 if connection.enqueue(frame) { lws_callback_on_writable(connection.wsi) }
             }

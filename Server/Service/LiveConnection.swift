@@ -9,7 +9,7 @@ final class LiveConnection {
     let wsi: OpaquePointer
     let encoding: WireEncoding
     /// The message arriving, across fragments and receive-buffer reads.
-    var incoming: [UInt8] = []
+    var incoming: MessageAssembler
     private var outgoing: [Outgoing?] = []
     private var outgoingHead = 0
     /// The frames of a finished encoding job, sent before the rest.
@@ -35,10 +35,11 @@ final class LiveConnection {
         case encoding(EncodingJob)
     }
 
-    init(id: ConnectionID, wsi: OpaquePointer, encoding: WireEncoding) {
+    init(id: ConnectionID, wsi: OpaquePointer, encoding: WireEncoding, messageBytes: Int) {
         self.id = id
         self.wsi = wsi
         self.encoding = encoding
+        incoming = MessageAssembler(limit: messageBytes)
     }
 
     var hasOutgoing: Bool { !front.isEmpty || outgoingHead < outgoing.count }

@@ -168,7 +168,7 @@ final class ServiceHost: @unchecked Sendable {
             session.storeBytes(of: id.rawValue, as: UInt64.self)
             let name = lws_get_protocol(wsi).flatMap { $0.pointee.name.map { String(cString: $0) } }
             let encoding = name.flatMap(WireEncoding.init(subprotocol:)) ?? .binary
-            connections[id] = LiveConnection(id: id, wsi: wsi, encoding: encoding)
+            connections[id] = LiveConnection(id: id, wsi: wsi, encoding: encoding, messageBytes: limits.messageBytes)
             log.connectionOpened(id, peer: peerAddress(wsi), encoding: encoding)
             server.open(id, at: .now)
         case LWS_CALLBACK_RECEIVE:
@@ -236,8 +236,12 @@ final class ServiceHost: @unchecked Sendable {
         guard isBinary == (connection.encoding == .binary) else {
             return close(connection, .wrongFrameKind)
         }
-        guard connection.incoming.count + length <= limits.messageBytes else {
-            connection.incoming = []
+        let piece = UnsafeRawBufferPointer(start: input, count: input == nil ? 0 : length)
+        let bytes: [UInt8]
+        switch connection.incoming.add(piece, isLast: easel_lws_message_is_complete(connection.wsi) != 0) {
+        case .incomplete:
+            return
+        case .tooLarge:
             send(
                 .error(
                     ErrorMessage(
@@ -245,20 +249,8 @@ final class ServiceHost: @unchecked Sendable {
                         message: "a message has at most \(limits.messageBytes) bytes on this server")),
                 to: [connection.id])
             return close(connection, .messageTooBig)
-        }
-        let chunk = UnsafeRawBufferPointer(start: input, count: input == nil ? 0 : length)
-        let complete = easel_lws_message_is_complete(connection.wsi) != 0
-        let bytes: [UInt8]
-        if connection.incoming.isEmpty, complete {
-            // The common case: a whole message in one read, copied once.
-            bytes = Array(chunk)
-        } else {
-            connection.incoming.append(contentsOf: chunk)
-            guard complete else { return }
-            // Taken, not copied; fragmented messages are rare, so the next
-            // one may allocate again (and a big one's buffer is not kept).
-            bytes = connection.incoming
-            connection.incoming = []
+        case .message(let message):
+            bytes = message
         }
         do {
             let message = try Message(decoding: bytes, as: connection.encoding)

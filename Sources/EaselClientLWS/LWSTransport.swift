@@ -1,6 +1,7 @@
 import CLibWebSockets
 import EaselClient
 import EaselProtocol
+import EaselSync
 import Foundation
 
 /// One client WebSocket connection on a `ClientLoop`.
@@ -17,7 +18,7 @@ final class LWSTransport: WebSocketTransport, @unchecked Sendable {
     private var connectionID: UInt64 = 0
     // Service thread only:
     private(set) var wsi: OpaquePointer?
-    private var incoming: [UInt8] = []
+    private var incoming = MessageAssembler(limit: ProtocolLimits.messageBytes)
 
     init(loop: ClientLoop, address: WebSocketAddress, subprotocol: String) {
         self.loop = loop
@@ -69,19 +70,13 @@ final class LWSTransport: WebSocketTransport, @unchecked Sendable {
     /// Joins a message's pieces; false (close the connection) when it grows
     /// beyond the protocol's limit.
     func received(_ input: UnsafeMutableRawPointer?, _ length: Int, complete: Bool) -> Bool {
-        guard incoming.count + length <= ProtocolLimits.messageBytes else { return false }
-        let chunk = UnsafeRawBufferPointer(start: input, count: input == nil ? 0 : length)
-        let message: [UInt8]
-        if incoming.isEmpty, complete {
-            message = Array(chunk)
-        } else {
-            incoming.append(contentsOf: chunk)
-            guard complete else { return true }
-            message = incoming
-            incoming = []
+        switch incoming.add(UnsafeRawBufferPointer(start: input, count: input == nil ? 0 : length), isLast: complete) {
+        case .incomplete: return true
+        case .tooLarge: return false
+        case .message(let message):
+            lock.withLock { delegate }?.transportReceived(message)
+            return true
         }
-        lock.withLock { delegate }?.transportReceived(message)
-        return true
     }
 
     func writable() -> Int32 {
