@@ -5,6 +5,7 @@ import EaselStore
 import EaselSync
 import Foundation
 import Logging
+import Synchronization
 
 /// Where and how to serve.
 public struct ServeOptions: Sendable {
@@ -136,11 +137,10 @@ public final class EaselServer: Sendable {
 
 /// Wakes the service thread every 50 ms so timers run: an lws timer that
 /// short burns a core (seen with libwebsockets 4.1 here).
-private final class Ticker: @unchecked Sendable {
+private final class Ticker: Sendable {
     private let host: ServiceHost
-    private let lock = NSLock()
-    private var running = false
-    private var thread: Thread?
+    /// Whether it runs, and whether it started (so `stop` knows to wait).
+    private let state = Mutex((running: false, started: false))
     private let done = DispatchSemaphore(value: 0)
 
     init(host: ServiceHost) {
@@ -148,22 +148,24 @@ private final class Ticker: @unchecked Sendable {
     }
 
     func start() {
-        lock.withLock { running = true }
+        state.withLock { $0 = (running: true, started: true) }
         let thread = Thread { [self] in
-            while lock.withLock({ running }) {
+            while state.withLock({ $0.running }) {
                 Thread.sleep(forTimeInterval: 0.05)
                 host.wake()
             }
             done.signal()
         }
         thread.name = "easel-ticker"
-        self.thread = thread
         thread.start()
     }
 
     /// Stops the thread and waits for it, so nothing wakes a destroyed context.
     func stop() {
-        lock.withLock { running = false }
-        if thread != nil { done.wait() }
+        let started = state.withLock { state in
+            state.running = false
+            return state.started
+        }
+        if started { done.wait() }
     }
 }

@@ -7,6 +7,7 @@ import EaselSync
 /// batched writes and nothing else — no decoding, no rooms, no storage.
 /// It speaks any subprotocol (it is the vhost default) and never closes
 /// anyone; it serves until the process ends.
+/// Unchecked: everything is touched on its service thread only.
 public final class BareRelay: @unchecked Sendable {
     private var context: OpaquePointer?
     private var connections: [UInt64: LiveConnection] = [:]

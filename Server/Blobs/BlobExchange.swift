@@ -83,6 +83,7 @@ struct DownloadProgress {
 }
 
 /// What the blob thread tells the service thread about an exchange.
+/// Unchecked: its store results cross once, from the blob thread to the service thread.
 enum BlobEvent: @unchecked Sendable {
     case chunkWritten((any Error)?)
     case stored(Result<BlobStored, any Error>)

@@ -6,6 +6,7 @@ import Foundation
 /// thread (DESIGN.md: snapshots are encoded off it). It holds its place in
 /// each recipient's queue, so what the room sends after it still leaves
 /// after it; the service thread fills it in when the encoder is done.
+/// Unchecked: the encoder only reads it; the service thread fills it in after the inbox hands it back.
 final class EncodingJob: @unchecked Sendable {
     let recipients: [ConnectionID]
     /// Written once on the service thread, read only there.

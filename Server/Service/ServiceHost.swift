@@ -7,8 +7,9 @@ import Foundation
 import Logging
 
 /// The libwebsockets service thread's world: the context, the connections,
-/// and the sans-IO server it feeds. Everything here is touched only on the
-/// service thread, except `inbox` and `wake()`, which other threads use.
+/// and the sans-IO server it feeds. Unchecked: everything here is touched
+/// only on the service thread, except `inbox` and `wake()`, which other
+/// threads use.
 final class ServiceHost: @unchecked Sendable {
     let inbox = Inbox()
     private let server: SyncServer

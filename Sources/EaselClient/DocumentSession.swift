@@ -12,6 +12,7 @@ import Foundation
 /// timer ticks it every 50 ms. Outputs are handed to the transport before
 /// the lock is released, so messages leave in the order the engine made
 /// them, whichever thread made them.
+/// Unchecked: every field is behind `lock`, held while outputs go to the transport.
 public final class DocumentSession: @unchecked Sendable {
     public typealias TransportFactory = @Sendable (WireEncoding) -> any WebSocketTransport
     /// Told what happened to the session's edits (acknowledged, refused),

@@ -6,6 +6,7 @@ import Foundation
 /// The sans-IO server in this process, reached through transports that skip
 /// the network: sessions in tests and demos run exactly as over sockets,
 /// messages encoded and decoded, with no port and no thread per connection.
+/// Unchecked: everything but `queue` is touched only on `queue`.
 public final class InProcessServer: @unchecked Sendable {
     private let queue = DispatchQueue(label: "easel.in-process-server")
     // On `queue` only:
@@ -99,7 +100,8 @@ public final class InProcessServer: @unchecked Sendable {
     }
 }
 
-/// A connection to an `InProcessServer`.
+/// A connection to an `InProcessServer`. Unchecked: `id` and `delegate`
+/// are set on the server's queue only.
 private final class InProcessTransport: WebSocketTransport, @unchecked Sendable {
     unowned let server: InProcessServer
     let encoding: WireEncoding

@@ -10,6 +10,7 @@ import Foundation
 ///
 /// Call `shutdown()` when done: the thread holds the loop until then. Never
 /// call it from a transport's delegate (it waits for the loop's thread).
+/// Unchecked: the lws context lives on the loop's thread; what others hand it is behind a lock.
 public final class ClientLoop: @unchecked Sendable {
     private var context: OpaquePointer?
     private var protocols: UnsafeMutablePointer<lws_protocols>?

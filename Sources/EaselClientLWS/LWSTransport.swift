@@ -5,6 +5,7 @@ import EaselSync
 import Foundation
 
 /// One client WebSocket connection on a `ClientLoop`.
+/// Unchecked: the socket is touched on the loop's thread only; the rest is behind `lock`.
 final class LWSTransport: WebSocketTransport, @unchecked Sendable {
     let loop: ClientLoop
     let address: WebSocketAddress

@@ -18,7 +18,7 @@
     /// On Linux, URLSession does WebSockets through libcurl, and only when
     /// both libcurl and FoundationNetworking were built with them; where
     /// not, every connection closes at once and `failure` says why
-    /// (Docs/server.md).
+    /// (Docs/server.md). Unchecked: every mutable field is behind `lock`.
     public final class URLSessionTransport: WebSocketTransport, @unchecked Sendable {
         private enum State {
             case idle, opening, open, closed

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 struct AppendJob: Sendable {
     var document: String
@@ -13,18 +14,17 @@ enum Job: Sendable {
 }
 
 /// The worker's counters, read from any thread.
-final class MetricsBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var counters = CommitMetrics()
+final class MetricsBox: Sendable {
+    private let counters = Mutex(CommitMetrics())
 
-    var value: CommitMetrics { lock.withLock { counters } }
+    var value: CommitMetrics { counters.withLock { $0 } }
 
     func recordFailedSnapshot() {
-        lock.withLock { counters.snapshotsFailed += 1 }
+        counters.withLock { $0.snapshotsFailed += 1 }
     }
 
     func record(committedOps: Int, failedAppends: Int) {
-        lock.withLock {
+        counters.withLock { counters in
             counters.transactions += 1
             counters.opsCommitted += committedOps
             counters.appendsFailed += failedAppends
@@ -156,7 +156,8 @@ final class WorkerState: @unchecked Sendable {
     }
 }
 
-/// Jobs handed from any thread to the storage thread.
+/// Jobs handed from any thread to the storage thread. Unchecked: it waits
+/// on an NSCondition, which `Mutex` cannot do; every field is behind it.
 final class JobQueue: @unchecked Sendable {
     private let condition = NSCondition()
     private var pending: [Job] = []

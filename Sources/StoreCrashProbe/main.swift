@@ -6,6 +6,7 @@ import EaselModel
 import EaselProtocol
 import EaselStore
 import Foundation
+import Synchronization
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 2 else {
@@ -64,6 +65,11 @@ do throws(any Error) {
 }
 
 /// The head read on the storage thread, handed to the main thread.
-final class HeadBox: @unchecked Sendable {
-    var head: UInt64 = 0
+final class HeadBox: Sendable {
+    private let value = Mutex<UInt64>(0)
+
+    var head: UInt64 {
+        get { value.withLock { $0 } }
+        set { value.withLock { $0 = newValue } }
+    }
 }

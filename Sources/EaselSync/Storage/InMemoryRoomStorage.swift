@@ -7,6 +7,7 @@ import EaselProtocol
 /// without calling anyone back, as a killed process would not.
 ///
 /// Not thread-safe: the simulation runs on one thread.
+/// Unchecked: the port asks for Sendable; this storage is used on one thread.
 public final class InMemoryRoomStorage: RoomStorage, @unchecked Sendable {
     private struct Pending {
         var document: String
