@@ -35,6 +35,12 @@ final class ServiceHost: @unchecked Sendable {
     static let writeBytes = 256 << 10
     /// HTTP responses waiting for their connection to be writable.
     private var httpBodies: [OpaquePointer: [UInt8]] = [:]
+    /// Bytes of request bodies read and dropped, per connection: a request
+    /// with a body to a path that takes none still gets its whole answer,
+    /// after the body (up to `discardableBodyBytes`; beyond, the
+    /// connection is closed).
+    private var discardedBodyBytes: [OpaquePointer: Int] = [:]
+    static let discardableBodyBytes = 1 << 20
     /// Blobs over HTTP (ServiceHost+Blobs.swift): the blob thread, limits,
     /// the authenticator hellos use too, and the exchanges in progress.
     let blobs: BlobWorker
@@ -201,10 +207,15 @@ final class ServiceHost: @unchecked Sendable {
             if BlobRequest.handles(path) { return startBlobExchange(wsi, path: path) }
             return respondToHTTP(wsi, path: path)
         case LWS_CALLBACK_HTTP_BODY:
-            guard let exchange = exchanges[wsi] else { return -1 }
+            guard let exchange = exchanges[wsi] else { return discardBody(length, of: wsi) }
             return receiveBody(UnsafeRawBufferPointer(start: input, count: input == nil ? 0 : length), of: exchange)
         case LWS_CALLBACK_HTTP_BODY_COMPLETION:
-            guard let exchange = exchanges[wsi] else { return -1 }
+            guard let exchange = exchanges[wsi] else {
+                // The answer waited for the body to be read: now it goes.
+                discardedBodyBytes[wsi] = nil
+                lws_callback_on_writable(wsi)
+                return 0
+            }
             endOfBody(exchange)
             return 0
         case LWS_CALLBACK_HTTP_WRITEABLE:
@@ -217,6 +228,7 @@ final class ServiceHost: @unchecked Sendable {
             }
         case LWS_CALLBACK_CLOSED_HTTP:
             httpBodies[wsi] = nil
+            discardedBodyBytes[wsi] = nil
             if let exchange = exchanges[wsi] { endExchange(exchange) }
             return 0
         default:
@@ -409,6 +421,13 @@ final class ServiceHost: @unchecked Sendable {
         httpBodies[wsi] = [UInt8](repeating: 0, count: easel_lws_pre) + response.body
         lws_callback_on_writable(wsi)
         return 0
+    }
+
+    /// Reads and drops a body that a path other than `/blobs/` was sent.
+    private func discardBody(_ length: Int, of wsi: OpaquePointer) -> Int32 {
+        let total = discardedBodyBytes[wsi, default: 0] + length
+        discardedBodyBytes[wsi] = total
+        return total <= Self.discardableBodyBytes ? 0 : -1
     }
 
     private func ifNoneMatch(_ wsi: OpaquePointer) -> String? {

@@ -102,6 +102,22 @@ struct ServeTests {
         #expect(missing["status"] as? Int == 404)
     }
 
+    @Test func everyHTTPAnswerIsWholeEvenWhenTheRequestCarriedABodyToAPathThatTakesNone() throws {
+        let server = try ServerProcess(database: temporaryDatabase())
+        defer { server.kill() }
+        func answer(_ request: String) throws -> String {
+            let hex = Array(request.utf8).map { String(format: "%02x", $0) }.joined()
+            return try OutsideClient.run(["\(server.port)", "raw-http", hex])["answer"] as? String ?? ""
+        }
+        let body = "Content-Length: 5\r\n\r\nhello"
+        let health = try answer("POST /healthz HTTP/1.1\r\nHost: x\r\n" + body)
+        #expect(health.hasPrefix("HTTP/1.1 200") && health.hasSuffix("\r\n\r\nserving\n"), "\(health)")
+        let missing = try answer("POST /no/such/path HTTP/1.1\r\nHost: x\r\n" + body)
+        #expect(missing.hasPrefix("HTTP/1.1 404") && missing.contains("no such page"), "\(missing)")
+        let metrics = try answer("GET /metrics HTTP/1.1\r\nHost: x\r\n" + body)
+        #expect(metrics.hasPrefix("HTTP/1.1 200") && metrics.contains("easel_connections"), "\(metrics)")
+    }
+
     @Test func theWebSocketPathIsIgnoredAndTheHelloAloneNamesTheDocument() throws {
         let server = try ServerProcess(database: temporaryDatabase())
         defer { server.kill() }

@@ -478,6 +478,29 @@ async def hello_mended(uri, document):
     print(json.dumps(out))
 
 
+def raw_http(port, request_hex):
+    """Sends the request's bytes as they are and prints what came back, whole,
+    until the server closed or went quiet for 3 s."""
+    import socket
+    with socket.create_connection(("127.0.0.1", int(port)), timeout=3) as sock:
+        sock.sendall(bytes.fromhex(request_hex))
+        answer = b""
+        try:
+            while True:
+                chunk = sock.recv(65536)
+                if not chunk:
+                    break
+                answer += chunk
+                head, _, body = answer.partition(b"\r\n\r\n")
+                length = [line.split(b":", 1)[1].strip() for line in head.split(b"\r\n")
+                          if line.lower().startswith(b"content-length:")]
+                if length and len(body) >= int(length[0]):
+                    break
+        except socket.timeout:
+            pass
+    print(json.dumps({"answer": answer.decode("latin-1")}), flush=True)
+
+
 def http_get(port, path):
     import urllib.error
     import urllib.request
@@ -585,6 +608,8 @@ def main():
         asyncio.run(oversize(uri, int(argument)))
     elif mode == "http":
         http_get(port, argument)
+    elif mode == "raw-http":
+        raw_http(port, argument)
     elif mode == "push-once":
         asyncio.run(push_once(uri, argument, sys.argv[4] if len(sys.argv) > 4 else None))
     elif mode == "push-latency":
