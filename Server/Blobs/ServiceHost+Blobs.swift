@@ -23,11 +23,14 @@ extension ServiceHost {
         let document = header(wsi) { easel_lws_query(wsi, "doc=", $0, $1) }
         let request: BlobRequest
         switch BlobRequest.parse(path: path, method: method, document: document) {
-        case .refused(let response): return respondImmediately(wsi, response, afterBody: method == 3)
+        case .refused(let response):
+            logRefusedBlob(response.status, nil)
+            return respondImmediately(wsi, response, afterBody: method == 3)
         case .request(let parsed): request = parsed
         }
         let bearer = BlobRequest.bearer(from: header(wsi) { easel_lws_header(wsi, easel_lws_token_authorization, $0, $1) })
         if let refusal = request.refusal(bearer: bearer, authenticate: authenticate, at: .now) {
+            logRefusedBlob(refusal.status, request)
             return respondImmediately(wsi, refusal, afterBody: request.method == .put)
         }
         let exchange = BlobExchange(number: nextExchange, wsi: wsi, request: request)
@@ -78,6 +81,17 @@ extension ServiceHost {
         return String(decoding: buffer.prefix(Int(length)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
+    /// A whole answer to any request, decided at once (health, metrics, the
+    /// site): after the request's body, read and dropped, when it declared
+    /// one, so a client that sends a body where none is wanted still gets
+    /// the answer whole.
+    func answerWhole(_ wsi: OpaquePointer, _ response: HTTPResponse) -> Int32 {
+        if let earlier = exchanges[wsi] { endExchange(earlier) }
+        let declared = header(wsi) { easel_lws_header(wsi, easel_lws_token_content_length, $0, $1) }
+            .flatMap { Int64($0) }
+        return respondImmediately(wsi, response, afterBody: (declared ?? 0) > 0)
+    }
+
     /// An answer decided before the request was understood or allowed (a
     /// bad path, a refused token): at once, or for an upload once its body
     /// has been read and dropped.
@@ -102,7 +116,7 @@ extension ServiceHost {
     /// answer goes at its end (at once when there is no body left, or when
     /// it declares more than the drain limit, then closing).
     private func refuseUpload(_ exchange: BlobExchange, _ response: HTTPResponse, bodyLeft: Bool = true) -> Int32 {
-        logRefusedBlob(response.status, exchange)
+        if exchange.request != nil { logRefusedBlob(response.status, exchange.request) }
         exchange.upload?.ended = true
         let declared = header(exchange.wsi) { easel_lws_header(exchange.wsi, easel_lws_token_content_length, $0, $1) }
             .flatMap { Int64($0) }
@@ -232,9 +246,9 @@ extension ServiceHost {
         return .text(500, "\(what) failed (incident \(incident))\n")
     }
 
-    private func logRefusedBlob(_ status: UInt32, _ exchange: BlobExchange) {
+    private func logRefusedBlob(_ status: UInt32, _ request: BlobRequest?) {
         var metadata: Logger.Metadata = ["status": "\(status)"]
-        if let request = exchange.request {
+        if let request {
             metadata["blob"] = "\(request.hash.hex)"
             metadata["document"] = "\(request.document)"
         }
@@ -277,7 +291,7 @@ extension ServiceHost {
                         created ? 201 : 200, created ? "stored\n" : "already stored\n",
                         headers: [.init("etag", exchange.entityTag)]))
             case .failure(let error as WrongHash):
-                logRefusedBlob(400, exchange)
+                logRefusedBlob(400, exchange.request)
                 exchange.answer(.text(400, error.description + "\n"))
             case .failure(let error):
                 exchange.answer(internalFailure("storing the blob", error), closing: true)

@@ -33,14 +33,6 @@ final class ServiceHost: @unchecked Sendable {
     /// write to its receive-buffer size and copy the rest.
     private let batch = FrameBatch(capacity: ServiceHost.writeBytes)
     static let writeBytes = 256 << 10
-    /// HTTP responses waiting for their connection to be writable.
-    private var httpBodies: [OpaquePointer: [UInt8]] = [:]
-    /// Bytes of request bodies read and dropped, per connection: a request
-    /// with a body to a path that takes none still gets its whole answer,
-    /// after the body (up to `discardableBodyBytes`; beyond, the
-    /// connection is closed).
-    private var discardedBodyBytes: [OpaquePointer: Int] = [:]
-    static let discardableBodyBytes = 1 << 20
     /// Blobs over HTTP (ServiceHost+Blobs.swift): the blob thread, limits,
     /// the authenticator hellos use too, and the exchanges in progress.
     let blobs: BlobWorker
@@ -204,31 +196,23 @@ final class ServiceHost: @unchecked Sendable {
             serviceInbox()
         case LWS_CALLBACK_HTTP:
             let path = input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? ""
-            if BlobRequest.handles(path) { return startBlobExchange(wsi, path: path) }
-            return respondToHTTP(wsi, path: path)
+            switch HTTPRoute(path: path) {
+            case .blob: return startBlobExchange(wsi, path: path)
+            case .health: return answerWhole(wsi, healthAnswer)
+            case .metrics: return answerWhole(wsi, metricsAnswer)
+            case .site: return answerWhole(wsi, siteAnswer(wsi, path: path))
+            }
         case LWS_CALLBACK_HTTP_BODY:
-            guard let exchange = exchanges[wsi] else { return discardBody(length, of: wsi) }
+            guard let exchange = exchanges[wsi] else { return -1 }
             return receiveBody(UnsafeRawBufferPointer(start: input, count: input == nil ? 0 : length), of: exchange)
         case LWS_CALLBACK_HTTP_BODY_COMPLETION:
-            guard let exchange = exchanges[wsi] else {
-                // The answer waited for the body to be read: now it goes.
-                discardedBodyBytes[wsi] = nil
-                lws_callback_on_writable(wsi)
-                return 0
-            }
+            guard let exchange = exchanges[wsi] else { return -1 }
             endOfBody(exchange)
             return 0
         case LWS_CALLBACK_HTTP_WRITEABLE:
-            if let exchange = exchanges[wsi] { return writeNextPart(of: exchange) }
-            guard var body = httpBodies.removeValue(forKey: wsi) else { return -1 }
-            let pre = easel_lws_pre
-            return body.withUnsafeMutableBytes { buffer in
-                guard let base = buffer.baseAddress else { return -1 }
-                return easel_lws_http_body(wsi, base.assumingMemoryBound(to: UInt8.self) + pre, buffer.count - pre)
-            }
+            guard let exchange = exchanges[wsi] else { return -1 }
+            return writeNextPart(of: exchange)
         case LWS_CALLBACK_CLOSED_HTTP:
-            httpBodies[wsi] = nil
-            discardedBodyBytes[wsi] = nil
             if let exchange = exchanges[wsi] { endExchange(exchange) }
             return 0
         default:
@@ -397,37 +381,22 @@ final class ServiceHost: @unchecked Sendable {
 
     // MARK: HTTP on the same port
 
-    /// `/healthz` (200 while serving, 503 while stopping), `/metrics`, and
-    /// the web canvas's pages and files (`WebSite`).
-    private func respondToHTTP(_ wsi: OpaquePointer, path: String) -> Int32 {
-        let response: HTTPResponse
-        switch path {
-        case "/healthz":
-            response = .text(stopping == nil ? 200 : 503, stopping == nil ? "serving\n" : "stopping\n")
-        case "/metrics":
-            response = HTTPResponse(
-                status: 200, contentType: "text/plain; version=0.0.4",
-                body: metrics.exposition(
-                    connections: connections.count, rooms: server.openDocuments.count, storage: storage.metrics))
-        default:
-            response =
-                site?.response(for: path, ifNoneMatch: ifNoneMatch(wsi))
-                ?? .text(404, "no such page: Easel serves WebSockets, /healthz, /metrics and its web canvas\n")
-        }
-        let written = response.headerLines.withCString { extra in
-            easel_lws_http_headers(wsi, response.status, response.contentType, response.body.count, extra)
-        }
-        guard written == 0 else { return -1 }
-        httpBodies[wsi] = [UInt8](repeating: 0, count: easel_lws_pre) + response.body
-        lws_callback_on_writable(wsi)
-        return 0
+    /// 200 while serving, 503 once a stop began.
+    private var healthAnswer: HTTPResponse {
+        .text(stopping == nil ? 200 : 503, stopping == nil ? "serving\n" : "stopping\n")
     }
 
-    /// Reads and drops a body that a path other than `/blobs/` was sent.
-    private func discardBody(_ length: Int, of wsi: OpaquePointer) -> Int32 {
-        let total = discardedBodyBytes[wsi, default: 0] + length
-        discardedBodyBytes[wsi] = total
-        return total <= Self.discardableBodyBytes ? 0 : -1
+    private var metricsAnswer: HTTPResponse {
+        HTTPResponse(
+            status: 200, contentType: "text/plain; version=0.0.4",
+            body: metrics.exposition(
+                connections: connections.count, rooms: server.openDocuments.count, storage: storage.metrics))
+    }
+
+    /// The web canvas's pages and files (`WebSite`), or 404.
+    private func siteAnswer(_ wsi: OpaquePointer, path: String) -> HTTPResponse {
+        site?.response(for: path, ifNoneMatch: ifNoneMatch(wsi))
+            ?? .text(404, "no such page: Easel serves WebSockets, /healthz, /metrics and its web canvas\n")
     }
 
     private func ifNoneMatch(_ wsi: OpaquePointer) -> String? {
