@@ -76,42 +76,37 @@ final class WorkerState: @unchecked Sendable {
 
     private func commit(_ appends: [AppendJob]) {
         guard !appends.isEmpty else { return }
-        var results: [Result<Void, StoreError>] = []
-        results.reserveCapacity(appends.count)
+        var results: [Result<Void, StoreError>]
         do throws(StoreError) {
-            try store.database.execute("BEGIN IMMEDIATE")
-            for job in appends {
-                let result = Result { () throws(StoreError) in
-                    if job.document == faults.failAppendsTo {
-                        throw StoreError(
-                            .sqlite(code: 10), "injected fault: appends to this document fail", document: job.document,
-                            sql: "INSERT INTO ops …")
-                    }
-                    try store.savepoint { () throws(StoreError) in try store.append(job.ops, to: job.document) }
+            results = try store.database.transaction(
+                beforeCommit: { results in
+                    guard faults.acknowledgeBeforeCommit else { return }
+                    callBack(appends, results)
+                    // Holds the window between ack and commit open as long as
+                    // a slow disk's sync would: where syncs are fast, random
+                    // kills could miss the bug this fault plants.
+                    usleep(2_000)
                 }
-                // An I/O error rolls back the whole transaction, not just the
-                // savepoint: then every append in it has failed.
-                if case .failure(let error) = result, !store.database.isInTransaction { throw error }
-                results.append(result)
-            }
-            if faults.acknowledgeBeforeCommit {
-                callBack(appends, results)
-                // Holds the window between ack and commit open as long as a
-                // slow disk's sync would: where syncs are fast, random kills
-                // could miss the bug this fault plants.
-                usleep(2_000)
-            }
-            do throws(StoreError) {
-                try store.database.execute("COMMIT")
-            } catch {
-                // A commit that fails while syncing may still surface after a
-                // crash: the room must not reuse these positions (it closes).
-                var unknown = error
-                unknown.message = "the commit failed, its outcome is unknown: \(error.message)"
-                throw unknown
+            ) { () throws(StoreError) -> [Result<Void, StoreError>] in
+                var results: [Result<Void, StoreError>] = []
+                results.reserveCapacity(appends.count)
+                for job in appends {
+                    let result = Result { () throws(StoreError) in
+                        if job.document == faults.failAppendsTo {
+                            throw StoreError(
+                                .sqlite(code: 10), "injected fault: appends to this document fail",
+                                document: job.document, sql: "INSERT INTO ops …")
+                        }
+                        try store.savepoint { () throws(StoreError) in try store.append(job.ops, to: job.document) }
+                    }
+                    // An I/O error rolls back the whole transaction, not just
+                    // the savepoint: then every append in it has failed.
+                    if case .failure(let error) = result, !store.database.isInTransaction { throw error }
+                    results.append(result)
+                }
+                return results
             }
         } catch {
-            if store.database.isInTransaction { _ = try? store.database.execute("ROLLBACK") }
             results = appends.map { _ in .failure(error) }
             if faults.acknowledgeBeforeCommit { return }
         }

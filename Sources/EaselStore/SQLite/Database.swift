@@ -90,17 +90,32 @@ final class Database {
     /// Runs `body` in one transaction: committed if it returns, rolled back
     /// if it throws. `immediate` takes the write lock at once (for writes);
     /// otherwise it is a read transaction: one consistent view, no lock
-    /// that keeps writers out.
-    func transaction<T>(immediate: Bool = true, _ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+    /// that keeps writers out. `beforeCommit` sees the body's result just
+    /// before the commit (a test's fault hooks in there). A commit that
+    /// fails while syncing may still surface after a crash, so its error
+    /// says the outcome is unknown.
+    func transaction<T>(
+        immediate: Bool = true, beforeCommit: (T) -> Void = { _ in }, _ body: () throws(StoreError) -> T
+    ) throws(StoreError) -> T {
         try execute(immediate ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED")
+        let result: T
         do {
-            let result = try body()
-            try execute("COMMIT")
-            return result
+            result = try body()
         } catch {
+            // An I/O error may have rolled it back already; then this fails, unheard.
             try? execute("ROLLBACK")
             throw error
         }
+        beforeCommit(result)
+        do {
+            try execute("COMMIT")
+        } catch {
+            if isInTransaction { try? execute("ROLLBACK") }
+            var unknown = error
+            unknown.message = "the commit failed, its outcome is unknown: \(error.message)"
+            throw unknown
+        }
+        return result
     }
 
     var lastMessage: String {
