@@ -30,6 +30,8 @@ public struct ServeOptions: Sendable {
     public var refusalLog = RefusalLogLimit()
     /// Faults tests switch on (never an operator).
     public var storageFaults = StorageFaults()
+    /// The time the server stamps events and ops with.
+    public var clock = HostClock.system
 
     public init() {}
 }
@@ -83,9 +85,10 @@ public final class EaselServer: Sendable {
         }
         host = try ServiceHost(
             host: options.host == "localhost" ? "127.0.0.1" : options.host, port: options.port,
-            storage: StoreRoomStorage(worker: worker), metrics: ServerMetrics(), configuration: configuration,
+            storage: StoreRoomStorage(worker: worker, clock: options.clock), metrics: ServerMetrics(),
+            configuration: configuration,
             site: site, blobs: blobWorker, blobLimits: options.blobs, authenticate: authenticate,
-            log: ServerLog(logger: options.logger, refusals: options.refusalLog))
+            log: ServerLog(logger: options.logger, refusals: options.refusalLog), clock: options.clock)
         ticker = Ticker(host: host)
     }
 

@@ -29,7 +29,7 @@ extension ServiceHost {
         case .request(let parsed): request = parsed
         }
         let bearer = BlobRequest.bearer(from: header(wsi) { easel_lws_header(wsi, easel_lws_token_authorization, $0, $1) })
-        if let refusal = request.refusal(bearer: bearer, authenticate: authenticate, at: .now) {
+        if let refusal = request.refusal(bearer: bearer, authenticate: authenticate, at: clock.now) {
             logRefusedBlob(refusal.status, request)
             return respondImmediately(wsi, refusal, afterBody: request.method == .put)
         }
@@ -64,7 +64,8 @@ extension ServiceHost {
             exchange.upload = progress
             let ticket = progress.ticket
             let number = exchange.number
-            blobs.run({ store in ticket.id = try store.beginUpload(at: Timestamp.now.rawValue) }) { [weak self] result in
+            let now = clock.now.rawValue
+            blobs.run({ store in ticket.id = try store.beginUpload(at: now) }) { [weak self] result in
                 // A failed begin fails the chunk after it too; one report is enough.
                 if case .failure(let error) = result { self?.post(.chunkWritten(error), for: number) }
             }
@@ -213,6 +214,7 @@ extension ServiceHost {
         let document = request.document.rawValue
         let number = exchange.number
         let durably = blobs.durability == .full
+        let clock = clock
         blobs.run({ store -> BlobStored in
             guard let id = ticket.id else { throw StoreError(.closed, "the upload never began") }
             let digest = BlobHash(bytes: Array(ticket.hasher.finalize()))
@@ -221,7 +223,7 @@ extension ServiceHost {
                 throw WrongHash(description: "the bytes hash to \(digest), not \(hash): nothing was stored")
             }
             let finish = {
-                try store.finishUpload(id, as: hash, size: size, type: type, document: document, at: Timestamp.now.rawValue)
+                try store.finishUpload(id, as: hash, size: size, type: type, document: document, at: clock.now.rawValue)
             }
             return try durably ? store.syncingFully(finish) : finish()
         }) { [weak self] result in

@@ -18,6 +18,8 @@ final class ServiceHost: @unchecked Sendable {
     private let limits: ServerLimits
     /// What the operator reads (ServerLog.swift).
     var log: ServerLog
+    /// The time every event is stamped with.
+    let clock: HostClock
     /// Whether the last storage answer was a failure, so the first success
     /// after one is logged as a recovery. Storage answers on its own thread.
     private let storageHealth = StorageHealth()
@@ -60,9 +62,10 @@ final class ServiceHost: @unchecked Sendable {
     init(
         host: String, port: Int, storage: any RoomStorage, metrics: ServerMetrics, configuration: ServerConfiguration,
         site: WebSite?, blobs: BlobWorker, blobLimits: BlobLimits, authenticate: @escaping Authenticator,
-        log: ServerLog
+        log: ServerLog, clock: HostClock
     ) throws(ServeError) {
         self.log = log
+        self.clock = clock
         self.site = site
         self.blobs = blobs
         self.blobLimits = blobLimits
@@ -169,7 +172,7 @@ final class ServiceHost: @unchecked Sendable {
             let encoding = name.flatMap(WireEncoding.init(subprotocol:)) ?? .binary
             connections[id] = LiveConnection(id: id, wsi: wsi, encoding: encoding, messageBytes: limits.messageBytes)
             log.connectionOpened(id, peer: peerAddress(wsi), encoding: encoding)
-            server.open(id, at: .now)
+            server.open(id, at: clock.now)
         case LWS_CALLBACK_RECEIVE:
             guard let connection = connection(of: session) else { return -1 }
             receive(input, length, on: connection)
@@ -191,7 +194,7 @@ final class ServiceHost: @unchecked Sendable {
             log.connectionClosed(
                 connection.id, code: connection.closeCode ?? connection.peerCloseCode, by: ours ? "server" : "peer",
                 document: connection.document, role: connection.role)
-            server.close(connection.id, at: .now)
+            server.close(connection.id, at: clock.now)
         case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
             serviceInbox()
         case LWS_CALLBACK_HTTP:
@@ -252,9 +255,9 @@ final class ServiceHost: @unchecked Sendable {
         do {
             let message = try Message(decoding: bytes, as: connection.encoding)
             if case .push = message { metrics.pushes.increment() }
-            server.receive(message, from: connection.id, at: .now)
+            server.receive(message, from: connection.id, at: clock.now)
         } catch {
-            server.refuse(error, from: connection.id, at: .now)
+            server.refuse(error, from: connection.id, at: clock.now)
         }
     }
 
@@ -320,7 +323,7 @@ final class ServiceHost: @unchecked Sendable {
         if case .error(let error) = message {
             for recipient in recipients {
                 metrics.countError(error.code)
-                log.refused(recipient, error.code, at: .now)
+                log.refused(recipient, error.code, at: clock.now)
             }
         }
         if EncodingJob.isBig(message) { return encodeOffThread(message, to: recipients) }
@@ -412,7 +415,7 @@ final class ServiceHost: @unchecked Sendable {
     /// 1001, give the close frames a moment, then end the loop.
     private func serviceInbox() {
         let (items, stop) = inbox.drain()
-        let now = Timestamp.now
+        let now = clock.now
         for item in items {
             switch item {
             case .storage(let completion): completion.deliver(to: server, at: now)

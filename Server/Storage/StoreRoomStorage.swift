@@ -12,18 +12,20 @@ import Foundation
 /// refuses to restore or delete it underneath the running server.
 final class StoreRoomStorage: RoomStorage {
     let worker: StorageWorker
+    let clock: HostClock
 
-    init(worker: StorageWorker) {
+    init(worker: StorageWorker, clock: HostClock) {
         self.worker = worker
+        self.clock = clock
     }
 
     func load(
         _ document: DocumentName, completion: @escaping @Sendable (Result<CommittedHistory, StorageFailure>) -> Void
     ) {
-        let name = document.rawValue
+        let (name, clock) = (document.rawValue, clock)
         worker.perform(
             { store throws(StoreError) -> CommittedHistory in
-                let now = Timestamp.now.rawValue
+                let now = clock.now.rawValue
                 if try store.documentInfo(name) == nil {
                     var random = SystemRandomNumberGenerator()
                     _ = try store.createDocument(name, epoch: Epoch(rawValue: random.next()), at: now)
@@ -44,11 +46,11 @@ final class StoreRoomStorage: RoomStorage {
     /// Snapshots the document so the next load replays little, and stops
     /// marking it as served.
     func unloaded(_ document: DocumentName, head: UInt64) {
-        let name = document.rawValue
+        let (name, clock) = (document.rawValue, clock)
         worker.perform(
             { store throws(StoreError) in
                 if try store.latestSnapshotPosition(of: name) ?? 0 < store.head(of: name) {
-                    try store.snapshot(name, at: Timestamp.now.rawValue)
+                    try store.snapshot(name, at: clock.now.rawValue)
                 }
                 try store.unmarkServing(name)
             }, completion: { _ in })

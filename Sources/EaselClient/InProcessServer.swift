@@ -15,15 +15,19 @@ public final class InProcessServer: @unchecked Sendable {
     private var links: [ConnectionID: InProcessTransport] = [:]
     private var nextConnection: UInt64 = 1
     private let timer: DispatchSourceTimer
+    private let clock: HostClock
 
-    public init(storage: any RoomStorage = InMemoryRoomStorage(commitsImmediately: true)) {
+    public init(
+        storage: any RoomStorage = InMemoryRoomStorage(commitsImmediately: true), clock: HostClock = .system
+    ) {
         server = SyncServer()
         self.storage = storage
+        self.clock = clock
         timer = DispatchSource.makeTimerSource(queue: queue)
         timer.schedule(deadline: .now() + .milliseconds(50), repeating: .milliseconds(50))
         timer.setEventHandler { [weak self] in
             guard let self else { return }
-            server.tick(at: .wallClock)
+            server.tick(at: clock.now)
             pump()
         }
         timer.resume()
@@ -46,7 +50,7 @@ public final class InProcessServer: @unchecked Sendable {
             nextConnection += 1
             links[id] = transport
             transport.id = id
-            server.open(id, at: .wallClock)
+            server.open(id, at: clock.now)
             transport.delegate?.transportOpened()
         }
     }
@@ -55,9 +59,9 @@ public final class InProcessServer: @unchecked Sendable {
         queue.async { [self] in
             guard let id = transport.id, links[id] != nil else { return }
             do throws(DecodeError) {
-                server.receive(try Message(decoding: bytes, as: transport.encoding), from: id, at: .wallClock)
+                server.receive(try Message(decoding: bytes, as: transport.encoding), from: id, at: clock.now)
             } catch {
-                server.refuse(error, from: id, at: .wallClock)
+                server.refuse(error, from: id, at: clock.now)
             }
             pump()
         }
@@ -66,7 +70,7 @@ public final class InProcessServer: @unchecked Sendable {
     fileprivate func disconnect(_ transport: InProcessTransport) {
         queue.async { [self] in
             guard let id = transport.id, links.removeValue(forKey: id) != nil else { return }
-            server.close(id, at: .wallClock)
+            server.close(id, at: clock.now)
             transport.delegate?.transportClosed()
             pump()
         }
@@ -85,13 +89,13 @@ public final class InProcessServer: @unchecked Sendable {
                 }
             case .close(let id, _):
                 if let link = links.removeValue(forKey: id) {
-                    server.close(id, at: .wallClock)
+                    server.close(id, at: clock.now)
                     link.delegate?.transportClosed()
                 }
             case .load, .append, .unloaded:
                 _ = storage.perform(output) { [self] completion in
                     queue.async {
-                        completion.deliver(to: self.server, at: .wallClock)
+                        completion.deliver(to: self.server, at: self.clock.now)
                         self.pump()
                     }
                 }
@@ -126,9 +130,4 @@ private final class InProcessTransport: WebSocketTransport, @unchecked Sendable 
     func close() {
         server.disconnect(self)
     }
-}
-
-extension Timestamp {
-    /// Milliseconds since 1970, as a server stamps ops.
-    static var wallClock: Timestamp { Timestamp(milliseconds: Int64(Date().timeIntervalSince1970 * 1000)) }
 }

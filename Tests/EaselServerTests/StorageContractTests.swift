@@ -22,7 +22,7 @@ struct StorageContractTests {
         switch adapter {
         case .sqlite:
             let worker = try StorageWorker(path: temporaryDatabase())
-            return (StoreRoomStorage(worker: worker), { worker.shutdown() })
+            return (StoreRoomStorage(worker: worker, clock: .system), { worker.shutdown() })
         case .memory:
             return (InMemoryRoomStorage(seed: 7, commitsImmediately: true), {})
         }
