@@ -55,10 +55,15 @@ public struct LineLogHandler: LogHandler {
         let time = Self.timestamp(Date())
         switch format {
         case .text:
-            var line = "\(time) \(event.level) \(event.message)"
+            var line = "\(time) \(event.level) \(JSONText.escapingLineBreaks(event.message.description))"
             for (key, value) in fields {
-                let quoted = value.contains(" ") || value.isEmpty ? JSONText.quoted(value) : value
-                line += " \(key)=\(quoted)"
+                // Quoted and escaped unless plainly one word: a value a client
+                // chose (a user name) can never start a line of its own.
+                let plain = !value.isEmpty && value.unicodeScalars.allSatisfy { scalar in
+                    scalar.value > 0x20 && scalar.value != 0x7F && scalar != "\"" && scalar != "="
+                        && !scalar.properties.isWhitespace
+                }
+                line += " \(key)=\(plain ? value : JSONText.quoted(value))"
             }
             sink.emit(line + "\n")
         case .json:
@@ -99,6 +104,13 @@ public struct LineLogHandler: LogHandler {
 
 /// JSON string literals.
 enum JSONText {
+    /// The text with its line breaks and other control characters escaped
+    /// as JSON would, unquoted: one log line stays one line.
+    static func escapingLineBreaks(_ string: String) -> String {
+        let quoted = quoted(string)
+        return String(quoted.dropFirst().dropLast())
+    }
+
     static func quoted(_ string: String) -> String {
         var out = "\""
         for scalar in string.unicodeScalars {
