@@ -75,7 +75,7 @@ extension ServiceHost {
     }
 
     /// Reads a request header through the shim into a string.
-    private func header(_ wsi: OpaquePointer, _ read: (UnsafeMutablePointer<CChar>, Int32) -> Int32) -> String? {
+    func header(_ wsi: OpaquePointer, _ read: (UnsafeMutablePointer<CChar>, Int32) -> Int32) -> String? {
         var buffer = [CChar](repeating: 0, count: 4096)
         let length = buffer.withUnsafeMutableBufferPointer { read($0.baseAddress!, Int32($0.count)) }
         guard length >= 0 else { return nil }

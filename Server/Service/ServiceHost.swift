@@ -398,15 +398,8 @@ final class ServiceHost: @unchecked Sendable {
 
     /// The web canvas's pages and files (`WebSite`), or 404.
     private func siteAnswer(_ wsi: OpaquePointer, path: String) -> HTTPResponse {
-        site?.response(for: path, ifNoneMatch: ifNoneMatch(wsi))
+        site?.response(for: path, ifNoneMatch: header(wsi) { easel_lws_if_none_match(wsi, $0, $1) })
             ?? .text(404, "no such page: Easel serves WebSockets, /healthz, /metrics and its web canvas\n")
-    }
-
-    private func ifNoneMatch(_ wsi: OpaquePointer) -> String? {
-        var buffer = [CChar](repeating: 0, count: 256)
-        let length = easel_lws_if_none_match(wsi, &buffer, Int32(buffer.count))
-        guard length >= 0 else { return nil }
-        return String(decoding: buffer.prefix(Int(length)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     // MARK: Other threads

@@ -28,13 +28,13 @@ export async function instantiateEasel(bytes, { checkCalls = false } = {}) {
   const exports = instance.exports;
   memory = exports.memory;
   exports.easel_interface();
-  const table = JSON.parse(readResult(exports));
+  const table = JSON.parse(new TextDecoder().decode(resultBytes(exports)));
   return new Easel(checkCalls ? checked(exports, table.exports) : exports, table);
 }
 
-function readResult(exports) {
-  const bytes = new Uint8Array(exports.memory.buffer, exports.easel_result_pointer(), exports.easel_result_length());
-  return new TextDecoder().decode(bytes);
+/** The result buffer where the last call left it: a view, valid until the next call. */
+function resultBytes(exports) {
+  return new Uint8Array(exports.memory.buffer, exports.easel_result_pointer(), exports.easel_result_length());
 }
 
 /** The exports, each call checked against its declared parameters. */
@@ -92,7 +92,7 @@ export class Easel {
 
   /**
    * How long to wait, in milliseconds, after `failures` failures in a row
-   * under a retry policy (`reconnect`, `blobTransfer`), jittered; null when
+   * under a retry policy (`reconnect`, `blobTransfer`, `blobShown`), jittered; null when
    * its tries are spent. The Swift clients wait by the same rule.
    */
   retryDelay(policy, failures) {
@@ -185,9 +185,7 @@ export class Easel {
 
   /** The bytes the last call left in the result buffer (a copy). */
   result() {
-    const pointer = this.exports.easel_result_pointer();
-    const length = this.exports.easel_result_length();
-    return new Uint8Array(this.exports.memory.buffer, pointer, length).slice();
+    return resultBytes(this.exports).slice();
   }
 
   /** The result buffer as records: { kind, bytes }. */
