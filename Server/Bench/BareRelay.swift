@@ -87,7 +87,9 @@ public final class BareRelay: @unchecked Sendable {
             else { return 0 }
             let frame = OutFrame(bytes)
             for connection in connections.values where connection !== sender {
-                if connection.enqueue(frame) { lws_callback_on_writable(connection.wsi) }
+                let wasEmpty = connection.outgoing.isEmpty
+                connection.outgoing.append(frame)
+                if wasEmpty { connection.wantsToWrite() }
             }
         case LWS_CALLBACK_SERVER_WRITEABLE:
             guard let session, let connection = connections[session.load(as: UInt64.self)] else { return -1 }

@@ -45,8 +45,32 @@ final class FrameBatch {
     }
 
     private func append(_ payload: UnsafeRawBufferPointer, opcode: UInt8) -> Bool {
-        let length = payload.count
-        guard count + Self.frameCount(payload: length) <= buffer.count else { return false }
+        guard count + Self.frameCount(payload: payload.count) <= buffer.count else { return false }
+        appendHeader(payload: payload.count, opcode: opcode)
+        appendBytes(payload)
+        return true
+    }
+
+    /// Appends the header of a frame whose payload follows in later writes
+    /// (a message bigger than one batch); false when it does not fit.
+    func appendHeader(payload length: Int, text: Bool) -> Bool {
+        guard count + Self.headerCount(payload: length) <= buffer.count else { return false }
+        appendHeader(payload: length, opcode: text ? 0x1 : 0x2)
+        return true
+    }
+
+    /// Appends as much of `bytes` as fits; how many bytes that was.
+    @discardableResult
+    func appendBytes(_ bytes: UnsafeRawBufferPointer) -> Int {
+        let length = min(bytes.count, buffer.count - count)
+        if length > 0, let source = bytes.baseAddress, let base = buffer.baseAddress {
+            (base + count).copyMemory(from: source, byteCount: length)
+        }
+        count += length
+        return length
+    }
+
+    private func appendHeader(payload length: Int, opcode: UInt8) {
         buffer[count] = 0x80 | opcode
         switch Self.headerCount(payload: length) {
         case 2:
@@ -62,11 +86,6 @@ final class FrameBatch {
             }
         }
         count += Self.headerCount(payload: length)
-        if let source = payload.baseAddress, let base = buffer.baseAddress {
-            (base + count).copyMemory(from: source, byteCount: length)
-        }
-        count += length
-        return true
     }
 
     func removeAll() {

@@ -10,7 +10,8 @@ import Synchronization
 final class Inbox: Sendable {
     enum Item: Sendable {
         case storage(StorageCompletion)
-        case encoded(EncodingJob, [WireEncoding: [OutFrame]])
+        /// A shared welcome's content, by its number.
+        case encoded(UInt64, [OutFrame])
         /// The blob thread's answer for an HTTP exchange.
         case blob(UInt64, BlobEvent)
     }

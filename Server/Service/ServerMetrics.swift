@@ -12,6 +12,8 @@ final class ServerMetrics: Sendable {
     let opsCommitted: Counter
     let commitLatency: DurationHistogram
     let welcomesEncodedOffThread: Counter
+    let welcomesShared: Counter
+    let welcomesLate: Counter
     private let connections: Gauge
     private let rooms: Gauge
     private let opsPerTransaction: Gauge
@@ -36,6 +38,13 @@ final class ServerMetrics: Sendable {
             descriptor: Self.name(
                 "welcomes_encoded_off_thread", unit: "total",
                 help: "Big welcomes (snapshots, long tails) encoded on the encoder thread."))
+        welcomesShared = registry.makeCounter(
+            descriptor: Self.name(
+                "welcomes_shared", unit: "total",
+                help: "Big welcomes sent from an encoding another joiner already had."))
+        welcomesLate = registry.makeCounter(
+            descriptor: Self.name(
+                "welcomes_late", unit: "total", help: "Joiners closed with 4002 for not taking their welcome in time."))
         connections = registry.makeGauge(descriptor: Self.name("connections", help: "Open WebSocket connections."))
         rooms = registry.makeGauge(descriptor: Self.name("rooms", help: "Documents with a room in memory."))
         opsPerTransaction = registry.makeGauge(

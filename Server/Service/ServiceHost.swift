@@ -27,14 +27,16 @@ final class ServiceHost: @unchecked Sendable {
     static let slowCommit: Duration = .milliseconds(250)
     /// The web canvas's files; nil when the server runs without a page.
     private let site: WebSite?
-    /// Encodes big welcomes, so a snapshot of a large document does not
-    /// stall every other connection's traffic.
-    private let encoder = DispatchQueue(label: "easel-encoder", qos: .userInitiated)
     /// Where queued messages are framed for one write; lws is told it may
     /// send that much at once (`tx_packet_size`), or it would cut every
-    /// write to its receive-buffer size and copy the rest.
+    /// write to its receive-buffer size and copy the rest. It bounds what
+    /// lws keeps of a write a stalled reader's socket did not take.
     private let batch = FrameBatch(capacity: ServiceHost.writeBytes)
-    static let writeBytes = 256 << 10
+    static let writeBytes = 64 << 10
+    /// Delivery, shared welcomes and backpressure.
+    private lazy var fanout = Fanout(limits: limits, metrics: metrics) { [inbox, weak self] number, frames in
+        if inbox.add(.encoded(number, frames)) { self?.wake() }
+    }
     /// Blobs over HTTP (ServiceHost+Blobs.swift): the blob thread, limits,
     /// the authenticator hellos use too, and the exchanges in progress.
     let blobs: BlobWorker
@@ -44,7 +46,7 @@ final class ServiceHost: @unchecked Sendable {
     var exchangesByNumber: [UInt64: BlobExchange] = [:]
     var nextExchange: UInt64 = 1
     private var context: OpaquePointer?
-    private var connections: [ConnectionID: LiveConnection] = [:]
+    private var connections: [ConnectionID: LiveConnection] { fanout.connections }
     private var nextConnection: UInt64 = 1
     private var lastTick = Timestamp(milliseconds: 0)
     private var stopping: Timestamp?
@@ -170,7 +172,7 @@ final class ServiceHost: @unchecked Sendable {
             session.storeBytes(of: id.rawValue, as: UInt64.self)
             let name = lws_get_protocol(wsi).flatMap { $0.pointee.name.map { String(cString: $0) } }
             let encoding = name.flatMap(WireEncoding.init(subprotocol:)) ?? .binary
-            connections[id] = LiveConnection(id: id, wsi: wsi, encoding: encoding, messageBytes: limits.messageBytes)
+            fanout.add(LiveConnection(id: id, wsi: wsi, encoding: encoding, messageBytes: limits.messageBytes))
             log.connectionOpened(id, peer: peerAddress(wsi), encoding: encoding)
             server.open(id, at: clock.now)
         case LWS_CALLBACK_RECEIVE:
@@ -178,7 +180,7 @@ final class ServiceHost: @unchecked Sendable {
             receive(input, length, on: connection)
         case LWS_CALLBACK_SERVER_WRITEABLE:
             guard let connection = connection(of: session) else { return -1 }
-            return write(connection)
+            return fanout.flush(connection, through: batch)
         case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
             guard let connection = connection(of: session) else { return 0 }
             if connection.closeCode == nil, let input, length >= 2 {
@@ -189,7 +191,7 @@ final class ServiceHost: @unchecked Sendable {
             return connection.closeSent ? -1 : 0
         case LWS_CALLBACK_CLOSED:
             guard let connection = connection(of: session) else { return 0 }
-            connections[connection.id] = nil
+            fanout.remove(connection.id)
             let ours = connection.closeCode != nil
             log.connectionClosed(
                 connection.id, code: connection.closeCode ?? connection.peerCloseCode, by: ours ? "server" : "peer",
@@ -234,7 +236,7 @@ final class ServiceHost: @unchecked Sendable {
         guard connection.closeCode == nil else { return }
         let isBinary = easel_lws_is_binary(connection.wsi) != 0
         guard isBinary == (connection.encoding == .binary) else {
-            return close(connection, .wrongFrameKind)
+            return connection.close(.wrongFrameKind)
         }
         let piece = UnsafeRawBufferPointer(start: input, count: input == nil ? 0 : length)
         let bytes: [UInt8]
@@ -248,7 +250,7 @@ final class ServiceHost: @unchecked Sendable {
                         code: .tooLarge, fatal: true,
                         message: "a message has at most \(limits.messageBytes) bytes on this server")),
                 to: [connection.id])
-            return close(connection, .messageTooBig)
+            return connection.close(.messageTooBig)
         case .message(let message):
             bytes = message
         }
@@ -261,27 +263,28 @@ final class ServiceHost: @unchecked Sendable {
         }
     }
 
-    private func write(_ connection: LiveConnection) -> Int32 {
-        connection.flush(through: batch)
-    }
-
-    private func close(_ connection: LiveConnection, _ code: CloseCode) {
-        guard connection.closeCode == nil else { return }
-        connection.closeCode = code
-        // A peer that stopped reading never lets the close out: cut it off.
-        easel_lws_close_within(connection.wsi, 5)
-        lws_callback_on_writable(connection.wsi)
-    }
-
     // MARK: Outputs
 
     private func carryOutOutputs() {
+        // Events first: a joiner's document is known before its welcome goes.
+        for event in server.takeEvents() {
+            log.event(event)
+            switch event {
+            case .joining(let id, let document, _, let role):
+                connections[id]?.document = document
+                connections[id]?.role = role
+            case .roomUnloaded(let document, _):
+                fanout.forgetWelcome(of: document)
+            default:
+                break
+            }
+        }
         for output in server.takeOutputs() {
             switch output {
             case .send(let message, let recipients):
                 send(message, to: recipients)
             case .close(let id, let code):
-                if let connection = connections[id] { close(connection, code) }
+                connections[id]?.close(code)
             case .load, .append, .unloaded:
                 let started = ContinuousClock.now
                 _ = storage.perform(output) { [inbox, metrics, logger = log.logger, storageHealth, weak self] completion in
@@ -300,13 +303,6 @@ final class ServiceHost: @unchecked Sendable {
                 }
             }
         }
-        for event in server.takeEvents() {
-            log.event(event)
-            if case .joining(let id, let document, _, let role) = event, let connection = connections[id] {
-                connection.document = document
-                connection.role = role
-            }
-        }
     }
 
     /// The peer's address, for the log.
@@ -316,9 +312,8 @@ final class ServiceHost: @unchecked Sendable {
         return String(cString: name)
     }
 
-    /// Encodes a message once per encoding and queues the same frames for
-    /// every recipient; a recipient whose queue passes the bound is closed
-    /// for reading too slowly.
+    /// Counts and logs the errors among messages, then hands them to the
+    /// fan-out.
     private func send(_ message: Message, to recipients: [ConnectionID]) {
         if case .error(let error) = message {
             for recipient in recipients {
@@ -326,60 +321,7 @@ final class ServiceHost: @unchecked Sendable {
                 log.refused(recipient, error.code, at: clock.now)
             }
         }
-        if EncodingJob.isBig(message) { return encodeOffThread(message, to: recipients) }
-        var binary: [OutFrame]?
-        var json: [OutFrame]?
-        let isWelcome = if case .welcome = message { true } else { false }
-        for id in recipients {
-            guard let connection = connections[id], connection.closeCode == nil else { continue }
-            let frames: [OutFrame]
-            switch connection.encoding {
-            case .binary:
-                frames = binary ?? message.wireFrames(as: .binary).map(OutFrame.init)
-                binary = frames
-            case .json:
-                frames = json ?? message.wireFrames(as: .json).map(OutFrame.init)
-                json = frames
-            }
-            var wake = false
-            for frame in frames where connection.enqueue(frame, isWelcome: isWelcome) { wake = true }
-            if !closedForReadingTooSlowly(connection), wake {
-                lws_callback_on_writable(connection.wsi)
-            }
-        }
-    }
-
-    /// Queues a place for the message with each recipient and has the
-    /// encoder thread encode it; `encodingFinished` fills the place in.
-    private func encodeOffThread(_ message: Message, to recipients: [ConnectionID]) {
-        let waiting = recipients.compactMap { connections[$0] }.filter { $0.closeCode == nil }
-        guard !waiting.isEmpty else { return }
-        let job = EncodingJob(recipients: waiting.map(\.id))
-        for connection in waiting { connection.enqueue(job) }
-        let encodings = Set(waiting.map(\.encoding))
-        metrics.welcomesEncodedOffThread.increment()
-        encoder.async { [inbox, weak self] in
-            let frames = EncodingJob.encode(message, as: encodings)
-            if inbox.add(.encoded(job, frames)) { self?.wake() }
-        }
-    }
-
-    private func encodingFinished(_ job: EncodingJob, _ frames: [WireEncoding: [OutFrame]]) {
-        job.finish(frames)
-        // Closing ones too: their close frame waits behind the welcome.
-        for id in job.recipients {
-            guard let connection = connections[id] else { continue }
-            lws_callback_on_writable(connection.wsi)
-        }
-    }
-
-    /// Closes a connection with 4002 when it has more than the bound
-    /// queued, dropping what it had; true when it did.
-    private func closedForReadingTooSlowly(_ connection: LiveConnection) -> Bool {
-        guard connection.queuedBytes > limits.queuedBytes else { return false }
-        connection.dropOutgoing()
-        close(connection, .tooSlow)
-        return true
+        fanout.send(message, to: recipients, at: clock.now)
     }
 
     // MARK: HTTP on the same port
@@ -412,13 +354,14 @@ final class ServiceHost: @unchecked Sendable {
         for item in items {
             switch item {
             case .storage(let completion): completion.deliver(to: server, at: now)
-            case .encoded(let job, let frames): encodingFinished(job, frames)
+            case .encoded(let number, let frames): fanout.encoded(number, frames)
             case .blob(let number, let event): blobEvent(event, for: number)
             }
         }
         if now.milliseconds(since: lastTick) >= 50 || now < lastTick {
             lastTick = now
             server.tick(at: now)
+            fanout.closeLateWelcomes(at: now)
             log.summarise(at: now)
         }
         if stop, stopping == nil {
@@ -428,7 +371,7 @@ final class ServiceHost: @unchecked Sendable {
                 send(
                     .error(ErrorMessage(code: .shuttingDown, fatal: true, message: "the server is shutting down")),
                     to: [connection.id])
-                close(connection, .goingAway)
+                connection.close(.goingAway)
             }
         }
         if let stopping, connections.isEmpty || now.milliseconds(since: stopping) > 2_000 {

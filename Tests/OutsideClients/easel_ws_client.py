@@ -16,6 +16,8 @@ The Swift tests run it; each mode prints one JSON line of what it saw.
     easel_ws_client.py PORT push-flood DOCUMENT PUSHES
     easel_ws_client.py PORT presence-flood DOCUMENT MESSAGES
     easel_ws_client.py PORT slow-reader DOCUMENT MEBIBYTES
+    easel_ws_client.py PORT welcome-size DOCUMENT
+    easel_ws_client.py PORT non-readers DOCUMENT COUNT SECONDS
     easel_ws_client.py PORT hello-as DOCUMENT REPLICA TOKEN|- [PROTOCOL]
     easel_ws_client.py PORT identity DOCUMENT TOKEN_A TOKEN_B
 
@@ -378,6 +380,73 @@ async def slow_reader(uri, document, mebibytes):
         print(json.dumps({"pushes": pushes, "close": close, "errors": errors, "writer_ok": True}))
 
 
+async def welcome_size(uri, document):
+    """Joins, reads the whole welcome, and prints its bytes, chunks and ops."""
+    async with websockets.connect(uri, subprotocols=JSON, max_size=None) as ws:
+        await ws.send(hello(document, "0000000000000e01", "reader"))
+        size, chunks, ops = 0, 0, 0
+        while True:
+            text = await asyncio.wait_for(ws.recv(), 60)
+            message = json.loads(text)
+            if message["type"] != "welcome":
+                continue
+            size += len(text)
+            chunks += 1
+            ops += len(message["ops"])
+            if not message["more"]:
+                break
+        print(json.dumps({"bytes": size, "chunks": chunks, "ops": ops}))
+
+
+def non_readers(port, document, count, seconds):
+    """COUNT raw connections that each say hello and never read another
+    byte, held for SECONDS; prints a line once every hello is out, and one
+    at the end with how many the server had cut off by then."""
+    import base64
+    import os
+    import socket
+    import time
+    sockets = []
+    for index in range(count):
+        sock = socket.create_connection(("127.0.0.1", port))
+        key = base64.b64encode(os.urandom(16)).decode()
+        sock.sendall((
+            f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
+            f"Sec-WebSocket-Protocol: {JSON[0]}\r\n\r\n").encode())
+        answer = b""
+        while b"\r\n\r\n" not in answer:
+            piece = sock.recv(1)
+            if not piece:
+                raise SystemExit("the server closed during the handshake")
+            answer += piece
+        if b" 101 " not in answer.split(b"\r\n")[0]:
+            raise SystemExit(f"no upgrade: {answer!r}")
+        payload = hello(document, f"{0xd000 + index:016x}", f"idle{index}").encode()
+        mask = os.urandom(4)
+        masked = bytes(byte ^ mask[i % 4] for i, byte in enumerate(payload))
+        header = bytes([0x81, 0x80 | 126]) + len(payload).to_bytes(2, "big") if len(payload) >= 126 \
+            else bytes([0x81, 0x80 | len(payload)])
+        sock.sendall(header + mask + masked)
+        sockets.append(sock)
+    print(json.dumps({"joined": count}), flush=True)
+    time.sleep(seconds)
+    cut = 0
+    for sock in sockets:
+        # Read what is left to find whether the server ended the connection.
+        sock.settimeout(0.2)
+        try:
+            while True:
+                if not sock.recv(1 << 20):
+                    cut += 1
+                    break
+        except socket.timeout:
+            pass
+        except OSError:
+            cut += 1
+    print(json.dumps({"cut": cut}), flush=True)
+
+
 async def hello_as(uri, document, replica, token, protocol):
     """A hello with a token (or none); prints the welcome's position or the
     refusal, then, when welcomed, tries one push and prints its answer."""
@@ -600,6 +669,10 @@ def main():
         asyncio.run(burst(uri, argument, int(sys.argv[4])))
     elif mode == "hold":
         asyncio.run(hold(uri, argument))
+    elif mode == "welcome-size":
+        asyncio.run(welcome_size(uri, argument))
+    elif mode == "non-readers":
+        non_readers(int(port), argument, int(sys.argv[4]), float(sys.argv[5]))
     elif mode == "state":
         asyncio.run(state(uri, argument))
     elif mode == "garbage":

@@ -88,7 +88,7 @@ extension Message {
 }
 
 extension Welcome {
-    var opCount: Int {
+    public var opCount: Int {
         switch content {
         case .snapshot(let ops): ops.count
         case .tail(let ops): ops.count
@@ -98,7 +98,7 @@ extension Welcome {
 
 extension Welcome.Content {
     /// The same kind of content, without ops.
-    var emptied: Welcome.Content {
+    public var emptied: Welcome.Content {
         switch self {
         case .snapshot: .snapshot([])
         case .tail: .tail([])

@@ -39,9 +39,17 @@ public struct ServerLimits: Hashable, Sendable {
     /// room; when none is idle a hello for another document gets error 402
     /// and close 1013.
     public var rooms = 1_000
-    /// Bytes queued for a connection that has stopped reading, beyond its
-    /// welcome, before it is closed with 4002.
+    /// Bytes queued for a connection that has stopped reading before it is
+    /// closed with 4002. A welcome of its own (a small one, or a peer list)
+    /// counts; a big welcome's content, encoded once and shared by every
+    /// joiner that needs it, does not: `welcomeMilliseconds` bounds it.
     public var queuedBytes = 16 << 20
+    /// Time a joiner has to take its whole welcome, before it is closed
+    /// with 4002: this many milliseconds, plus one second for each
+    /// `welcomeBytesPerSecond` bytes of the welcome, so a slow link still
+    /// gets a big document while a joiner that never reads lets go of it.
+    public var welcomeMilliseconds = 30_000
+    public var welcomeBytesPerSecond = 128 << 10
     /// Accepted ops a room may have waiting for storage; a push beyond is
     /// refused with 400 (sent again later), so a disk that falls behind
     /// slows writers down instead of filling memory.
@@ -70,7 +78,14 @@ public struct ServerLimits: Hashable, Sendable {
         check("pending ops per room", pendingOpsPerRoom, ProtocolLimits.opsPerPush...Int(Int32.max))
         check("rooms", rooms, 1...Int(Int32.max))
         check("queued bytes", queuedBytes, 64 << 10...Int(Int32.max))
+        check("welcome milliseconds", welcomeMilliseconds, 100...Int(Int32.max))
+        check("welcome bytes per second", welcomeBytesPerSecond, 1024...Int(Int32.max))
         return problems
+    }
+
+    /// The milliseconds a joiner has to take a welcome of `bytes` bytes.
+    public func welcomeMilliseconds(forBytes bytes: Int) -> Int64 {
+        Int64(welcomeMilliseconds) + Int64(bytes) * 1000 / Int64(welcomeBytesPerSecond)
     }
 }
 

@@ -35,8 +35,14 @@ struct LimitOptions: ParsableArguments {
     @Option(help: "Documents held in memory at once (idle ones are unloaded to make room).")
     var maxRooms = defaults.rooms
 
-    @Option(help: "Bytes queued for a connection that does not read, beyond its welcome, before it is closed.")
+    @Option(help: "Bytes queued for a connection that does not read before it is closed (a big welcome's shared content aside).")
     var maxQueuedBytes = defaults.queuedBytes
+
+    @Option(help: "Milliseconds a joiner has to take its welcome, plus a second per --welcome-bytes-per-second of it.")
+    var welcomeMilliseconds = defaults.welcomeMilliseconds
+
+    @Option(help: "The slowest link a welcome's deadline allows for, in bytes a second.")
+    var welcomeBytesPerSecond = defaults.welcomeBytesPerSecond
 
     @Option(help: "Accepted ops a document may have waiting for storage before pushes are refused for now.")
     var maxPendingOps = defaults.pendingOpsPerRoom
@@ -55,6 +61,8 @@ struct LimitOptions: ParsableArguments {
         limits.connectionsPerRoom = maxConnectionsPerRoom
         limits.rooms = maxRooms
         limits.queuedBytes = maxQueuedBytes
+        limits.welcomeMilliseconds = welcomeMilliseconds
+        limits.welcomeBytesPerSecond = welcomeBytesPerSecond
         return limits
     }
 

@@ -59,4 +59,23 @@ import Testing
         batch.removeAll()
         #expect(batch.count == 0)
     }
+
+    @Test func aFrameWrittenInPiecesIsTheSameBytesAsTheFrameWhole() {
+        let payload = (0..<70_000).map { UInt8(truncatingIfNeeded: $0 * 31) }
+        let whole: [UInt8] = {
+            let batch = FrameBatch(capacity: 1 << 20)
+            _ = payload.withUnsafeBytes { batch.append($0, text: false) }
+            return Array(batch.frames)
+        }()
+        let batch = FrameBatch(capacity: 4096)
+        var written: [UInt8] = []
+        var offset = 0
+        #expect(batch.appendHeader(payload: payload.count, text: false))
+        while offset < payload.count {
+            offset += payload.withUnsafeBytes { batch.appendBytes(UnsafeRawBufferPointer(rebasing: $0[offset...])) }
+            written += Array(batch.frames)
+            batch.removeAll()
+        }
+        #expect(written == whole)
+    }
 }

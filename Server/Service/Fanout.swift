@@ -1,0 +1,176 @@
+import EaselModel
+import EaselProtocol
+import EaselSync
+import Foundation
+
+/// Delivery to the connections: a message is encoded once per encoding and
+/// the same frames are queued for every recipient; a big welcome's content
+/// is encoded once, off the service thread, and shared by every joiner that
+/// needs it. Backpressure lives here too: a connection whose own queue
+/// passes the bound, or that has not taken its welcome by its deadline, is
+/// closed with 4002. Touched only on the service thread.
+final class Fanout {
+    private(set) var connections: [ConnectionID: LiveConnection] = [:]
+    private let limits: ServerLimits
+    private let metrics: ServerMetrics
+    /// Encodes big welcomes, so a snapshot of a large document does not
+    /// stall every other connection's traffic.
+    private let encoder = DispatchQueue(label: "easel-encoder", qos: .userInitiated)
+    /// Hands the encoder's frames back to the service thread.
+    private let handBack: @Sendable (_ welcome: UInt64, _ frames: [OutFrame]) -> Void
+    /// Welcomes being encoded, by number.
+    private var encoding: [UInt64: SharedWelcome] = [:]
+    /// Each document's latest big welcome, while some joiner still holds it.
+    private var latest: [DocumentName: WeakWelcome] = [:]
+    private var nextWelcome: UInt64 = 1
+    /// When each joiner's welcome must be out.
+    private var welcomesDue: [ConnectionID: Timestamp] = [:]
+
+    init(
+        limits: ServerLimits, metrics: ServerMetrics,
+        handBack: @escaping @Sendable (_ welcome: UInt64, _ frames: [OutFrame]) -> Void
+    ) {
+        self.limits = limits
+        self.metrics = metrics
+        self.handBack = handBack
+    }
+
+    func add(_ connection: LiveConnection) {
+        connections[connection.id] = connection
+    }
+
+    func remove(_ id: ConnectionID) {
+        connections[id] = nil
+        welcomesDue[id] = nil
+    }
+
+    /// A document left memory: no joiner can ask for its welcome now.
+    func forgetWelcome(of document: DocumentName) {
+        latest[document] = nil
+    }
+
+    /// Queues a message for each recipient still open.
+    func send(_ message: Message, to recipients: [ConnectionID], at now: Timestamp) {
+        if case .welcome(let welcome) = message {
+            for id in recipients {
+                guard let connection = connections[id], connection.closeCode == nil else { continue }
+                sendWelcome(welcome, to: connection, at: now)
+            }
+            return
+        }
+        var binary: [OutFrame]?
+        var json: [OutFrame]?
+        for id in recipients {
+            guard let connection = connections[id], connection.closeCode == nil else { continue }
+            let frames: [OutFrame]
+            switch connection.encoding {
+            case .binary:
+                frames = binary ?? message.wireFrames(as: .binary).map(OutFrame.init)
+                binary = frames
+            case .json:
+                frames = json ?? message.wireFrames(as: .json).map(OutFrame.init)
+                json = frames
+            }
+            let wasEmpty = connection.outgoing.isEmpty
+            for frame in frames { connection.outgoing.append(frame) }
+            if !closedForReadingTooSlowly(connection), wasEmpty { connection.wantsToWrite() }
+        }
+    }
+
+    /// A welcome: a small one encoded here for this joiner; a big one's
+    /// content shared (or encoded now, off the thread, for the joiners to
+    /// come), then the joiner's own last piece with its peers.
+    private func sendWelcome(_ welcome: Welcome, to connection: LiveConnection, at now: Timestamp) {
+        var bytes = 0
+        var ready = true
+        if SharedWelcome.isBig(welcome), let document = connection.document {
+            let shared = sharedWelcome(welcome, in: document, as: connection.encoding)
+            connection.outgoing.append(shared)
+            if shared.frames == nil {
+                shared.waiting.append(connection.id)
+                ready = false
+            }
+            bytes += shared.byteCount
+            let ending = SharedWelcome.encodeEnding(of: welcome, as: connection.encoding)
+            for (index, frame) in ending.enumerated() {
+                connection.outgoing.append(frame, endsWelcome: index == ending.count - 1)
+                bytes += frame.count
+            }
+        } else {
+            let frames = Message.welcome(welcome).wireFrames(as: connection.encoding).map(OutFrame.init)
+            for (index, frame) in frames.enumerated() {
+                connection.outgoing.append(frame, endsWelcome: index == frames.count - 1)
+                bytes += frame.count
+            }
+        }
+        welcomesDue[connection.id] = now + limits.welcomeMilliseconds(forBytes: bytes)
+        if !closedForReadingTooSlowly(connection), ready { connection.wantsToWrite() }
+    }
+
+    private func sharedWelcome(_ welcome: Welcome, in document: DocumentName, as encoding: WireEncoding)
+        -> SharedWelcome
+    {
+        let key = SharedWelcome.key(of: welcome, in: document, as: encoding)
+        if let shared = latest[document]?.value, shared.key == key {
+            metrics.welcomesShared.increment()
+            return shared
+        }
+        let shared = SharedWelcome(number: nextWelcome, key: key)
+        nextWelcome += 1
+        latest[document] = WeakWelcome(value: shared)
+        self.encoding[shared.number] = shared
+        metrics.welcomesEncodedOffThread.increment()
+        let number = shared.number
+        encoder.async { [handBack] in
+            handBack(number, SharedWelcome.encodeContent(of: welcome, as: encoding))
+        }
+        return shared
+    }
+
+    /// The encoder is done: the joiners waiting for it may write, and the
+    /// deadline grows with what they have to take.
+    func encoded(_ number: UInt64, _ frames: [OutFrame]) {
+        guard let shared = encoding.removeValue(forKey: number) else { return }
+        shared.finish(frames)
+        let extra = limits.welcomeMilliseconds(forBytes: shared.byteCount) - Int64(limits.welcomeMilliseconds)
+        // Closing ones too: their close frame waits behind the welcome.
+        for id in shared.waiting {
+            guard let connection = connections[id] else { continue }
+            if let due = welcomesDue[id] { welcomesDue[id] = due + extra }
+            connection.wantsToWrite()
+        }
+        shared.waiting = []
+    }
+
+    /// Writes what the connection has queued while its socket takes it.
+    func flush(_ connection: LiveConnection, through batch: FrameBatch) -> Int32 {
+        let result = connection.flush(through: batch)
+        if !connection.outgoing.awaitsWelcome { welcomesDue[connection.id] = nil }
+        return result
+    }
+
+    /// Closes with 4002 every joiner that has not taken its welcome in time.
+    func closeLateWelcomes(at now: Timestamp) {
+        for (id, due) in welcomesDue where now > due {
+            welcomesDue[id] = nil
+            guard let connection = connections[id], connection.outgoing.awaitsWelcome else { continue }
+            metrics.welcomesLate.increment()
+            connection.closeForReadingTooSlowly()
+        }
+    }
+
+    /// Closes a connection with 4002 when its own queue is over the bound,
+    /// dropping what it had; true when it did.
+    private func closedForReadingTooSlowly(_ connection: LiveConnection) -> Bool {
+        guard connection.outgoing.ownedBytes > limits.queuedBytes else { return false }
+        welcomesDue[connection.id] = nil
+        connection.closeForReadingTooSlowly()
+        return true
+    }
+}
+
+/// A document's latest shared welcome, not kept alive by the cache: it
+/// lives as long as some joiner's queue holds it.
+struct WeakWelcome {
+    weak var value: SharedWelcome?
+}
