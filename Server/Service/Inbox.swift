@@ -14,6 +14,8 @@ final class Inbox: Sendable {
         case encoded(UInt64, [OutFrame])
         /// The blob thread's answer for an HTTP exchange.
         case blob(UInt64, BlobEvent)
+        /// A connection the front door accepted.
+        case adopt(Int32)
     }
 
     private struct State {

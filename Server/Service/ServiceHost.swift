@@ -46,6 +46,12 @@ final class ServiceHost: @unchecked Sendable {
     var exchangesByNumber: [UInt64: BlobExchange] = [:]
     var nextExchange: UInt64 = 1
     private var context: OpaquePointer?
+    private var vhost: OpaquePointer?
+    /// Accepts connections and checks each first request's head.
+    private let frontDoor: FrontDoor
+    private let frontDoorDone = DispatchSemaphore(value: 0)
+    /// Connections handed over, adopted once the current service call ends.
+    private var arriving: [Int32] = []
     private var connections: [ConnectionID: LiveConnection] { fanout.connections }
     private var nextConnection: UInt64 = 1
     private var lastTick = Timestamp(milliseconds: 0)
@@ -59,7 +65,7 @@ final class ServiceHost: @unchecked Sendable {
 
     /// The port the server listens on (the one asked for, or the one the
     /// system chose for port 0).
-    private(set) var port = 0
+    var port: Int { frontDoor.port }
 
     init(
         host: String, port: Int, storage: any RoomStorage, metrics: ServerMetrics, configuration: ServerConfiguration,
@@ -76,8 +82,9 @@ final class ServiceHost: @unchecked Sendable {
         self.metrics = metrics
         limits = configuration.limits
         server = SyncServer(configuration: configuration, authenticate: authenticate)
-        easel_lws_quiet_logs()
-        try createContext(host: host, port: port)
+        LibWebSocketsLog.route(to: log.logger)
+        frontDoor = try FrontDoor(host: host, port: port)
+        try createContext()
     }
 
     deinit {
@@ -94,7 +101,7 @@ final class ServiceHost: @unchecked Sendable {
         return copy
     }
 
-    private func createContext(host: String, port: Int) throws(ServeError) {
+    private func createContext() throws(ServeError) {
         // protocols[0] takes plain HTTP; the collaboration protocol is the
         // vhost default, so a client naming no subprotocol still gets it.
         let protocols = UnsafeMutablePointer<lws_protocols>.allocate(capacity: 4)
@@ -124,20 +131,20 @@ final class ServiceHost: @unchecked Sendable {
         vhostOptions = options
 
         var info = lws_context_creation_info()
-        info.port = Int32(port)
-        info.iface = UnsafePointer(cString(host))
+        // The front door listens and hands connections over.
+        info.port = Int32(easel_lws_no_listen)
+        // Room for any head the front door lets through.
+        info.max_http_header_data2 = UInt32(RequestHead.headLimit + 4096)
         info.protocols = UnsafePointer(protocols)
         info.pvo = UnsafePointer(options)
         info.vhost_name = UnsafePointer(cString("easel"))
         info.options = easel_lws_server_options
         info.user = Unmanaged.passUnretained(self).toOpaque()
-        guard let context = lws_create_context(&info) else {
-            throw ServeError("cannot listen on \(host):\(port) (is the port in use?)")
+        guard let context = lws_create_context(&info), let vhost = lws_get_vhost_by_name(context, "easel") else {
+            throw ServeError("cannot start libwebsockets")
         }
         self.context = context
-        if let vhost = lws_get_vhost_by_name(context, "easel") {
-            self.port = Int(lws_get_vhost_listen_port(vhost))
-        }
+        self.vhost = vhost
     }
 
     // MARK: The loop
@@ -145,9 +152,29 @@ final class ServiceHost: @unchecked Sendable {
     /// Services connections until a stop has been asked for and finished.
     func run() {
         guard let context else { return }
+        let door = Thread { [self, inbox, logger = log.logger] in
+            let refusals = HTTPRefusalLog(logger: logger)
+            frontDoor.run(
+                handOver: { socket in
+                    if inbox.add(.adopt(socket)) { wake() }
+                },
+                refused: { refusal, peer in refusals.note(refusal, peer: peer) })
+            frontDoorDone.signal()
+        }
+        door.name = "easel-front-door"
+        door.start()
         while !finished {
             _ = lws_service(context, 0)
+            // Outside any callback: adopting services the connection at once,
+            // and lws does not expect that from inside one of its callbacks.
+            let adopting = arriving
+            arriving = []
+            for socket in adopting { adopt(socket) }
         }
+        frontDoor.stop()
+        frontDoorDone.wait()
+        for case .adopt(let socket) in inbox.drain().items { close(socket) }
+        for socket in arriving { close(socket) }
     }
 
     /// Wakes the service thread; safe from any thread.
@@ -324,6 +351,16 @@ final class ServiceHost: @unchecked Sendable {
         fanout.send(message, to: recipients, at: clock.now)
     }
 
+    /// A connection the front door accepted: lws takes it as its own.
+    private func adopt(_ socket: Int32) {
+        guard let vhost, !finished else {
+            close(socket)
+            return
+        }
+        // lws owns the socket now, even when it failed to take it on.
+        _ = easel_lws_adopt(vhost, socket)
+    }
+
     // MARK: HTTP on the same port
 
     /// 200 while serving, 503 once a stop began.
@@ -356,6 +393,7 @@ final class ServiceHost: @unchecked Sendable {
             case .storage(let completion): completion.deliver(to: server, at: now)
             case .encoded(let number, let frames): fanout.encoded(number, frames)
             case .blob(let number, let event): blobEvent(event, for: number)
+            case .adopt(let socket): arriving.append(socket)
             }
         }
         if now.milliseconds(since: lastTick) >= 50 || now < lastTick {

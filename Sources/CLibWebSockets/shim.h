@@ -145,8 +145,15 @@ static inline void easel_lws_read_flow(struct lws *wsi, int enable) {
     lws_rx_flow_control(wsi, enable);
 }
 
-// A context for client connections only.
+// A context for client connections only, or a server whose connections
+// are accepted by someone else and adopted.
 static const int easel_lws_no_listen = CONTEXT_PORT_NO_LISTEN;
+
+// Adopts a connection accepted elsewhere as an HTTP server connection, as
+// if lws had accepted it. 0 when adopted.
+static inline int easel_lws_adopt(struct lws_vhost *vhost, int socket) {
+    return lws_adopt_socket_vhost(vhost, socket) ? 0 : -1;
+}
 
 // Starts a WebSocket client connection; callbacks go to the context's
 // "easel-client" protocol, `opaque` comes back via lws_get_opaque_user_data.

@@ -118,6 +118,32 @@ struct ServeTests {
         #expect(metrics.hasPrefix("HTTP/1.1 200") && metrics.contains("easel_connections"), "\(metrics)")
     }
 
+    @Test func aNulInThePathALongPathAndHugeHeadersGet400And414And431WithAReasonAndTheServerStaysUp() throws {
+        let server = try ServerProcess(database: temporaryDatabase())
+        defer { server.kill() }
+        func answer(_ request: [UInt8]) throws -> String {
+            let hex = request.map { String(format: "%02x", $0) }.joined()
+            return try OutsideClient.run(["\(server.port)", "raw-http", hex])["answer"] as? String ?? ""
+        }
+        let nul = try answer(Array("GET /a".utf8) + [0] + Array("b HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+        #expect(nul.hasPrefix("HTTP/1.1 400 Bad Request") && nul.contains("NUL byte"), "\(nul)")
+        let encoded = try answer(Array("GET /blobs/%00 HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+        #expect(encoded.hasPrefix("HTTP/1.1 400") && encoded.contains("%00"), "\(encoded)")
+        let long = try answer(Array("GET /\(String(repeating: "a", count: 5000)) HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+        #expect(long.hasPrefix("HTTP/1.1 414 URI Too Long") && long.contains("4096 bytes"), "\(long)")
+        let huge = try answer(
+            Array("GET / HTTP/1.1\r\nHost: x\r\nX-Big: \(String(repeating: "b", count: 20_000))\r\n\r\n".utf8))
+        #expect(huge.hasPrefix("HTTP/1.1 431 Request Header Fields Too Large") && huge.contains("16384"), "\(huge)")
+        let notHTTP = try answer([0x16, 0x03, 0x01, 0x00, 0xA5, 0x01, 0x00])
+        #expect(notHTTP.hasPrefix("HTTP/1.1 400") && notHTTP.contains("HTTP/1.1 server"), "\(notHTTP)")
+        // Big but within the limit (a browser's cookies), and the server is still up.
+        let cookies = try answer(
+            Array("GET /healthz HTTP/1.1\r\nHost: x\r\nCookie: \(String(repeating: "c", count: 12_000))\r\n\r\n".utf8))
+        #expect(cookies.hasPrefix("HTTP/1.1 200") && cookies.hasSuffix("serving\n"), "\(cookies)")
+        let refusals = server.logRecords.filter { $0["message"] as? String == "http refused" }
+        #expect(refusals.compactMap { $0["status"] as? Int }.sorted() == [400, 400, 400, 414, 431])
+    }
+
     @Test func theWebSocketPathIsIgnoredAndTheHelloAloneNamesTheDocument() throws {
         let server = try ServerProcess(database: temporaryDatabase())
         defer { server.kill() }

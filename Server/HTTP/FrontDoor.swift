@@ -1,0 +1,212 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The listening socket, and each new connection until its first request's
+/// head has arrived whole and passed `RequestHead`; the connection then goes
+/// to the service thread, with the bytes read so far, for libwebsockets to
+/// adopt as if it had accepted it. A head that fails gets its status and a
+/// plain reason here (400, 408, 414, 431), which lws could not give: it
+/// closes such a connection without a word.
+///
+/// Runs on a thread of its own. A connection waits here at most 10 s for
+/// its head; at most `pendingLimit` wait at once, and the rest wait in the
+/// kernel's accept queue.
+final class FrontDoor: Sendable {
+    let port: Int
+    private let listener: Int32
+    private let stopped = Atomic<Bool>(false)
+
+    static let pendingLimit = 1_000
+    static let headSeconds = 10.0
+    /// How long a refused connection is read and dropped before it is
+    /// closed, so the refusal is not lost to a reset.
+    static let drainSeconds = 1.0
+
+    /// Listens at once, so a port in use is an error before anything runs.
+    init(host: String, port: Int) throws(ServeError) {
+        (listener, self.port) = try Self.listen(host: host, port: port)
+    }
+
+    deinit {
+        close(listener)
+    }
+
+    private static func listen(host: String, port: Int) throws(ServeError) -> (Int32, Int) {
+        let failure = ServeError("cannot listen on \(host):\(port) (is the port in use?)")
+        var hints = addrinfo()
+        hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var found: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo(host, String(port), &hints, &found) == 0, let address = found else { throw failure }
+        defer { freeaddrinfo(found) }
+        let socket = Glibc.socket(address.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard socket >= 0 else { throw failure }
+        var on: Int32 = 1
+        setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
+        guard bind(socket, address.pointee.ai_addr, address.pointee.ai_addrlen) == 0, Glibc.listen(socket, 512) == 0
+        else {
+            close(socket)
+            throw failure
+        }
+        // Accepting until the queue is empty must end in EAGAIN, not a wait.
+        _ = fcntl(socket, F_SETFL, fcntl(socket, F_GETFL) | O_NONBLOCK)
+        var bound = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let named = withUnsafeMutablePointer(to: &bound) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) }
+        }
+        guard named == 0 else {
+            close(socket)
+            throw failure
+        }
+        // sin_port and sin6_port both follow the two-byte family.
+        let networkPort = withUnsafeBytes(of: bound) { $0.load(fromByteOffset: 2, as: UInt16.self) }
+        return (socket, Int(UInt16(bigEndian: networkPort)))
+    }
+
+    /// Asks `run` to end; it closes what is still waiting.
+    func stop() {
+        stopped.store(true, ordering: .relaxed)
+    }
+
+    /// A connection that has not handed its head over yet.
+    private struct Waiting {
+        /// Bytes of its head seen so far (peeked: they stay in the socket).
+        var peeked = 0
+        var deadline: Double
+        /// Refused: what it still sends is read and dropped until then.
+        var draining = false
+    }
+
+    /// Accepts and reads until `stop`: a head that passes goes to
+    /// `handOver` with its socket (which `handOver` then owns); a refusal is
+    /// told to `refused`, for the log.
+    ///
+    /// A head is only peeked at, never taken from the socket, so lws reads
+    /// the connection from its first byte as if it had accepted it. A
+    /// socket with part of a head waiting stays readable, so it is not
+    /// polled but looked at again every 20 ms until the rest comes.
+    func run(
+        handOver: (_ socket: Int32) -> Void,
+        refused: (_ refusal: RequestHead.Refusal, _ peer: String) -> Void
+    ) {
+        var waiting: [Int32: Waiting] = [:]
+        var polled: [pollfd] = []
+        var buffer = [UInt8](repeating: 0, count: RequestHead.headLimit + 1)
+        while !stopped.load(ordering: .relaxed) {
+            polled.removeAll(keepingCapacity: true)
+            if waiting.count < Self.pendingLimit { polled.append(pollfd(fd: listener, events: Int16(POLLIN), revents: 0)) }
+            var partial = false
+            for (socket, connection) in waiting {
+                if connection.peeked == 0 || connection.draining {
+                    polled.append(pollfd(fd: socket, events: Int16(POLLIN), revents: 0))
+                } else {
+                    partial = true
+                }
+            }
+            _ = poll(&polled, nfds_t(polled.count), partial ? 20 : 200)
+            let now = Self.seconds()
+            var readable = Set<Int32>()
+            for entry in polled where entry.revents != 0 {
+                if entry.fd == listener { acceptAll(into: &waiting, at: now) } else { readable.insert(entry.fd) }
+            }
+            for (socket, var connection) in waiting where readable.contains(socket) || connection.peeked > 0 {
+                let flags = connection.draining ? MSG_DONTWAIT : MSG_DONTWAIT | MSG_PEEK
+                let count = recv(socket, &buffer, buffer.count, Int32(flags))
+                if count == 0 || (count < 0 && errno != EAGAIN && errno != EINTR) {
+                    close(socket)
+                    waiting[socket] = nil
+                    continue
+                }
+                guard count > connection.peeked, !connection.draining else { continue }
+                connection.peeked = count
+                switch RequestHead.check(buffer[..<count]) {
+                case .incomplete:
+                    waiting[socket] = connection
+                case .complete:
+                    waiting[socket] = nil
+                    handOver(socket)
+                case .refused(let refusal):
+                    refused(refusal, Self.peer(of: socket))
+                    waiting[socket] = refuse(socket, refusal, at: now)
+                }
+            }
+            for (socket, connection) in waiting where now > connection.deadline {
+                if connection.draining {
+                    close(socket)
+                    waiting[socket] = nil
+                } else {
+                    refused(.tooSlow, Self.peer(of: socket))
+                    waiting[socket] = refuse(socket, .tooSlow, at: now)
+                }
+            }
+        }
+        for socket in waiting.keys { close(socket) }
+    }
+
+    private func acceptAll(into waiting: inout [Int32: Waiting], at now: Double) {
+        while waiting.count < Self.pendingLimit {
+            let socket = accept(listener, nil, nil)
+            guard socket >= 0 else { return }
+            _ = fcntl(socket, F_SETFL, fcntl(socket, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(socket, F_SETFD, FD_CLOEXEC)
+            waiting[socket] = Waiting(deadline: now + Self.headSeconds)
+        }
+    }
+
+    /// Writes the refusal, ends the sending side, and reads what follows
+    /// for a moment, so the client reads the answer instead of a reset.
+    private func refuse(_ socket: Int32, _ refusal: RequestHead.Refusal, at now: Double) -> Waiting {
+        let body = refusal.reason + "\n"
+        let answer =
+            "HTTP/1.1 \(refusal.status) \(Self.phrase(refusal.status))\r\ncontent-type: text/plain; charset=utf-8\r\n"
+            + "content-length: \(body.utf8.count)\r\nconnection: close\r\nx-content-type-options: nosniff\r\n\r\n"
+            + body
+        _ = Array(answer.utf8).withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+        shutdown(socket, Int32(SHUT_WR))
+        return Waiting(deadline: now + Self.drainSeconds, draining: true)
+    }
+
+    static func phrase(_ status: Int) -> String {
+        switch status {
+        case 408: "Request Timeout"
+        case 414: "URI Too Long"
+        case 431: "Request Header Fields Too Large"
+        default: "Bad Request"
+        }
+    }
+
+    private static func peer(of socket: Int32) -> String {
+        var address = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let found = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(socket, $0, &length) }
+        }
+        guard found == 0 else { return "unknown" }
+        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+        let family = Int32(address.ss_family)
+        let named = withUnsafePointer(to: &address) { pointer -> Bool in
+            if family == AF_INET {
+                return pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { inet in
+                    var sin = inet.pointee.sin_addr
+                    return inet_ntop(AF_INET, &sin, &text, socklen_t(text.count)) != nil
+                }
+            }
+            return pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { inet in
+                var sin6 = inet.pointee.sin6_addr
+                return inet_ntop(AF_INET6, &sin6, &text, socklen_t(text.count)) != nil
+            }
+        }
+        return named ? String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : "unknown"
+    }
+
+    private static func seconds() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+}
