@@ -35,10 +35,15 @@ final class BlobExchange {
         case end
     }
 
-    init(number: UInt64, wsi: OpaquePointer, request: BlobRequest?) {
+    /// A HEAD request: every answer is its headers alone (RFC 9110 9.3.2),
+    /// with the length a GET's body would have.
+    let headOnly: Bool
+
+    init(number: UInt64, wsi: OpaquePointer, request: BlobRequest?, headOnly: Bool) {
         self.number = number
         self.wsi = wsi
         self.request = request
+        self.headOnly = headOnly
     }
 
     /// Queues a whole answer.
@@ -46,7 +51,7 @@ final class BlobExchange {
         answered = true
         closeAfterAnswer = closeAfterAnswer || closing
         parts.append(.headers(response, length: response.body.count))
-        parts.append(response.body.isEmpty ? .end : .body(response.body, final: true))
+        parts.append(response.body.isEmpty || headOnly ? .end : .body(response.body, final: true))
     }
 
     var entityTag: String { "\"\(request.map { "\($0.hash)" } ?? "")\"" }

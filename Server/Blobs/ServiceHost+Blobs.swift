@@ -33,7 +33,7 @@ extension ServiceHost {
             logRefusedBlob(refusal.status, request)
             return respondImmediately(wsi, refusal, afterBody: request.method == .put)
         }
-        let exchange = BlobExchange(number: nextExchange, wsi: wsi, request: request)
+        let exchange = BlobExchange(number: nextExchange, wsi: wsi, request: request, headOnly: method == 2)
         madeProgress(exchange)
         nextExchange += 1
         exchanges[wsi] = exchange
@@ -50,7 +50,15 @@ extension ServiceHost {
         case .put:
             let declared = header(wsi) { easel_lws_header(wsi, easel_lws_token_content_length, $0, $1) }
                 .flatMap { Int64($0) }
-            if let declared, declared > blobLimits.maxBytes {
+            guard let declared else {
+                // A body without a length (chunked) cannot be read to its
+                // end here: it would hold an upload's place until it idled.
+                logRefusedBlob(411, request)
+                exchange.answer(.text(411, "an upload must say its size: Content-Length\n"), closing: true)
+                lws_callback_on_writable(wsi)
+                return 0
+            }
+            if declared > blobLimits.maxBytes {
                 return refuseUpload(exchange, .text(413, "a blob has at most \(blobLimits.maxBytes) bytes here\n"))
             }
             let uploading = exchanges.values.filter { $0.upload.map { !$0.ended } ?? false }.count
@@ -97,7 +105,7 @@ extension ServiceHost {
     /// bad path, a refused token): at once, or for an upload once its body
     /// has been read and dropped.
     private func respondImmediately(_ wsi: OpaquePointer, _ response: HTTPResponse, afterBody: Bool) -> Int32 {
-        let exchange = BlobExchange(number: nextExchange, wsi: wsi, request: nil)
+        let exchange = BlobExchange(number: nextExchange, wsi: wsi, request: nil, headOnly: easel_lws_http_method(wsi) == 2)
         nextExchange += 1
         exchanges[wsi] = exchange
         exchangesByNumber[exchange.number] = exchange

@@ -183,6 +183,9 @@ final class Room {
                 "protocol \(hello.protocolVersion) is not spoken here; this server speaks 1 to \(WireProtocol.version)")
         }
         let author = identity.user ?? hello.user.name
+        // What peers were last shown of this replica, carried to a connection
+        // that takes it over, so its end still sends the replica's leave.
+        var inherited: Presence?
         if let holder = connectionOfReplica[hello.replica], let other = members[holder] {
             guard other.author == author else {
                 return io.fail(
@@ -190,7 +193,7 @@ final class Room {
                     "replica \(hello.replica) is in use by another user's live connection")
             }
             // The same user again (a reconnect that beat the old socket's close).
-            removeMember(holder)
+            inherited = removeMember(holder)?.presence
             io.close(holder, .replaced)
         }
         guard members.count < configuration.limits.connectionsPerRoom else {
@@ -201,7 +204,7 @@ final class Room {
         let version = min(hello.protocolVersion, WireProtocol.version)
         members[connection] = Member(
             replica: hello.replica, user: hello.user, author: author, role: identity.role, protocolVersion: version,
-            sentThrough: head, lastHeard: now)
+            sentThrough: head, lastHeard: now, presence: inherited)
         memberOrder.append(connection)
         connectionOfReplica[hello.replica] = connection
         let welcome = Welcome(
