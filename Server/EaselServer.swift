@@ -44,7 +44,7 @@ public struct ServeOptions: Sendable {
 public final class EaselServer: Sendable {
     private let host: ServiceHost
     private let worker: StorageWorker
-    private let blobWorker: BlobWorker
+    private let blobStorage: StoreBlobStorage
     private let ticker: Ticker
     public let options: ServeOptions
 
@@ -65,7 +65,7 @@ public final class EaselServer: Sendable {
         do {
             worker = try StorageWorker(
                 path: options.databasePath, durability: options.durability, faults: options.storageFaults)
-            blobWorker = try BlobWorker(path: options.databasePath, durability: options.durability)
+            blobStorage = try StoreBlobStorage(besideDatabase: options.databasePath, durability: options.durability)
         } catch {
             throw ServeError("cannot open the database \(options.databasePath): \(error)")
         }
@@ -87,7 +87,7 @@ public final class EaselServer: Sendable {
             host: options.host == "localhost" ? "127.0.0.1" : options.host, port: options.port,
             storage: StoreRoomStorage(worker: worker, clock: options.clock), metrics: ServerMetrics(),
             configuration: configuration,
-            site: site, blobs: blobWorker, blobLimits: options.blobs, authenticate: authenticate,
+            site: site, blobs: blobStorage, blobLimits: options.blobs, authenticate: authenticate,
             log: ServerLog(logger: options.logger, refusals: options.refusalLog), clock: options.clock)
         ticker = Ticker(host: host)
     }
@@ -102,7 +102,7 @@ public final class EaselServer: Sendable {
         ticker.start()
         host.run()
         ticker.stop()
-        blobWorker.drain()
+        blobStorage.drain()
         worker.shutdown()
         options.logger.info("stopped: storage flushed")
     }

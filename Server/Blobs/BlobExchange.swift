@@ -1,97 +1,205 @@
-import Crypto
 import EaselModel
+import EaselProtocol
 import EaselStore
+import EaselSync
 
-/// One HTTP request on a blob, from its headers to its last byte out: what
-/// it asked, what is still to be written, and an upload's or a download's
-/// progress. Touched only on the service thread.
+/// One HTTP request on a blob (or an answer decided at once), from its
+/// headers to its last byte out, as a state machine: it takes what the
+/// socket and the blob port tell it and returns what to do, so every case
+/// is tested without a socket (`BlobExchangeTests`). `ServiceHost+Blobs`
+/// carries the actions out. Touched only on the service thread.
+///
+/// An upload goes to the port a chunk at a time and reading pauses while
+/// the port is `chunksAhead` chunks behind, so memory stays bounded however
+/// many upload at once; a download holds one chunk at a time.
 final class BlobExchange {
+    /// What the request's headers said, as the shim reads them.
+    struct Head {
+        /// The shim's code: 1 GET, 2 HEAD, 3 PUT, anything else another method.
+        var method: Int32
+        var path = ""
+        var document: String?
+        var authorization: String?
+        var contentLength: Int64?
+        var ifNoneMatch: String?
+    }
+
+    enum Action: Equatable {
+        /// A call on the blob port; its answer comes back to `storage`.
+        case store(StoreCall)
+        case pauseReading, resumeReading
+        /// Ask for a writable callback: a part is ready.
+        case write
+        /// Close the connection now (a refused body too long to drain).
+        case closeNow
+        /// The transfer moved: its idle timer starts again.
+        case progress
+        /// For the log.
+        case refused(status: UInt32)
+        case stored(created: Bool)
+        case failed(what: String, failure: StorageFailure, incident: String)
+    }
+
+    enum StoreCall: Equatable {
+        case begin
+        case append(sequence: Int, bytes: [UInt8])
+        case finish(BlobHash, size: Int64, type: BlobType, document: DocumentName)
+        case abandon
+        case locate(BlobHash, DocumentName)
+        case read(sequence: Int, of: StoredBlob)
+    }
+
+    /// What the blob port answered.
+    enum StorageAnswer: Sendable {
+        case began(Result<Void, StorageFailure>)
+        case chunkWritten(Result<Void, StorageFailure>)
+        case finished(Result<UploadFinish, StorageFailure>)
+        case located(Result<StoredBlob?, StorageFailure>)
+        case chunkRead(Result<[UInt8]?, StorageFailure>)
+    }
+
+    enum Part: Equatable {
+        /// Status line and headers; `length` is the body's, written after.
+        case headers(HTTPResponse, length: Int)
+        case body([UInt8], final: Bool)
+        /// Ends an answer without a body (HEAD, 304).
+        case end
+    }
+
+    /// Chunks of one upload the port may have queued before reading pauses.
+    static let chunksAhead = 4
+
     let number: UInt64
-    let wsi: OpaquePointer
+    let head: Head
     /// Nil for an answer decided before the request was understood.
-    let request: BlobRequest?
-    /// What is left to write, in order; empty while waiting on the blob thread.
+    var request: BlobRequest?
+    let limits: BlobLimits
+    let incidents: () -> String
+    // The state below is the exchange's own: only this file and
+    // BlobExchange+Transfer.swift change it.
+
+    /// What is left to write, in order; empty while waiting on the port.
     var parts: [Part] = []
-    /// Close the connection once the answer is out (a refused upload's
-    /// body was never read).
-    var closeAfterAnswer = false
+    /// Close the connection once the answer is out.
+    var closesAfterAnswer = false
     var answered = false
-    var upload: UploadProgress?
-    var download: DownloadProgress?
-    /// The request's If-None-Match, read while its headers are at hand.
-    var ifNoneMatch: String?
+    var upload: Upload?
+    var download: (blob: StoredBlob, nextChunk: Int)?
     /// An upload refused before its body was read: the body is read and
     /// dropped, and this answers it at the end, so the client (which sends
     /// its whole body before it reads) sees the answer, not a broken pipe.
     var refusalAfterBody: HTTPResponse?
-    /// Bytes of a refused body dropped so far.
     var drained: Int64 = 0
+    /// The last part is written, or the connection closed.
+    var isOver = false
 
-    enum Part {
-        /// Status line and headers; `length` is the body's, written after.
-        case headers(HTTPResponse, length: Int)
-        case body([UInt8], final: Bool)
-        /// Ends an answer that has no body (HEAD, 304).
-        case end
+    struct Upload {
+        var pending: [UInt8] = []
+        /// The first bytes, for sniffing the type.
+        var head: [UInt8] = []
+        var received: Int64 = 0
+        var nextSequence = 0
+        /// Chunks handed to the port and not yet written.
+        var inFlight = 0
+        var paused = false
+        /// Stored, refused or failed: nothing more to do.
+        var ended = false
     }
 
-    /// A HEAD request: every answer is its headers alone (RFC 9110 9.3.2),
-    /// with the length a GET's body would have.
-    let headOnly: Bool
-
-    init(number: UInt64, wsi: OpaquePointer, request: BlobRequest?, headOnly: Bool) {
+    init(number: UInt64, head: Head, limits: BlobLimits, incidents: @escaping () -> String) {
         self.number = number
-        self.wsi = wsi
+        self.head = head
+        self.limits = limits
+        self.incidents = incidents
+    }
+
+    /// An upload whose body is still being read.
+    var isUploading: Bool { upload.map { !$0.ended } ?? false }
+
+    var handle: UploadHandle { UploadHandle(rawValue: number) }
+
+    /// How much of a refused body is read and dropped before the connection
+    /// is simply closed.
+    var drainLimit: Int64 { max(2 * limits.maxBytes, 16 << 20) }
+
+    var headOnly: Bool { head.method == 2 }
+
+    // MARK: Starting
+
+    /// A request under `/blobs/`: parsed, authorized, and begun.
+    static func blob(
+        number: UInt64, head: Head, limits: BlobLimits, uploadsInFlight: Int, authenticate: Authenticator,
+        at now: Timestamp, incidents: @escaping () -> String = Incident.next
+    ) -> (BlobExchange, [Action]) {
+        let exchange = BlobExchange(number: number, head: head, limits: limits, incidents: incidents)
+        return (exchange, exchange.begin(uploadsInFlight: uploadsInFlight, authenticate: authenticate, at: now))
+    }
+
+    /// A whole answer decided at once (health, metrics, the site): after
+    /// the request's body, read and dropped, when it declared one.
+    static func answering(_ response: HTTPResponse, number: UInt64, head: Head, limits: BlobLimits) -> (
+        BlobExchange, [Action]
+    ) {
+        let exchange = BlobExchange(number: number, head: head, limits: limits, incidents: Incident.next)
+        return (exchange, exchange.refuseUpload(response, bodyLeft: (head.contentLength ?? 0) > 0))
+    }
+
+    func begin(uploadsInFlight: Int, authenticate: Authenticator, at now: Timestamp) -> [Action] {
+        let isPut = head.method == 3
+        let request: BlobRequest
+        switch BlobRequest.parse(path: head.path, method: head.method, document: head.document) {
+        case .refused(let response):
+            return [.refused(status: response.status)] + refuseUpload(response, bodyLeft: isPut)
+        case .request(let parsed):
+            request = parsed
+        }
         self.request = request
-        self.headOnly = headOnly
+        let bearer = BlobRequest.bearer(from: head.authorization)
+        if let refusal = request.refusal(bearer: bearer, authenticate: authenticate, at: now) {
+            return [.refused(status: refusal.status)] + refuseUpload(refusal, bodyLeft: isPut)
+        }
+        switch request.method {
+        case .get, .head:
+            return [.progress, .store(.locate(request.hash, request.document))]
+        case .put:
+            guard let declared = head.contentLength else {
+                // A body without a length (chunked) cannot be read to its
+                // end here: it would hold an upload's place until it idled.
+                answer(.text(411, "an upload must say its size: Content-Length\n"), closing: true)
+                return [.refused(status: 411), .write]
+            }
+            if declared > limits.maxBytes {
+                return [.refused(status: 413)] + refuseUpload(Self.tooBig(limits))
+            }
+            guard uploadsInFlight < limits.maxUploads else {
+                return [.refused(status: 503)]
+                    + refuseUpload(
+                        .text(
+                            503, "\(uploadsInFlight) uploads are in flight, the most this server takes; try again soon\n",
+                            headers: [.init("retry-after", "1")]))
+            }
+            upload = Upload()
+            var actions: [Action] = [.progress, .store(.begin)]
+            if declared == 0 { actions += bodyEnded() }
+            return actions
+        }
     }
 
-    /// Queues a whole answer.
-    func answer(_ response: HTTPResponse, closing: Bool = false) {
-        answered = true
-        closeAfterAnswer = closeAfterAnswer || closing
-        parts.append(.headers(response, length: response.body.count))
-        parts.append(response.body.isEmpty || headOnly ? .end : .body(response.body, final: true))
+    static func tooBig(_ limits: BlobLimits) -> HTTPResponse {
+        .text(413, "a blob has at most \(limits.maxBytes) bytes here\n")
     }
 
-    var entityTag: String { "\"\(request.map { "\($0.hash)" } ?? "")\"" }
-}
-
-/// An upload's bytes on their way in: hashed and sniffed as they arrive,
-/// handed to the blob thread a chunk at a time.
-final class UploadProgress {
-    let ticket = UploadTicket()
-    var pending: [UInt8] = []
-    /// The first bytes, for sniffing the type.
-    var head: [UInt8] = []
-    var received: Int64 = 0
-    var nextSequence = 0
-    /// Chunks handed to the blob thread and not yet written.
-    var inFlight = 0
-    var paused = false
-    /// Stored, refused or failed: nothing more to do.
-    var ended = false
-}
-
-/// The upload's ID in the store and the hash of its bytes so far, set and
-/// read only on the blob thread, whose queue runs an upload's steps in
-/// order: hashing there keeps 10 MiB of SHA-256 off the service thread.
-final class UploadTicket: @unchecked Sendable {
-    var id: UploadID?
-    var hasher = SHA256()
-}
-
-/// A download streaming out a chunk at a time.
-struct DownloadProgress {
-    var location: BlobLocation
-    var nextChunk = 0
-}
-
-/// What the blob thread tells the service thread about an exchange.
-/// Unchecked: its store results cross once, from the blob thread to the service thread.
-enum BlobEvent: @unchecked Sendable {
-    case chunkWritten((any Error)?)
-    case stored(Result<BlobStored, any Error>)
-    case found(Result<BlobLocation?, any Error>)
-    case chunkRead(Result<[UInt8]?, any Error>)
+    /// Refuses: the rest of the body is read and dropped and the answer
+    /// goes at its end (at once when there is no body left, or when it
+    /// declares more than the drain limit, then closing).
+    func refuseUpload(_ response: HTTPResponse, bodyLeft: Bool = true) -> [Action] {
+        upload?.ended = true
+        let declared = head.contentLength
+        if bodyLeft, declared != 0, (declared ?? 0) <= drainLimit {
+            refusalAfterBody = response
+            return []
+        }
+        answer(response, closing: bodyLeft && declared != 0)
+        return [.write]
+    }
 }

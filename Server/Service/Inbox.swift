@@ -13,7 +13,7 @@ final class Inbox: Sendable {
         /// A shared welcome's content, by its number.
         case encoded(UInt64, [OutFrame])
         /// The blob thread's answer for an HTTP exchange.
-        case blob(UInt64, BlobEvent)
+        case blob(UInt64, BlobExchange.StorageAnswer)
         /// A connection the front door accepted.
         case adopt(Int32)
     }

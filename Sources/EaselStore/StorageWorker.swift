@@ -12,7 +12,7 @@ import Foundation
 public final class StorageWorker: Sendable {
     public typealias Completion = @Sendable (Result<Void, StoreError>) -> Void
 
-    private let jobs = JobQueue()
+    private let thread: WorkerThread<Job>
     private let state: WorkerState
 
     /// Opens the store (on the calling thread) and starts the worker.
@@ -20,22 +20,17 @@ public final class StorageWorker: Sendable {
         path: String, durability: Durability = .full, snapshotEvery: Int = 10_000,
         faults: StorageFaults = StorageFaults()
     ) throws(StoreError) {
-        state = WorkerState(
+        let state = WorkerState(
             store: try OpStore(path: path, durability: durability), snapshotEvery: snapshotEvery, faults: faults)
-        let thread = Thread { [jobs, state] in
-            jobs.startedOnStorageThread()
-            while let batch = jobs.next() { state.run(batch) }
-            jobs.finished()
-        }
-        thread.name = "easel-storage"
-        thread.start()
+        self.state = state
+        thread = WorkerThread(name: "easel-storage", cancel: Job.cancel, run: state.run)
     }
 
     /// Appends positioned ops to a document; `completion` runs on the
     /// storage thread once they are committed (or failed), or at once on
     /// the caller's thread if the worker has shut down.
     public func append(_ ops: [StoredOp], to document: String, completion: @escaping Completion) {
-        jobs.add(.append(AppendJob(document: document, ops: ops, completion: completion)))
+        thread.add(.append(AppendJob(document: document, ops: ops, completion: completion)))
     }
 
     /// Runs `work` with the store on the storage thread, between commits.
@@ -43,7 +38,7 @@ public final class StorageWorker: Sendable {
         _ work: @escaping @Sendable (OpStore) throws(StoreError) -> T,
         completion: @escaping @Sendable (Result<T, StoreError>) -> Void
     ) {
-        jobs.add(
+        thread.add(
             .perform(
                 run: { store in completion(Result { () throws(StoreError) -> T in try work(store) }) },
                 cancel: { completion(.failure(StoreError(.closed, "the storage worker has shut down"))) }))
@@ -55,11 +50,11 @@ public final class StorageWorker: Sendable {
     /// queue drains after. Work added afterwards fails with `.closed`, its
     /// completion called at once on the caller's thread.
     public func shutdown() {
-        jobs.close()
+        thread.close()
     }
 
     deinit {
-        jobs.closeWithoutWaiting()
+        thread.closeWithoutWaiting()
     }
 
     /// Counted before callbacks run, so a caller called back sees its commit.

@@ -11,6 +11,17 @@ enum Job: Sendable {
     case append(AppendJob)
     /// Work with the store; `cancel` runs instead if the worker has stopped.
     case perform(run: @Sendable (OpStore) -> Void, cancel: @Sendable () -> Void)
+
+    /// What a job that came after the worker stopped gets instead.
+    @Sendable static func cancel(_ job: Job) {
+        switch job {
+        case .append(let append):
+            append.completion(
+                .failure(StoreError(.closed, "the storage worker has shut down", document: append.document)))
+        case .perform(_, let cancel):
+            cancel()
+        }
+    }
 }
 
 /// The worker's counters, read from any thread.
@@ -148,79 +159,5 @@ final class WorkerState: @unchecked Sendable {
         let head = (try? store.head(of: document)) ?? 0
         let snapshot = (try? store.latestSnapshotPosition(of: document)) ?? 0
         return Int(clamping: head - min(head, snapshot))
-    }
-}
-
-/// Jobs handed from any thread to the storage thread. Unchecked: it waits
-/// on an NSCondition, which `Mutex` cannot do; every field is behind it.
-final class JobQueue: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var pending: [Job] = []
-    private var closed = false
-    private var done = false
-    /// The storage thread, so `close` called from it does not wait for itself.
-    private var storageThread: pthread_t?
-
-    func startedOnStorageThread() {
-        condition.lock()
-        storageThread = pthread_self()
-        condition.unlock()
-    }
-
-    func add(_ job: Job) {
-        condition.lock()
-        guard !closed else {
-            condition.unlock()
-            fail(job)
-            return
-        }
-        pending.append(job)
-        condition.signal()
-        condition.unlock()
-    }
-
-    /// Everything queued, waiting for some; nil once closed and drained.
-    func next() -> [Job]? {
-        condition.lock()
-        defer { condition.unlock() }
-        while pending.isEmpty && !closed { condition.wait() }
-        if pending.isEmpty { return nil }
-        defer { pending.removeAll(keepingCapacity: true) }
-        return pending
-    }
-
-    /// Refuses new jobs and waits until the worker has drained the rest.
-    func close() {
-        condition.lock()
-        closed = true
-        condition.broadcast()
-        let onStorageThread = storageThread.map { pthread_equal($0, pthread_self()) != 0 } ?? false
-        while !done && !onStorageThread { condition.wait() }
-        condition.unlock()
-    }
-
-    func finished() {
-        condition.lock()
-        done = true
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    /// Stops taking jobs without waiting (the worker is going away).
-    func closeWithoutWaiting() {
-        condition.lock()
-        closed = true
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    private func fail(_ job: Job) {
-        switch job {
-        case .append(let append):
-            append.completion(
-                .failure(StoreError(.closed, "the storage worker has shut down", document: append.document)))
-        case .perform(_, let cancel):
-            cancel()
-        }
     }
 }

@@ -1,4 +1,5 @@
 import EaselModel
+import EaselProtocol
 
 /// A blob's size and type, as stored.
 public struct BlobInfo: Hashable, Sendable {
@@ -11,6 +12,10 @@ public struct BlobInfo: Hashable, Sendable {
 /// finishes or is abandoned.
 public struct UploadID: Hashable, Sendable {
     public let rawValue: Int64
+
+    public init(rawValue: Int64) {
+        self.rawValue = rawValue
+    }
 }
 
 /// How a finished upload ended.

@@ -1,0 +1,33 @@
+import CLibWebSockets
+import EaselSync
+
+/// Plain HTTP on the server's port (Protocol/README.md, section 1): each
+/// path's answer, by `HTTPRoute`, all written the one way blob answers are.
+extension ServiceHost {
+    func answerHTTP(_ wsi: OpaquePointer, path: String) -> Int32 {
+        switch HTTPRoute(path: path) {
+        case .blob: startBlobExchange(wsi, path: path)
+        case .health: answerWhole(wsi, healthAnswer)
+        case .metrics: answerWhole(wsi, metricsAnswer)
+        case .site: answerWhole(wsi, siteAnswer(wsi, path: path))
+        }
+    }
+
+    /// 200 while serving, 503 once a stop began.
+    private var healthAnswer: HTTPResponse {
+        shutdown.isStopping ? .text(503, "stopping\n") : .text(200, "serving\n")
+    }
+
+    private var metricsAnswer: HTTPResponse {
+        HTTPResponse(
+            status: 200, contentType: "text/plain; version=0.0.4",
+            body: metrics.exposition(
+                connections: connections.count, rooms: server.openDocuments.count, storage: storage.metrics))
+    }
+
+    /// The web canvas's pages and files (`WebSite`), or 404.
+    private func siteAnswer(_ wsi: OpaquePointer, path: String) -> HTTPResponse {
+        site?.response(for: path, ifNoneMatch: header(wsi) { easel_lws_if_none_match(wsi, $0, $1) })
+            ?? .text(404, "no such page: Easel serves WebSockets, /healthz, /metrics and its web canvas\n")
+    }
+}

@@ -1,0 +1,27 @@
+import EaselSync
+import Foundation
+
+/// The rooms' storage outputs, carried out through the port: each answer
+/// goes back through the inbox to the service thread, timed and counted on
+/// the way, with slow commits and storage failures and recoveries logged.
+extension ServiceHost {
+    /// A commit slower than this is logged.
+    static let slowCommit: Duration = .milliseconds(250)
+
+    func store(_ output: ServerOutput) {
+        let started = ContinuousClock.now
+        _ = storage.perform(output) { [inbox, metrics, logger = log.logger, storageHealth, weak self] completion in
+            var completion = completion
+            if case .stored(_, .success, let ops) = completion {
+                let took = ContinuousClock.now - started
+                metrics.commitLatency.record(took)
+                metrics.opsCommitted.increment(by: Int64(ops))
+                if took > Self.slowCommit {
+                    logger.warning("slow commit", metadata: ["ops": "\(ops)", "ms": "\(took.wholeMilliseconds)"])
+                }
+            }
+            storageHealth.note(&completion, logger: logger)
+            if inbox.add(.storage(completion)) { self?.wake() }
+        }
+    }
+}
