@@ -1,3 +1,4 @@
+import EaselProtocol
 import Foundation
 import Logging
 import Synchronization
@@ -55,7 +56,9 @@ public struct LineLogHandler: LogHandler {
         let time = Self.timestamp(Date())
         switch format {
         case .text:
-            var line = "\(time) \(event.level) \(JSONText.escapingLineBreaks(event.message.description))"
+            // The message escaped as JSON escapes it, unquoted: one line stays one line.
+            let message = JSONWriter.quoted(event.message.description).dropFirst().dropLast()
+            var line = "\(time) \(event.level) \(message)"
             for (key, value) in fields {
                 // Quoted and escaped unless plainly one word: a value a client
                 // chose (a user name) can never start a line of its own.
@@ -63,19 +66,21 @@ public struct LineLogHandler: LogHandler {
                     scalar.value > 0x20 && scalar.value != 0x7F && scalar != "\"" && scalar != "="
                         && !scalar.properties.isWhitespace
                 }
-                line += " \(key)=\(plain ? value : JSONText.quoted(value))"
+                line += " \(key)=\(plain ? value : JSONWriter.quoted(value))"
             }
             sink.emit(line + "\n")
         case .json:
-            var members = [
-                "\"time\":\(JSONText.quoted(time))", "\"level\":\(JSONText.quoted(event.level.rawValue))",
-                "\"message\":\(JSONText.quoted(event.message.description))",
-            ]
-            for (key, value) in fields where !["time", "level", "message"].contains(key) {
-                let isNumber = Int64(value) != nil
-                members.append("\(JSONText.quoted(key)):\(isNumber ? value : JSONText.quoted(value))")
+            var writer = JSONWriter(capacity: 256)
+            writer.object { writer in
+                writer.member("time", time)
+                writer.member("level", event.level.rawValue)
+                writer.member("message", event.message.description)
+                for (key, value) in fields where !["time", "level", "message"].contains(key) {
+                    writer.key(key)
+                    if let number = Int64(value) { writer.integer(number) } else { writer.string(value) }
+                }
             }
-            sink.emit("{" + members.joined(separator: ",") + "}\n")
+            sink.emit(String(decoding: writer.bytes, as: UTF8.self) + "\n")
         }
     }
 
@@ -99,33 +104,5 @@ public struct LineLogHandler: LogHandler {
         let fraction = String(milliseconds % 1000)
         return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):"
             + "\(two(parts.tm_min)):\(two(parts.tm_sec)).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)Z"
-    }
-}
-
-/// JSON string literals.
-enum JSONText {
-    /// The text with its line breaks and other control characters escaped
-    /// as JSON would, unquoted: one log line stays one line.
-    static func escapingLineBreaks(_ string: String) -> String {
-        let quoted = quoted(string)
-        return String(quoted.dropFirst().dropLast())
-    }
-
-    static func quoted(_ string: String) -> String {
-        var out = "\""
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
     }
 }

@@ -26,18 +26,10 @@ struct BlobStorageContractTests {
         }
     }
 
-    /// Waits for the port's answer, whatever thread it comes on.
     func answer<T: Sendable>(_ call: (@escaping @Sendable (Result<T, StorageFailure>) -> Void) -> Void) throws
         -> Result<T, StorageFailure>
     {
-        let result = Locked<Result<T, StorageFailure>?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        call { answer in
-            result.withLock { $0 = answer }
-            done.signal()
-        }
-        guard done.wait(timeout: .now() + 10) == .success else { throw ServerProcessError("storage never answered") }
-        return try #require(result.withLock { $0 })
+        try storageAnswer(call)
     }
 
     static let now = Timestamp(milliseconds: 1_000)

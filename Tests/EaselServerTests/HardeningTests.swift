@@ -6,13 +6,31 @@ import Testing
 /// its error and close codes, the server's memory stays bounded, and
 /// everyone else notices nothing.
 @Suite("easel serve under hostile input", .serialized)
-struct HardeningTests {
+final class HardeningTests {
     /// What the server may hold while it is flooded: its baseline is about
     /// 20-40 MB.
     static let memoryBound = 200 << 20
+    private var servers: [ServerProcess] = []
+
+    /// Whatever the clients sent, the server's log holds none of their ops'
+    /// content: the text of the slow reader's entities, the flood's emoji.
+    deinit {
+        for server in servers {
+            let log = server.log
+            #expect(!log.isEmpty, "the server logged")
+            #expect(!log.contains(String(repeating: "x", count: 32)), "a text entity's content in the log")
+            #expect(!log.contains("⭐") && !log.contains("\\u2b50"), "an emoji's content in the log")
+        }
+    }
+
+    func serve(_ arguments: [String] = []) throws -> ServerProcess {
+        let server = try ServerProcess(database: temporaryDatabase(), arguments: arguments)
+        servers.append(server)
+        return server
+    }
 
     @Test func everyInvalidVectorOverARealConnectionGetsItsCodeAndAWatcherInTheRoomSeesNothing() throws {
-        let server = try ServerProcess(database: temporaryDatabase())
+        let server = try serve()
         defer { server.kill() }
         let vectors = ServerProcess.packageRoot.appendingPathComponent("Protocol/vectors").path
         let report = try OutsideClient.run(["\(server.port)", "invalid-vectors", vectors])
@@ -38,7 +56,7 @@ struct HardeningTests {
     }
 
     @Test func aPushFloodIsRefusedAsRateLimitedThenClosedWith4001WhileAnotherClientKeepsWorking() throws {
-        let server = try ServerProcess(database: temporaryDatabase())
+        let server = try serve()
         defer { server.kill() }
         let peak = PeakMemory(of: server)
         let flood = try OutsideClient(["\(server.port)", "push-flood", "hostile/push", "20000"])
@@ -53,7 +71,7 @@ struct HardeningTests {
     }
 
     @Test func aPresenceFloodIsClosedWith4001AndTheServersMemoryStaysBounded() throws {
-        let server = try ServerProcess(database: temporaryDatabase())
+        let server = try serve()
         defer { server.kill() }
         let peak = PeakMemory(of: server)
         var closes: [Int] = []
@@ -69,7 +87,7 @@ struct HardeningTests {
     }
 
     @Test func aReaderThatStopsReadingIsClosedWith4002AndTheWriterIsNeverHeldUp() throws {
-        let server = try ServerProcess(database: temporaryDatabase(), arguments: ["--max-queued-bytes", "262144"])
+        let server = try serve(["--max-queued-bytes", "262144"])
         defer { server.kill() }
         let peak = PeakMemory(of: server)
         let report = try OutsideClient.run(["\(server.port)", "slow-reader", "hostile/slow", "24"])
@@ -79,7 +97,7 @@ struct HardeningTests {
     }
 
     @Test func aMessageOverTheServersByteLimitGets109AndClose1009() throws {
-        let server = try ServerProcess(database: temporaryDatabase(), arguments: ["--max-message-bytes", "65536"])
+        let server = try serve(["--max-message-bytes", "65536"])
         defer { server.kill() }
         let report = try OutsideClient.run(["\(server.port)", "oversize", "65537"])
         #expect(report["close"] as? Int == 1009)
@@ -89,7 +107,7 @@ struct HardeningTests {
     }
 
     @Test func aHelloInAProtocolVersionTheServerDoesNotSpeakGets202AndClose4000() throws {
-        let server = try ServerProcess(database: temporaryDatabase())
+        let server = try serve()
         defer { server.kill() }
         let report = try OutsideClient.run([
             "\(server.port)", "hello-as", "hostile/version", "0000000000000001", "-", "0",

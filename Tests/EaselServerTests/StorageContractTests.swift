@@ -28,18 +28,10 @@ struct StorageContractTests {
         }
     }
 
-    /// Waits for storage's answer, whatever thread it comes on.
     func answer<T: Sendable>(_ call: (@escaping @Sendable (Result<T, StorageFailure>) -> Void) -> Void) throws
         -> Result<T, StorageFailure>
     {
-        let result = Locked<Result<T, StorageFailure>?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        call { answer in
-            result.withLock { $0 = answer }
-            done.signal()
-        }
-        guard done.wait(timeout: .now() + 10) == .success else { throw ServerProcessError("storage never answered") }
-        return try #require(result.withLock { $0 })
+        try storageAnswer(call)
     }
 
     func load(_ storage: any RoomStorage, _ document: DocumentName) throws -> Result<CommittedHistory, StorageFailure> {

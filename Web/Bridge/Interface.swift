@@ -287,54 +287,13 @@ let exportsJSON: StaticString = """
     "easel_session_awaited_blobs":["handle"]}
     """
 
-/// JSON written straight into bytes, one small function a piece: the module
-/// is size-bound, and generic string building costs it kilobytes.
-struct InterfaceWriter {
-    var bytes: [UInt8] = []
-    private var first = true
-
-    @inline(never)
-    mutating func raw(_ text: StaticString) {
-        text.withUTF8Buffer { bytes += $0 }
-    }
-
-    @inline(never)
-    mutating func key(_ name: String) {
-        if !first { bytes.append(UInt8(ascii: ",")) }
-        first = false
-        bytes.append(UInt8(ascii: "\""))
-        bytes += name.utf8
-        bytes += Array("\":".utf8)
-    }
-
-    @inline(never)
-    mutating func number(_ value: Int) {
-        bytes += String(value).utf8
-    }
-
-    @inline(never)
-    mutating func string(_ value: String) {
-        bytes.append(UInt8(ascii: "\""))
-        bytes += value.utf8
-        bytes.append(UInt8(ascii: "\""))
-    }
-
-    /// An object whose members `body` writes.
-    @inline(never)
-    mutating func object(_ body: (inout InterfaceWriter) -> Void) {
-        bytes.append(UInt8(ascii: "{"))
-        first = true
-        body(&self)
-        bytes.append(UInt8(ascii: "}"))
-        first = false
-    }
-
-    @inline(never)
+extension JSONWriter {
+    /// An object of names and numbers.
     mutating func pairs(_ pairs: [(String, Int)]) {
         object { writer in
             for (name, value) in pairs {
                 writer.key(name)
-                writer.number(value)
+                writer.integer(value)
             }
         }
     }
@@ -342,10 +301,10 @@ struct InterfaceWriter {
 
 /// The tables above as one JSON object.
 func interfaceJSON() -> [UInt8] {
-    var out = InterfaceWriter()
+    var out = JSONWriter(capacity: 8192)
     out.object { out in
         out.key("exports")
-        out.raw(exportsJSON)
+        out.embed(exportsJSON.description)
         out.key("gestures")
         out.pairs(gestureTable.indices.map { (gestureTable[$0].name, $0 + 1) })
         out.key("commands")
@@ -354,7 +313,7 @@ func interfaceJSON() -> [UInt8] {
                 out.key(commandTable[index].name)
                 out.object { out in
                     out.key("kind")
-                    out.number(index + 1)
+                    out.integer(index + 1)
                     out.key("args")
                     out.object { out in
                         for argument in commandTable[index].arguments {
@@ -375,9 +334,9 @@ func interfaceJSON() -> [UInt8] {
                 out.key(failure.description)
                 out.object { out in
                     out.key("code")
-                    out.number(Int(failure.rawValue))
+                    out.integer(Int(failure.rawValue))
                     out.key("transient")
-                    if failure.isTransient { out.raw("true") } else { out.raw("false") }
+                    out.bool(failure.isTransient)
                 }
             }
         }
@@ -401,7 +360,9 @@ func interfaceJSON() -> [UInt8] {
                 ("lasso", Int(DrawingAction.lasso.rawValue)), ("shape", Int(DrawingAction.shape.rawValue)),
             ])
             out.key("connectionState")
-            out.raw(#"["offline","connecting","connected","weak"]"#)
+            out.array { out in
+                for state in ["offline", "connecting", "connected", "weak"] { out.string(state) }
+            }
         }
     }
     return out.bytes

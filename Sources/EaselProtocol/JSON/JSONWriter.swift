@@ -2,16 +2,18 @@ import EaselModel
 
 /// Writes JSON with no whitespace, keys in the order given: the same
 /// message always gives the same bytes (the golden vectors hold them).
-struct JSONWriter {
-    private(set) var bytes: [UInt8] = []
+/// The one JSON writer of the project: the codec, the server's JSON log
+/// lines and the web module's interface tables all write with it.
+public struct JSONWriter {
+    public private(set) var bytes: [UInt8] = []
     /// Whether the next member or element needs a comma first.
     private var needsComma = false
 
-    init(capacity: Int = 128) {
+    public init(capacity: Int = 128) {
         bytes.reserveCapacity(capacity)
     }
 
-    mutating func object(_ body: (inout JSONWriter) -> Void) {
+    public mutating func object(_ body: (inout JSONWriter) -> Void) {
         separate()
         bytes.append(UInt8(ascii: "{"))
         needsComma = false
@@ -20,7 +22,7 @@ struct JSONWriter {
         needsComma = true
     }
 
-    mutating func array(_ body: (inout JSONWriter) -> Void) {
+    public mutating func array(_ body: (inout JSONWriter) -> Void) {
         separate()
         bytes.append(UInt8(ascii: "["))
         needsComma = false
@@ -30,14 +32,14 @@ struct JSONWriter {
     }
 
     /// Starts a member; the value written next is its value.
-    mutating func key(_ key: String) {
+    public mutating func key(_ key: String) {
         separate()
         quoted(key)
         bytes.append(UInt8(ascii: ":"))
         needsComma = false
     }
 
-    mutating func string(_ value: String) {
+    public mutating func string(_ value: String) {
         separate()
         quoted(value)
         needsComma = true
@@ -46,22 +48,35 @@ struct JSONWriter {
     /// JSON has no NaN or infinity: those are written as null, which a
     /// decoder refuses (111) instead of failing to parse the whole text.
     /// `Message.validate()` catches them before sending.
-    mutating func float(_ value: Float) {
+    public mutating func float(_ value: Float) {
         raw(value.isFinite ? value.canonical.description : "null")
     }
 
-    mutating func integer(_ value: some BinaryInteger) {
+    public mutating func integer(_ value: some BinaryInteger) {
         raw(String(value))
     }
 
-    mutating func bool(_ value: Bool) {
+    public mutating func bool(_ value: Bool) {
         raw(value ? "true" : "false")
     }
 
     /// Shorthand for a member whose value is a string.
-    mutating func member(_ name: String, _ value: String) {
+    public mutating func member(_ name: String, _ value: String) {
         key(name)
         string(value)
+    }
+
+    /// Writes a value that is JSON already (a literal table, a number
+    /// given as text).
+    public mutating func embed(_ json: some StringProtocol) {
+        raw(String(json))
+    }
+
+    /// The text as a JSON string literal, quotes included.
+    public static func quoted(_ text: String) -> String {
+        var writer = JSONWriter(capacity: text.utf8.count + 2)
+        writer.string(text)
+        return String(decoding: writer.bytes, as: UTF8.self)
     }
 
     private mutating func raw(_ text: String) {
