@@ -6,7 +6,7 @@ import EaselSync
 /// One HTTP request on a blob (or an answer decided at once), from its
 /// headers to its last byte out, as a state machine: it takes what the
 /// socket and the blob port tell it and returns what to do, so every case
-/// is tested without a socket (`BlobExchangeTests`). `ServiceHost+Blobs`
+/// is tested without a socket (`BlobExchangeTests`). `HTTPExchanges`
 /// carries the actions out. Touched only on the service thread.
 ///
 /// An upload goes to the port a chunk at a time and reading pauses while

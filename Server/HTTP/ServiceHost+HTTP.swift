@@ -6,10 +6,10 @@ import EaselSync
 extension ServiceHost {
     func answerHTTP(_ wsi: OpaquePointer, path: String) -> Int32 {
         switch HTTPRoute(path: path) {
-        case .blob: startBlobExchange(wsi, path: path)
-        case .health: answerWhole(wsi, healthAnswer)
-        case .metrics: answerWhole(wsi, metricsAnswer)
-        case .site: answerWhole(wsi, siteAnswer(wsi, path: path))
+        case .blob: http.startBlob(wsi, path: path)
+        case .health: http.answerWhole(wsi, healthAnswer)
+        case .metrics: http.answerWhole(wsi, metricsAnswer)
+        case .site: http.answerWhole(wsi, siteAnswer(wsi, path: path))
         }
     }
 
@@ -27,7 +27,7 @@ extension ServiceHost {
 
     /// The web canvas's pages and files (`WebSite`), or 404.
     private func siteAnswer(_ wsi: OpaquePointer, path: String) -> HTTPResponse {
-        site?.response(for: path, ifNoneMatch: header(wsi) { easel_lws_if_none_match(wsi, $0, $1) })
+        site?.response(for: path, ifNoneMatch: requestHeader { easel_lws_if_none_match(wsi, $0, $1) })
             ?? .text(404, "no such page: Easel serves WebSockets, /healthz, /metrics and its web canvas\n")
     }
 }

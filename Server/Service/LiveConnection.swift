@@ -69,11 +69,12 @@ extension LiveConnection {
             if outgoing.writtenOfHead > 0 || FrameBatch.frameCount(payload: next.count) > batch.capacity {
                 // Bigger than a batch: its header, then its payload a batch at a time.
                 if outgoing.writtenOfHead == 0, !batch.appendHeader(payload: next.count, text: text) { return -1 }
-                let rest = UnsafeRawBufferPointer(rebasing: next.bytes[outgoing.writtenOfHead...])
-                outgoing.writtenOfHead += batch.appendBytes(rest)
+                outgoing.writtenOfHead += next.withBytes(from: outgoing.writtenOfHead) { batch.appendBytes($0) }
                 if outgoing.writtenOfHead == next.count { outgoing.removeNext() }
             } else {
-                while outgoing.writtenOfHead == 0, let frame = outgoing.next(), batch.append(frame.bytes, text: text) {
+                while outgoing.writtenOfHead == 0, let frame = outgoing.next(),
+                    frame.withBytes({ batch.append($0, text: text) })
+                {
                     outgoing.removeNext()
                 }
             }

@@ -1,37 +1,18 @@
-import CLibWebSockets
-
-/// One encoded message, behind the `LWS_PRE` bytes lws writes its frame
-/// header into. Shared by every recipient of a broadcast: lws writes whole
-/// messages at once and only ever touches the header room, so one buffer
-/// serves them all. Immutable once
-/// made, so the encoder thread may make them for the service thread.
-final class OutFrame: @unchecked Sendable {
-    private let buffer: UnsafeMutableRawBufferPointer
-    let count: Int
+/// One encoded message, shared by every recipient of a broadcast: each
+/// write copies it into its batch (a message bigger than a batch goes a
+/// batch at a time), so nobody writes into it. Immutable, so the encoder
+/// thread may make them for the service thread.
+final class OutFrame: Sendable {
+    private let message: [UInt8]
 
     init(_ message: [UInt8]) {
-        count = message.count
-        buffer = .allocate(byteCount: easel_lws_pre + message.count, alignment: 16)
-        buffer.initializeMemory(as: UInt8.self, repeating: 0)
-        message.withUnsafeBytes { bytes in
-            guard let source = bytes.baseAddress, let base = buffer.baseAddress else { return }
-            (base + easel_lws_pre).copyMemory(from: source, byteCount: bytes.count)
-        }
+        self.message = message
     }
 
-    deinit {
-        buffer.deallocate()
-    }
+    var count: Int { message.count }
 
-    /// The message, for framing into a batch.
-    var bytes: UnsafeRawBufferPointer {
-        UnsafeRawBufferPointer(start: payload, count: count)
-    }
-
-    /// Where the message starts, with the header room before it.
-    var payload: UnsafeMutablePointer<UInt8> {
-        // The buffer is never empty: it holds at least the header room.
-        (buffer.baseAddress ?? UnsafeMutableRawPointer(bitPattern: 16).unsafelyUnwrapped)
-            .advanced(by: easel_lws_pre).assumingMemoryBound(to: UInt8.self)
+    /// The message's bytes from `offset` on, for framing into a batch.
+    func withBytes<Result>(from offset: Int = 0, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        message.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[offset...])) }
     }
 }

@@ -35,14 +35,15 @@ final class ServiceHost: @unchecked Sendable {
     private lazy var fanout = Fanout(limits: limits, metrics: metrics) { [inbox, weak self] number, frames in
         if inbox.add(.encoded(number, frames)) { self?.wake() }
     }
-    /// Blobs over HTTP (ServiceHost+Blobs.swift): the blob thread, limits,
-    /// the authenticator hellos use too, and the exchanges in progress.
-    let blobs: any BlobStorage
-    let blobLimits: BlobLimits
-    let authenticate: Authenticator
-    var exchanges: [OpaquePointer: LiveExchange] = [:]
-    var exchangesByNumber: [UInt64: LiveExchange] = [:]
-    var nextExchange: UInt64 = 1
+    /// The HTTP requests in progress: blobs, and whole answers.
+    private(set) lazy var http = HTTPExchanges(
+        blobs: blobs, limits: blobLimits, authenticate: authenticate, clock: clock, logger: log.logger
+    ) { [inbox, weak self] number, answer in
+        if inbox.add(.blob(number, answer)) { self?.wake() }
+    }
+    private let blobs: any BlobStorage
+    private let blobLimits: BlobLimits
+    private let authenticate: Authenticator
     /// The libwebsockets context; nil only while `init` runs.
     private var lws: LWSContext?
     /// Accepts connections and checks each first request's head.
@@ -168,13 +169,13 @@ final class ServiceHost: @unchecked Sendable {
         case LWS_CALLBACK_HTTP:
             return answerHTTP(wsi, path: input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? "")
         case LWS_CALLBACK_HTTP_BODY:
-            return receiveBody(UnsafeRawBufferPointer(start: input, count: input == nil ? 0 : length), on: wsi)
+            return http.receiveBody(UnsafeRawBufferPointer(start: input, count: input == nil ? 0 : length), on: wsi)
         case LWS_CALLBACK_HTTP_BODY_COMPLETION:
-            return endOfBody(on: wsi)
+            return http.endOfBody(on: wsi)
         case LWS_CALLBACK_HTTP_WRITEABLE:
-            return writeNextPart(on: wsi)
+            return http.writeNext(on: wsi)
         case LWS_CALLBACK_CLOSED_HTTP:
-            httpClosed(wsi)
+            http.closed(wsi)
             return 0
         default:
             return lws_callback_http_dummy(wsi, reason, session, input, length)
@@ -276,7 +277,7 @@ final class ServiceHost: @unchecked Sendable {
             switch item {
             case .storage(let completion): completion.deliver(to: server, at: now)
             case .encoded(let number, let frames): fanout.encoded(number, frames)
-            case .blob(let number, let answer): blobAnswer(answer, for: number)
+            case .blob(let number, let answer): http.storageAnswered(answer, for: number)
             case .adopt(let socket): arriving.append(socket)
             }
         }

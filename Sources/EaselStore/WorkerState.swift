@@ -45,47 +45,53 @@ final class MetricsBox: Sendable {
     }
 }
 
-/// The store and what the worker remembers between turns. Only the
-/// storage thread touches it (the queue hands every job to that thread);
-/// hence `@unchecked Sendable`.
-final class WorkerState: @unchecked Sendable {
-    private let store: OpStore
-    private let snapshotEvery: Int
-    private let faults: StorageFaults
-    private var opsSinceSnapshot: [String: Int] = [:]
+/// The store and what the worker remembers between turns, for the storage
+/// thread alone: it sits in a mutex only that thread takes, so what
+/// crosses threads is checked by the compiler instead of promised.
+final class WorkerState: Sendable {
+    private let turns: Mutex<Turns>
     let metrics = MetricsBox()
-    /// Most appends one transaction takes, so callbacks are not held back
-    /// behind an unbounded queue.
-    private let appendsPerTransaction = 256
 
-    init(store: OpStore, snapshotEvery: Int, faults: StorageFaults) {
-        self.store = store
-        self.snapshotEvery = max(snapshotEvery, 1)
-        self.faults = faults
+    init(store: sending OpStore, snapshotEvery: Int, faults: StorageFaults) {
+        turns = Mutex(Turns(store: store, snapshotEvery: max(snapshotEvery, 1), faults: faults))
     }
 
     /// Runs a batch of jobs in order: consecutive appends share one
     /// transaction, other work runs between.
     func run(_ jobs: [Job]) {
+        turns.withLock { $0.run(jobs, metrics: metrics) }
+    }
+}
+
+private struct Turns: ~Copyable {
+    let store: OpStore
+    let snapshotEvery: Int
+    let faults: StorageFaults
+    var opsSinceSnapshot: [String: Int] = [:]
+    /// Most appends one transaction takes, so callbacks are not held back
+    /// behind an unbounded queue.
+    let appendsPerTransaction = 256
+
+    mutating func run(_ jobs: [Job], metrics: MetricsBox) {
         var appends: [AppendJob] = []
         for job in jobs {
             switch job {
             case .append(let append):
                 appends.append(append)
                 if appends.count == appendsPerTransaction {
-                    commit(appends)
+                    commit(appends, metrics: metrics)
                     appends.removeAll(keepingCapacity: true)
                 }
             case .perform(let work, _):
-                commit(appends)
+                commit(appends, metrics: metrics)
                 appends.removeAll(keepingCapacity: true)
                 work(store)
             }
         }
-        commit(appends)
+        commit(appends, metrics: metrics)
     }
 
-    private func commit(_ appends: [AppendJob]) {
+    private mutating func commit(_ appends: [AppendJob], metrics: MetricsBox) {
         guard !appends.isEmpty else { return }
         var results: [Result<Void, StoreError>]
         do throws(StoreError) {
@@ -133,7 +139,7 @@ final class WorkerState: @unchecked Sendable {
         }
         metrics.record(committedOps: committedOps, failedAppends: failedAppends)
         if !faults.acknowledgeBeforeCommit { callBack(appends, results) }
-        snapshotWhereDue()
+        snapshotWhereDue(metrics: metrics)
     }
 
     private func callBack(_ appends: [AppendJob], _ results: [Result<Void, StoreError>]) {
@@ -143,7 +149,7 @@ final class WorkerState: @unchecked Sendable {
     /// Snapshots every document that has taken `snapshotEvery` ops since
     /// its last one. A failed snapshot is counted and tried again only
     /// after another `snapshotEvery` ops, not after every commit.
-    private func snapshotWhereDue() {
+    private mutating func snapshotWhereDue(metrics: MetricsBox) {
         for (document, count) in opsSinceSnapshot where count >= snapshotEvery {
             let now = Int64(Date().timeIntervalSince1970 * 1000)
             if (try? store.snapshot(document, at: now)) == nil { metrics.recordFailedSnapshot() }
@@ -154,7 +160,7 @@ final class WorkerState: @unchecked Sendable {
     /// Ops a document took since its latest snapshot, counted from the
     /// store the first time the worker sees it — so a server restarted
     /// more often than every `snapshotEvery` ops still snapshots.
-    private func countSinceSnapshot(of document: String) -> Int {
+    private mutating func countSinceSnapshot(of document: String) -> Int {
         if let count = opsSinceSnapshot[document] { return count }
         let head = (try? store.head(of: document)) ?? 0
         let snapshot = (try? store.latestSnapshotPosition(of: document)) ?? 0

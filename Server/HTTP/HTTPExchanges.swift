@@ -5,34 +5,50 @@ import EaselSync
 import Foundation
 import Logging
 
-/// Blobs over HTTP on the server's port (Protocol/README.md, section 10):
-/// lws's callbacks become `BlobExchange` events, and the exchange's actions
-/// become lws calls, blob port calls and log lines. Whole answers to other
-/// paths (health, metrics, the site) go the same way.
-extension ServiceHost {
+/// The HTTP requests in progress on the server's port: blobs (Protocol/
+/// README.md, section 10), and whole answers to the other paths (health,
+/// metrics, the site). lws's callbacks become `BlobExchange` events, and
+/// the exchange's actions become lws calls, blob port calls and log lines.
+/// Touched only on the service thread.
+final class HTTPExchanges {
+    private let blobs: any BlobStorage
+    private let limits: BlobLimits
+    private let authenticate: Authenticator
+    private let clock: HostClock
+    private let logger: Logger
+    /// Hands a port's answer to the service thread, by exchange number.
+    private let post: @Sendable (UInt64, BlobExchange.StorageAnswer) -> Void
+    private var exchanges: [OpaquePointer: LiveExchange] = [:]
+    private var exchangesByNumber: [UInt64: LiveExchange] = [:]
+    private var nextExchange: UInt64 = 1
+
+    init(
+        blobs: any BlobStorage, limits: BlobLimits, authenticate: @escaping Authenticator, clock: HostClock,
+        logger: Logger, post: @escaping @Sendable (UInt64, BlobExchange.StorageAnswer) -> Void
+    ) {
+        self.blobs = blobs
+        self.limits = limits
+        self.authenticate = authenticate
+        self.clock = clock
+        self.logger = logger
+        self.post = post
+    }
+
     /// What the shim reads of a request's headers.
     func requestHead(_ wsi: OpaquePointer, path: String) -> BlobExchange.Head {
         BlobExchange.Head(
             method: easel_lws_http_method(wsi), path: path,
-            document: header(wsi) { easel_lws_query(wsi, "doc=", $0, $1) },
-            authorization: header(wsi) { easel_lws_header(wsi, easel_lws_token_authorization, $0, $1) },
-            contentLength: header(wsi) { easel_lws_header(wsi, easel_lws_token_content_length, $0, $1) }
+            document: requestHeader { easel_lws_query(wsi, "doc=", $0, $1) },
+            authorization: requestHeader { easel_lws_header(wsi, easel_lws_token_authorization, $0, $1) },
+            contentLength: requestHeader { easel_lws_header(wsi, easel_lws_token_content_length, $0, $1) }
                 .flatMap { Int64($0) },
-            ifNoneMatch: header(wsi) { easel_lws_if_none_match(wsi, $0, $1) })
+            ifNoneMatch: requestHeader { easel_lws_if_none_match(wsi, $0, $1) })
     }
 
-    /// Reads a request header through the shim into a string.
-    func header(_ wsi: OpaquePointer, _ read: (UnsafeMutablePointer<CChar>, Int32) -> Int32) -> String? {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let length = buffer.withUnsafeMutableBufferPointer { read($0.baseAddress!, Int32($0.count)) }
-        guard length >= 0 else { return nil }
-        return String(decoding: buffer.prefix(Int(length)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-
-    func startBlobExchange(_ wsi: OpaquePointer, path: String) -> Int32 {
+    func startBlob(_ wsi: OpaquePointer, path: String) -> Int32 {
         let uploading = exchanges.values.filter(\.exchange.isUploading).count
         let (exchange, actions) = BlobExchange.blob(
-            number: nextExchange, head: requestHead(wsi, path: path), limits: blobLimits,
+            number: nextExchange, head: requestHead(wsi, path: path), limits: limits,
             uploadsInFlight: uploading, authenticate: authenticate, at: clock.now)
         return begin(exchange, on: wsi, actions)
     }
@@ -41,7 +57,7 @@ extension ServiceHost {
     /// site), after the request's body when it has one.
     func answerWhole(_ wsi: OpaquePointer, _ response: HTTPResponse) -> Int32 {
         let (exchange, actions) = BlobExchange.answering(
-            response, number: nextExchange, head: requestHead(wsi, path: ""), limits: blobLimits)
+            response, number: nextExchange, head: requestHead(wsi, path: ""), limits: limits)
         return begin(exchange, on: wsi, actions)
     }
 
@@ -64,7 +80,7 @@ extension ServiceHost {
         return carryOut(live.exchange.bodyEnded(), of: live)
     }
 
-    func blobAnswer(_ answer: BlobExchange.StorageAnswer, for number: UInt64) {
+    func storageAnswered(_ answer: BlobExchange.StorageAnswer, for number: UInt64) {
         guard let live = exchangesByNumber[number] else { return }
         if carryOut(live.exchange.storage(answer), of: live) != 0 {
             // Nothing to return -1 to: have lws close it on the next write.
@@ -74,7 +90,7 @@ extension ServiceHost {
     }
 
     /// The HTTP connection closed.
-    func httpClosed(_ wsi: OpaquePointer) {
+    func closed(_ wsi: OpaquePointer) {
         if let live = exchanges[wsi] { end(live) }
     }
 
@@ -90,7 +106,7 @@ extension ServiceHost {
 
     // MARK: Writing
 
-    func writeNextPart(on wsi: OpaquePointer) -> Int32 {
+    func writeNext(on wsi: OpaquePointer) -> Int32 {
         guard let live = exchanges[wsi] else { return -1 }
         if live.closing { return -1 }
         guard let part = live.exchange.nextPart else { return 0 }
@@ -133,13 +149,13 @@ extension ServiceHost {
             case .resumeReading: easel_lws_read_flow(wsi, 1)
             case .write: lws_callback_on_writable(wsi)
             case .closeNow: result = -1
-            case .progress: easel_lws_http_progress(wsi, Int32(blobLimits.idleSeconds))
+            case .progress: easel_lws_http_progress(wsi, Int32(limits.idleSeconds))
             case .refused(let status):
-                log.logger.notice("blob refused", metadata: blobMetadata(live.exchange, ["status": "\(status)"]))
+                logger.notice("blob refused", metadata: blobMetadata(live.exchange, ["status": "\(status)"]))
             case .stored(let created):
-                log.logger.info("blob stored", metadata: blobMetadata(live.exchange, ["new": "\(created)"]))
+                logger.info("blob stored", metadata: blobMetadata(live.exchange, ["new": "\(created)"]))
             case .failed(let what, let failure, let incident):
-                log.logger.error(
+                logger.error(
                     "\(what) failed", metadata: ["incident": "\(incident)", "detail": "\(failure.detail)"])
             }
         }
@@ -151,11 +167,17 @@ extension ServiceHost {
         return metadata.merging(["blob": "\(request.hash.hex)", "document": "\(request.document)"]) { $1 }
     }
 
-    private var post: @Sendable (UInt64, BlobExchange.StorageAnswer) -> Void {
-        { [inbox, weak self] number, answer in
-            if inbox.add(.blob(number, answer)) { self?.wake() }
-        }
+}
+
+/// Reads a request header through the shim into a string.
+func requestHeader(_ read: (UnsafeMutablePointer<CChar>, Int32) -> Int32) -> String? {
+    var buffer = [CChar](repeating: 0, count: 4096)
+    let length = buffer.withUnsafeMutableBufferPointer { pointer -> Int32 in
+        guard let base = pointer.baseAddress else { return -1 }
+        return read(base, Int32(pointer.count))
     }
+    guard length >= 0 else { return nil }
+    return String(decoding: buffer.prefix(Int(length)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
 }
 
 /// An exchange and the connection it is on. Touched only on the service
