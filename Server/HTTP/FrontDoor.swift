@@ -154,6 +154,12 @@ final class FrontDoor: Sendable {
             guard socket >= 0 else { return }
             _ = fcntl(socket, F_SETFL, fcntl(socket, F_GETFL) | O_NONBLOCK)
             _ = fcntl(socket, F_SETFD, FD_CLOEXEC)
+            // What lws does to a socket it accepts itself, and not to one it
+            // adopts: without it, Nagle's algorithm holds small frames back
+            // (acks took 7 ms at the median instead of 1.5 in `easel bench
+            // serve`).
+            var on: Int32 = 1
+            _ = setsockopt(socket, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
             waiting[socket] = Waiting(deadline: now + Self.headSeconds)
         }
     }
