@@ -13,35 +13,13 @@ extension BlobExchange {
             return drained > drainLimit ? [.closeNow] : []
         }
         guard var upload, !upload.ended else { return [] }
-        var actions: [Action] = [.progress]
-        upload.received += Int64(bytes.count)
-        guard upload.received <= limits.maxBytes else {
-            self.upload = upload
-            refusalAfterBody = Self.tooBig(limits)
-            return actions + abandon() + [.refused(status: 413)]
-        }
-        if upload.head.count < BlobType.sniffLength {
-            upload.head += bytes.prefix(BlobType.sniffLength - upload.head.count)
-        }
-        upload.pending.append(contentsOf: bytes)
-        while upload.pending.count >= BlobStore.chunkLimit {
-            actions.append(chunk(Array(upload.pending.prefix(BlobStore.chunkLimit)), of: &upload))
-            upload.pending.removeFirst(BlobStore.chunkLimit)
-        }
-        if upload.inFlight >= Self.chunksAhead, !upload.paused {
-            upload.paused = true
-            actions.append(.pauseReading)
-        }
+        let taken = upload.take(bytes, limit: limits.maxBytes)
         self.upload = upload
-        return actions
-    }
-
-    func chunk(_ bytes: [UInt8], of upload: inout Upload) -> Action {
-        defer {
-            upload.nextSequence += 1
-            upload.inFlight += 1
+        guard let taken else {
+            refusalAfterBody = Self.tooBig(limits)
+            return [.progress] + abandon() + [.refused(status: 413)]
         }
-        return .store(.append(sequence: upload.nextSequence, bytes: bytes))
+        return [.progress] + taken
     }
 
     /// The whole body is in: the last chunk goes, the type is sniffed, and
@@ -53,18 +31,13 @@ extension BlobExchange {
             return [.write]
         }
         guard var upload, !upload.ended, let request else { return [] }
-        var actions: [Action] = []
-        if !upload.pending.isEmpty {
-            actions.append(chunk(upload.pending, of: &upload))
-            upload.pending = []
-        }
+        let (actions, type) = upload.end()
         self.upload = upload
-        guard let type = BlobType(sniffing: upload.head) else {
+        guard let type else {
             return actions + abandon() + [.refused(status: 415)]
                 + refuseUpload(
                     .text(415, "a blob must be a PNG, JPEG, GIF or WebP image (by its bytes)\n"), bodyLeft: false)
         }
-        self.upload?.ended = true
         return actions + [.store(.finish(request.hash, size: upload.received, type: type, document: request.document))]
     }
 
@@ -84,17 +57,12 @@ extension BlobExchange {
             return []
         case .chunkWritten(let result):
             guard var upload else { return [] }
-            upload.inFlight -= 1
+            let resumes = upload.chunkWritten()
             self.upload = upload
-            var actions: [Action] = [.progress]
             if case .failure(let failure) = result, !answered {
-                actions += abandon()
-                actions += internalFailure("storing the blob", failure, closing: true)
-            } else if upload.paused, upload.inFlight < Self.chunksAhead / 2 {
-                self.upload?.paused = false
-                actions.append(.resumeReading)
+                return [.progress] + abandon() + internalFailure("storing the blob", failure, closing: true)
             }
-            return actions
+            return resumes ? [.progress, .resumeReading] : [.progress]
         case .finished(let result):
             guard let request else { return [] }
             switch result {

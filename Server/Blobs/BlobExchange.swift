@@ -10,65 +10,9 @@ import EaselSync
 /// carries the actions out. Touched only on the service thread.
 ///
 /// An upload goes to the port a chunk at a time and reading pauses while
-/// the port is `chunksAhead` chunks behind, so memory stays bounded however
+/// the port is `UploadFlow.chunksAhead` chunks behind, so memory stays bounded however
 /// many upload at once; a download holds one chunk at a time.
 final class BlobExchange {
-    /// What the request's headers said, as the shim reads them.
-    struct Head {
-        /// The shim's code: 1 GET, 2 HEAD, 3 PUT, anything else another method.
-        var method: Int32
-        var path = ""
-        var document: String?
-        var authorization: String?
-        var contentLength: Int64?
-        var ifNoneMatch: String?
-    }
-
-    enum Action: Equatable {
-        /// A call on the blob port; its answer comes back to `storage`.
-        case store(StoreCall)
-        case pauseReading, resumeReading
-        /// Ask for a writable callback: a part is ready.
-        case write
-        /// Close the connection now (a refused body too long to drain).
-        case closeNow
-        /// The transfer moved: its idle timer starts again.
-        case progress
-        /// For the log.
-        case refused(status: UInt32)
-        case stored(created: Bool)
-        case failed(what: String, failure: StorageFailure, incident: String)
-    }
-
-    enum StoreCall: Equatable {
-        case begin
-        case append(sequence: Int, bytes: [UInt8])
-        case finish(BlobHash, size: Int64, type: BlobType, document: DocumentName)
-        case abandon
-        case locate(BlobHash, DocumentName)
-        case read(sequence: Int, of: StoredBlob)
-    }
-
-    /// What the blob port answered.
-    enum StorageAnswer: Sendable {
-        case began(Result<Void, StorageFailure>)
-        case chunkWritten(Result<Void, StorageFailure>)
-        case finished(Result<UploadFinish, StorageFailure>)
-        case located(Result<StoredBlob?, StorageFailure>)
-        case chunkRead(Result<[UInt8]?, StorageFailure>)
-    }
-
-    enum Part: Equatable {
-        /// Status line and headers; `length` is the body's, written after.
-        case headers(HTTPResponse, length: Int)
-        case body([UInt8], final: Bool)
-        /// Ends an answer without a body (HEAD, 304).
-        case end
-    }
-
-    /// Chunks of one upload the port may have queued before reading pauses.
-    static let chunksAhead = 4
-
     let number: UInt64
     let head: Head
     /// Nil for an answer decided before the request was understood.
@@ -83,7 +27,7 @@ final class BlobExchange {
     /// Close the connection once the answer is out.
     var closesAfterAnswer = false
     var answered = false
-    var upload: Upload?
+    var upload: UploadFlow?
     var download: (blob: StoredBlob, nextChunk: Int)?
     /// An upload refused before its body was read: the body is read and
     /// dropped, and this answers it at the end, so the client (which sends
@@ -92,19 +36,6 @@ final class BlobExchange {
     var drained: Int64 = 0
     /// The last part is written, or the connection closed.
     var isOver = false
-
-    struct Upload {
-        var pending: [UInt8] = []
-        /// The first bytes, for sniffing the type.
-        var head: [UInt8] = []
-        var received: Int64 = 0
-        var nextSequence = 0
-        /// Chunks handed to the port and not yet written.
-        var inFlight = 0
-        var paused = false
-        /// Stored, refused or failed: nothing more to do.
-        var ended = false
-    }
 
     init(number: UInt64, head: Head, limits: BlobLimits, incidents: @escaping () -> String) {
         self.number = number
@@ -178,7 +109,7 @@ final class BlobExchange {
                             503, "\(uploadsInFlight) uploads are in flight, the most this server takes; try again soon\n",
                             headers: [.init("retry-after", "1")]))
             }
-            upload = Upload()
+            upload = UploadFlow()
             var actions: [Action] = [.progress, .store(.begin)]
             if declared == 0 { actions += bodyEnded() }
             return actions

@@ -19,6 +19,8 @@ final class FrontDoor: Sendable {
     let port: Int
     private let listener: Int32
     private let stopped = Atomic<Bool>(false)
+    private let ended = DispatchSemaphore(value: 0)
+    private let started = Atomic<Bool>(false)
 
     static let pendingLimit = 1_000
     static let headSeconds = 10.0
@@ -68,9 +70,25 @@ final class FrontDoor: Sendable {
         return (socket, Int(UInt16(bigEndian: networkPort)))
     }
 
-    /// Asks `run` to end; it closes what is still waiting.
+    /// Runs the front door on a thread of its own until `stop`.
+    func start(
+        handOver: @escaping @Sendable (_ socket: Int32) -> Void,
+        refused: @escaping @Sendable (_ refusal: RequestHead.Refusal, _ peer: String) -> Void
+    ) {
+        let thread = Thread { [self] in
+            run(handOver: handOver, refused: refused)
+            ended.signal()
+        }
+        thread.name = "easel-front-door"
+        started.store(true, ordering: .relaxed)
+        thread.start()
+    }
+
+    /// Ends a started front door and waits for its thread; what is still
+    /// waiting at the door is closed.
     func stop() {
         stopped.store(true, ordering: .relaxed)
+        if started.load(ordering: .relaxed) { ended.wait() }
     }
 
     /// A connection that has not handed its head over yet.

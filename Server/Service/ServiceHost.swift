@@ -48,7 +48,6 @@ final class ServiceHost: @unchecked Sendable {
     private var lws: LWSContext?
     /// Accepts connections and checks each first request's head.
     private let frontDoor: FrontDoor
-    private let frontDoorDone = DispatchSemaphore(value: 0)
     /// Connections handed over, adopted once the current service call ends.
     private var arriving: [Int32] = []
     var connections: [ConnectionID: LiveConnection] { fanout.connections }
@@ -93,17 +92,12 @@ final class ServiceHost: @unchecked Sendable {
     /// Services connections until a stop has been asked for and finished.
     func run() {
         guard let lws else { return }
-        let door = Thread { [self, inbox, logger = log.logger] in
-            let refusals = HTTPRefusalLog(logger: logger)
-            frontDoor.run(
-                handOver: { socket in
-                    if inbox.add(.adopt(socket)) { wake() }
-                },
-                refused: { refusal, peer in refusals.note(refusal, peer: peer) })
-            frontDoorDone.signal()
-        }
-        door.name = "easel-front-door"
-        door.start()
+        let refusals = HTTPRefusalLog(logger: log.logger)
+        frontDoor.start(
+            handOver: { [inbox, weak self] socket in
+                if inbox.add(.adopt(socket)) { self?.wake() }
+            },
+            refused: { refusal, peer in refusals.note(refusal, peer: peer) })
         while !shutdown.isFinished {
             lws.service()
             // Outside any callback: adopting calls callbacks of its own.
@@ -112,7 +106,6 @@ final class ServiceHost: @unchecked Sendable {
             for socket in adopting { lws.adopt(socket) }
         }
         frontDoor.stop()
-        frontDoorDone.wait()
         for case .adopt(let socket) in inbox.drain().items { close(socket) }
         for socket in arriving { close(socket) }
     }

@@ -12,16 +12,8 @@ import Testing
     private func withFrontDoor(_ body: (Int) throws -> Void) throws -> [Int32] {
         let door = try FrontDoor(host: "127.0.0.1", port: 0)
         let handed = Locked<[Int32]>([])
-        let done = DispatchSemaphore(value: 0)
-        let thread = Thread {
-            door.run(handOver: { socket in handed.withLock { $0.append(socket) } }, refused: { _, _ in })
-            done.signal()
-        }
-        thread.start()
-        defer {
-            door.stop()
-            done.wait()
-        }
+        door.start(handOver: { socket in handed.withLock { $0.append(socket) } }, refused: { _, _ in })
+        defer { door.stop() }
         try body(door.port)
         return handed.withLock { $0 }
     }
