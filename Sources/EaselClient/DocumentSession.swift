@@ -188,7 +188,7 @@ public final class DocumentSession: @unchecked Sendable {
             transport = nil
             guard running else { return nil }
             failedAttempts += 1
-            return Duration.nanoseconds(Int64(backoff.waitMilliseconds(afterFailures: failedAttempts) * 1_000_000))
+            return backoff.wait(afterFailures: failedAttempts)
         }
         guard let delay else { return }
         queue.asyncAfter(deadline: .now() + .milliseconds(Int(delay.wholeMilliseconds))) { [weak self] in

@@ -33,4 +33,14 @@ struct BackoffTests {
         #expect(blobs.delayMilliseconds(afterFailures: 5) == nil, "the fifth failure was the last try")
         #expect(Backoff.reconnect.delayMilliseconds(afterFailures: 10_000) != nil)
     }
+
+    @Test("a policy given in durations is the same policy, and its waits in durations are its waits in milliseconds")
+    func durations() {
+        let policy = Backoff(first: .milliseconds(250), longest: .seconds(4), attempts: 3)
+        #expect(policy == Backoff(firstMilliseconds: 250, longestMilliseconds: 4_000, attempts: 3))
+        #expect(policy.first == .milliseconds(250) && policy.longest == .seconds(4))
+        #expect(policy.wait(afterFailures: 3, jitter: 1) == .seconds(1))
+        #expect(policy.delay(afterFailures: 2, jitter: 0.5) == .milliseconds(250))
+        #expect(policy.delay(afterFailures: 3) == nil)
+    }
 }

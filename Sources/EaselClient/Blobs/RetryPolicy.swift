@@ -13,17 +13,14 @@ public struct RetryPolicy: Hashable, Sendable {
     }
 
     public init(attempts: Int, base: Duration, cap: Duration) {
-        self.init(
-            Backoff(
-                firstMilliseconds: base.wholeMilliseconds, longestMilliseconds: cap.wholeMilliseconds,
-                attempts: attempts))
+        self.init(Backoff(first: base, longest: cap, attempts: attempts))
     }
 
     public var attempts: Int { backoff.attempts ?? 1 }
 
     /// The wait before try number `attempt + 1` (the first retry is attempt 1).
     public func delay(before attempt: Int) -> Duration {
-        .nanoseconds(Int64(backoff.waitMilliseconds(afterFailures: attempt) * 1_000_000))
+        backoff.wait(afterFailures: attempt)
     }
 
     /// Runs `body` until it succeeds, fails for good, or runs out of tries;

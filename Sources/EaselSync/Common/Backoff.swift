@@ -46,3 +46,27 @@ public struct Backoff: Hashable, Sendable {
         return wait * min(max(jitter, 0.5), 1)
     }
 }
+
+#if !hasFeature(Embedded)
+    extension Backoff {
+        /// The same policy given in durations (whole milliseconds count).
+        public init(first: Duration, longest: Duration, attempts: Int? = nil) {
+            self.init(
+                firstMilliseconds: first.wholeMilliseconds, longestMilliseconds: longest.wholeMilliseconds,
+                attempts: attempts)
+        }
+
+        public var first: Duration { .milliseconds(firstMilliseconds) }
+        public var longest: Duration { .milliseconds(longestMilliseconds) }
+
+        /// `delayMilliseconds` as a duration: nil when the tries are spent.
+        public func delay(afterFailures failures: Int, jitter: Double = .random(in: 0.5...1)) -> Duration? {
+            delayMilliseconds(afterFailures: failures, jitter: jitter).map { .nanoseconds(Int64($0 * 1_000_000)) }
+        }
+
+        /// `waitMilliseconds` as a duration.
+        public func wait(afterFailures failures: Int, jitter: Double = .random(in: 0.5...1)) -> Duration {
+            .nanoseconds(Int64(waitMilliseconds(afterFailures: failures, jitter: jitter) * 1_000_000))
+        }
+    }
+#endif
