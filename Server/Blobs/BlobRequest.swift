@@ -73,7 +73,10 @@ struct BlobRequest {
         case .failure(let refusal):
             let status: UInt32 = refusal.code == .wrongDocument ? 403 : 401
             let challenge: [HTTPResponse.Header] = status == 401 ? [.init("www-authenticate", "Bearer")] : []
-            return .text(status, refusal.message + "\n", headers: challenge)
+            // The authenticator speaks of hellos; over HTTP a token is a header.
+            let message =
+                bearer == nil ? "this server wants an access token: Authorization: Bearer <token>" : refusal.message
+            return .text(status, message + "\n", headers: challenge)
         case .success(let identity):
             guard method != .put || identity.role == .edit else {
                 return .text(403, "a view token cannot upload\n")

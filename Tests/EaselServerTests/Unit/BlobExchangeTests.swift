@@ -85,6 +85,7 @@ import Testing
     @Test func noTokenIs401WithAChallengeAViewTokenUploadingIs403() throws {
         let (none, _) = start(head(1), authenticate: Self.tokens)
         #expect(answer(of: none)?.status == 401 && answer(of: none)?.headers["www-authenticate"] == "Bearer")
+        #expect(answer(of: none)?.text.contains("Authorization: Bearer") == true, "HTTP words, not a hello's")
         let (viewer, _) = start(head(3, token: "view", length: 8), authenticate: Self.tokens)
         // A refused upload's answer waits for its body to be read and dropped.
         #expect(viewer.parts.isEmpty)
