@@ -34,7 +34,7 @@ public struct TextSequence: Sendable {
     public init() {}
 
     /// The text as it reads.
-    public var scalars: [Unicode.Scalar] { items.lazy.filter { !$0.isDeleted }.map(\.scalar) }
+    public var scalars: [Unicode.Scalar] { items.lazy.filter { !$0.isDeleted }.map { $0.scalar } }
 
     public var string: String {
         var view = String.UnicodeScalarView()
@@ -125,7 +125,7 @@ public struct TextSequence: Sendable {
     }
 
     private mutating func integrate(_ delete: TextDelete) -> Bool {
-        let ids = delete.runs.flatMap(\.ids)
+        let ids = delete.runs.flatMap { $0.ids }
         guard ids.allSatisfy({ indices[$0] != nil }) else { return false }
         for id in ids {
             guard let index = indices[id], !items[index].isDeleted else { continue }
