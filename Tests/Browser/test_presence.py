@@ -70,9 +70,12 @@ def test_the_state_key_is_marked_when_a_peers_state_at_the_same_position_matches
     ada, bob = Canvas(browsers(), server, document), Canvas(browsers(), server, document)
     ada.place_emoji("🎈")
     bob.place_shape(2)
-    for page in (ada, bob):
-        wait_until(lambda: page.js("return document.getElementById('state-key').dataset.agreement") == "same",
-                   what="the key marked as the same as the peer's")
-    keys = [page.js("return document.getElementById('state-key').textContent") for page in (ada, bob)]
-    assert keys[0] == keys[1] and len(keys[0]) > 0
+    def settled():
+        # Both at once: a page may match its peer's earlier state (one op in)
+        # before the second op reaches it, so each page alone proves little.
+        marks = [page.js("return document.getElementById('state-key').dataset.agreement") for page in (ada, bob)]
+        keys = [page.js("return document.getElementById('state-key').textContent") for page in (ada, bob)]
+        return marks == ["same", "same"] and keys[0] == keys[1] and len(keys[0]) > 0
+
+    wait_until(settled, what="both keys marked the same as the peer's, and equal")
     assert "The same state as" in bob.js("return document.getElementById('state-key').title")
