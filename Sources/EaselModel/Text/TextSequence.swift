@@ -10,31 +10,31 @@
 /// insert may name one as an origin. An op that names a character not yet
 /// here waits until it arrives; an op applied twice changes nothing.
 ///
-/// This first form keeps one item a character in document order; runs in a
-/// balanced tree indexed by visible position are to replace it, behind the
-/// same interface (Docs/text.md).
+/// Characters are kept as runs (`TextSpan`) in a B-tree counted by visible
+/// position (`SpanTree`), with an index from ids to leaves, so an edit
+/// costs time in the logarithm of the text's length (Docs/text.md).
 public struct TextSequence: Sendable {
-    struct Item: Hashable, Sendable {
-        var id: OpID
-        var originLeft: OpID?
-        var originRight: OpID?
-        var scalar: Unicode.Scalar
-        var isDeleted = false
-    }
-
-    /// Every character ever inserted, in document order.
-    private(set) var items: [Item] = []
-    /// Where each character is in `items`.
-    private var indices: [OpID: Int] = [:]
+    private(set) var tree = SpanTree()
+    /// Every scalar ever typed, in the order its insert landed; spans point
+    /// into it.
+    private var content: [Unicode.Scalar] = []
     /// Ops that name characters not here yet.
     private(set) var waiting: [TextOp] = []
-    /// Characters not deleted.
-    public private(set) var count = 0
 
     public init() {}
 
+    /// Characters not deleted.
+    public var count: Int { tree.visibleCount }
+
     /// The text as it reads.
-    public var scalars: [Unicode.Scalar] { items.lazy.filter { !$0.isDeleted }.map { $0.scalar } }
+    public var scalars: [Unicode.Scalar] {
+        var scalars: [Unicode.Scalar] = []
+        scalars.reserveCapacity(count)
+        tree.forEachSpan { span in
+            if !span.isDeleted { scalars.append(contentsOf: content[span.content..<span.content + span.length]) }
+        }
+        return scalars
+    }
 
     public var string: String {
         var view = String.UnicodeScalarView()
@@ -45,6 +45,9 @@ public struct TextSequence: Sendable {
     /// Whether any op is waiting for a character that has not arrived.
     public var isWaiting: Bool { !waiting.isEmpty }
 
+    /// Whether the character `id` has arrived (deleted or not).
+    public func contains(_ id: OpID) -> Bool { tree.cursor(of: id) != nil }
+
     // MARK: Local edits
 
     /// Types `scalars` before the character at `position` (0 ... count),
@@ -54,12 +57,25 @@ public struct TextSequence: Sendable {
         precondition((0...count).contains(position), "a position in the text")
         // The left origin is the visible character before the place; the
         // right one whatever follows it, a deleted character included (the
-        // paper's rule, which diamond-types and Loro follow too).
-        let leftIndex = position == 0 ? -1 : visibleIndex(position - 1)
-        let op = TextInsert(
-            id: id, originLeft: leftIndex < 0 ? nil : items[leftIndex].id,
-            originRight: leftIndex + 1 < items.count ? items[leftIndex + 1].id : nil, scalars: scalars)
-        apply(.insert(op))
+        // paper's rule, which diamond-types and Loro follow too). Nothing
+        // can sit between the two, so the run goes right after the left one.
+        var place = tree.start
+        var originLeft: OpID?
+        if position > 0 {
+            let left = tree.cursor(visible: position - 1)
+            originLeft = tree[left].id(at: left.offset)
+            place = left
+            place.offset += 1
+            if place.offset == tree[left].length {
+                place.span += 1
+                place.offset = 0
+            }
+        }
+        let originRight = tree.normalized(place).map { tree[$0].id(at: $0.offset) }
+        let op = TextInsert(id: id, originLeft: originLeft, originRight: originRight, scalars: scalars)
+        guard !scalars.isEmpty, !contains(id) else { return op }
+        land(op, at: place)
+        retryWaiting()
         return op
     }
 
@@ -69,30 +85,29 @@ public struct TextSequence: Sendable {
     public mutating func delete(_ range: Range<Int>) -> TextDelete {
         precondition(range.lowerBound >= 0 && range.upperBound <= count, "a range of the text")
         var runs: [CharacterRun] = []
-        var seen = 0
-        for item in items where !item.isDeleted {
-            defer { seen += 1 }
-            guard range.contains(seen) else { continue }
-            if let last = runs.last, last.first.replica == item.id.replica,
-                last.first.counter + UInt64(last.count) == item.id.counter
-            {
-                runs[runs.count - 1].count += 1
-            } else {
-                runs.append(CharacterRun(first: item.id, count: 1))
+        if !range.isEmpty {
+            var cursor: SpanTree.Cursor? = tree.cursor(visible: range.lowerBound)
+            var remaining = range.count
+            while remaining > 0, let place = cursor {
+                let span = tree[place]
+                if !span.isDeleted {
+                    let taken = min(remaining, span.length - place.offset)
+                    let first = span.id(at: place.offset)
+                    if let last = runs.last, last.first.replica == first.replica,
+                        last.first.counter &+ UInt64(last.count) == first.counter
+                    {
+                        runs[runs.count - 1].count += taken
+                    } else {
+                        runs.append(CharacterRun(first: first, count: taken))
+                    }
+                    remaining -= taken
+                }
+                cursor = tree.normalized(SpanTree.Cursor(leaf: place.leaf, span: place.span + 1, offset: 0))
             }
         }
         let op = TextDelete(runs: runs)
         apply(.delete(op))
         return op
-    }
-
-    private func visibleIndex(_ position: Int) -> Int {
-        var seen = 0
-        for index in items.indices where !items[index].isDeleted {
-            if seen == position { return index }
-            seen += 1
-        }
-        return items.count
     }
 
     // MARK: Remote ops
@@ -106,6 +121,11 @@ public struct TextSequence: Sendable {
             if !waiting.contains(op) { waiting.append(op) }
             return false
         }
+        retryWaiting()
+        return true
+    }
+
+    private mutating func retryWaiting() {
         var progressed = true
         while progressed, !waiting.isEmpty {
             progressed = false
@@ -114,7 +134,6 @@ public struct TextSequence: Sendable {
                 progressed = true
             }
         }
-        return true
     }
 
     private mutating func integrate(_ op: TextOp) -> Bool {
@@ -125,18 +144,14 @@ public struct TextSequence: Sendable {
     }
 
     private mutating func integrate(_ delete: TextDelete) -> Bool {
-        let ids = delete.runs.flatMap { $0.ids }
-        guard ids.allSatisfy({ indices[$0] != nil }) else { return false }
-        for id in ids {
-            guard let index = indices[id], !items[index].isDeleted else { continue }
-            items[index].isDeleted = true
-            count -= 1
+        guard delete.runs.allSatisfy(hasArrived) else { return false }
+        for run in delete.runs {
+            var done = 0
+            while done < run.count, let cursor = tree.cursor(of: run.first.advanced(by: done)) {
+                done += tree.delete(at: cursor, count: run.count - done)
+            }
         }
         return true
-    }
-
-    private func index(of id: OpID?, or missing: Int) -> Int {
-        id.flatMap { indices[$0] } ?? missing
     }
 
     /// YjsMod's rule (josephg/reference-crdts, crdts.ts, `integrateYjsMod`):
@@ -145,44 +160,91 @@ public struct TextSequence: Sendable {
     /// origin) whose right origin is further left may or may not come
     /// first, so the place is held while scanning past it; one with the
     /// same origins goes by replica, the lower one first.
+    ///
+    /// Only the first character of a span reached needs the rule: each next
+    /// one's left origin is the character before it, already scanned past,
+    /// so it changes nothing.
     private mutating func integrate(_ insert: TextInsert) -> Bool {
-        if indices[insert.id] != nil { return true }
-        if let left = insert.originLeft, indices[left] == nil { return false }
-        if let right = insert.originRight, indices[right] == nil { return false }
+        if contains(insert.id) { return true }
+        var cursor = tree.start
+        if let left = insert.originLeft {
+            guard let found = tree.cursor(of: left) else { return false }
+            cursor = found
+            cursor.offset += 1
+            if cursor.offset == tree[found].length {
+                cursor.span += 1
+                cursor.offset = 0
+            }
+        }
+        if let right = insert.originRight, !contains(right) { return false }
         guard !insert.scalars.isEmpty else { return true }
-        let left = index(of: insert.originLeft, or: -1)
-        let right = index(of: insert.originRight, or: items.count)
-        var destination = left + 1
+        // Positions (tombstones counted) of the origins, and of the others'
+        // origins when they differ: found only when a scan needs them.
+        var leftPosition: Int?
+        var rightPosition: Int?
+        var destination = cursor
         var scanning = false
-        var cursor = left + 1
-        while true {
-            if !scanning { destination = cursor }
-            if cursor == items.count || cursor == right { break }
-            let other = items[cursor]
-            let otherLeft = index(of: other.originLeft, or: -1)
-            let otherRight = index(of: other.originRight, or: items.count)
-            if otherLeft < left { break }
-            if otherLeft == left {
-                if otherRight < right {
-                    scanning = true
-                } else if otherRight == right {
-                    if Self.goesFirst(insert.id, before: other.id) { break }
+        while let place = tree.normalized(cursor) {
+            if !scanning { destination = place }
+            let span = tree[place]
+            let other = span.id(at: place.offset)
+            if other == insert.originRight { break }
+            let otherLeft = span.originLeft(at: place.offset)
+            if otherLeft == insert.originLeft {
+                if span.originRight == insert.originRight {
+                    if Self.goesFirst(insert.id, before: other) { break }
                     scanning = false
                 } else {
-                    scanning = false
+                    if rightPosition == nil { rightPosition = position(of: insert.originRight, missing: tree.totalCount) }
+                    scanning = position(of: span.originRight, missing: tree.totalCount) < rightPosition ?? 0
                 }
+            } else {
+                if leftPosition == nil { leftPosition = position(of: insert.originLeft, missing: -1) }
+                if position(of: otherLeft, missing: -1) < leftPosition ?? 0 { break }
             }
-            cursor += 1
+            // On past the rest of the span. An op a replica made never
+            // names a right origin further inside a span than where the
+            // scan enters it (the character before would have been its
+            // left origin); a forged one might, and the scan still stops.
+            var end = span.length
+            if let right = insert.originRight, let offset = span.offset(of: right), offset > place.offset {
+                end = offset
+            }
+            cursor = place
+            if end == span.length {
+                cursor.span += 1
+                cursor.offset = 0
+            } else {
+                cursor.offset = end
+            }
+            if !scanning { destination = cursor }
         }
-        let run = insert.scalars.indices.map { offset in
-            Item(
-                id: insert.id(at: offset), originLeft: offset == 0 ? insert.originLeft : insert.id(at: offset - 1),
-                originRight: insert.originRight, scalar: insert.scalars[offset])
-        }
-        items.insert(contentsOf: run, at: destination)
-        for index in destination..<items.count { indices[items[index].id] = index }
-        count += run.count
+        land(insert, at: destination)
         return true
+    }
+
+    /// Whether every character of the run is here: a replica's counters
+    /// may come from several inserts, any of which may still be on its way.
+    private func hasArrived(_ run: CharacterRun) -> Bool {
+        var done = 0
+        while done < run.count {
+            guard let cursor = tree.cursor(of: run.first.advanced(by: done)) else { return false }
+            done += tree[cursor].length - cursor.offset
+        }
+        return true
+    }
+
+    private func position(of id: OpID?, missing: Int) -> Int {
+        guard let id, let cursor = tree.cursor(of: id) else { return missing }
+        return tree.position(of: cursor, all: true)
+    }
+
+    private mutating func land(_ insert: TextInsert, at place: SpanTree.Cursor) {
+        let span = TextSpan(
+            first: insert.id, length: insert.scalars.count, content: content.count,
+            originLeft: insert.originLeft, originRight: insert.originRight, isDeleted: false)
+        content.append(contentsOf: insert.scalars)
+        tree.insert(span, at: place)
     }
 
     /// Of two inserts with the same origins, the lower replica goes first;
@@ -192,10 +254,39 @@ public struct TextSequence: Sendable {
     }
 }
 
+extension OpID {
+    /// The id `offset` counters on, as a run's characters are numbered.
+    @inlinable
+    public func advanced(by offset: Int) -> OpID {
+        OpID(counter: counter &+ UInt64(offset), replica: replica)
+    }
+}
+
 extension TextSequence: Equatable {
     /// The same characters in the same order, deleted alike: what
-    /// converging means. Ops still waiting are not compared.
+    /// converging means, however each replica's runs happen to be cut.
+    /// Ops still waiting are not compared.
     public static func == (lhs: TextSequence, rhs: TextSequence) -> Bool {
         lhs.items == rhs.items
+    }
+}
+
+extension TextSequence {
+    /// One character as stored: what sameness is judged on, and what tests
+    /// compare against the reference.
+    struct Item: Equatable {
+        var id: OpID
+        var scalar: Unicode.Scalar
+        var isDeleted: Bool
+    }
+
+    var items: [Item] {
+        var items: [Item] = []
+        tree.forEachSpan { span in
+            for offset in 0..<span.length {
+                items.append(Item(id: span.id(at: offset), scalar: content[span.content + offset], isDeleted: span.isDeleted))
+            }
+        }
+        return items
     }
 }
