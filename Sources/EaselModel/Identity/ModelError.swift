@@ -26,6 +26,9 @@ public enum ModelError: Error, Hashable, Sendable, CustomStringConvertible {
     /// An op on the document itself that is not a set of one of its
     /// fields (`FieldID.document`).
     case notADocumentField(FieldID?)
+    /// A text's characters that cannot be: an empty run, an id given twice,
+    /// a text or an insert longer than its limit.
+    case invalidText(String)
 
     public var description: String {
         switch self {
@@ -41,6 +44,7 @@ public enum ModelError: Error, Hashable, Sendable, CustomStringConvertible {
         case .invalidInput(let reason): "invalid input: \(reason)"
         case .unknownEntity(let entity): "the document has no entity \(entity)"
         case .notADocumentField(let field?): "the document itself has no field \(field); it has fill, blob, width, height and fit"
+        case .invalidText(let reason): "invalid text: \(reason)"
         case .notADocumentField(nil): "the document itself is only ever set: never created, deleted, restored or appended to"
         }
     }

@@ -4,62 +4,74 @@
 /// visible position, or the position of a character, walks one path of the
 /// tree, as diamond-types' content tree does (src/ost/content_tree.rs).
 ///
-/// Nodes live in two arrays and name each other by index, so the tree is a
-/// value like the rest of the model, copied only when shared. Spans are
-/// never removed (a delete marks them), so nodes only split, never merge.
+/// Nodes are slots in flat arrays, a fixed stride apart, naming each other
+/// by index: no node owns an array of its own, so walking the tree neither
+/// allocates nor counts references, and the tree is a value like the rest
+/// of the model. Spans are never removed (a delete marks them), so nodes
+/// only split, never merge.
 struct SpanTree: Sendable {
     static let leafCapacity = 32
     static let innerCapacity = 16
     static let none: Int32 = -1
-
-    struct Leaf: Sendable {
-        var spans: [TextSpan]
-        var parent: Int32
-        /// The leaf after this one in document order.
-        var next: Int32
-    }
-
-    struct Inner: Sendable {
-        var children: [Int32]
-        var visible: [Int]
-        var total: [Int]
-        var parent: Int32
-        var holdsLeaves: Bool
-    }
+    /// Slots a node holds: room for the one or two more that an edit adds
+    /// before the node splits.
+    private static let leafStride = leafCapacity + 2
+    private static let innerStride = innerCapacity + 1
 
     /// A place in the text: before the character at `offset` in the span at
-    /// `span` of `leaf`, or, with `span == spans.count`, at the leaf's end.
+    /// `span` of `leaf`, or, with `span` past the leaf's spans, at its end.
     struct Cursor: Sendable, Equatable {
         var leaf: Int32
         var span: Int
         var offset: Int
     }
 
-    private(set) var leaves: [Leaf]
-    private(set) var inners: [Inner]
-    private var root: Int32
+    // Leaves: spans in slots of `leafStride`.
+    private var spans: [TextSpan] = []
+    private var spanCounts: [Int] = []
+    private var leafParents: [Int32] = []
+    /// The leaf after each in document order.
+    private var leafNexts: [Int32] = []
+
+    // Inner nodes: children and their counts in slots of `innerStride`.
+    private var children: [Int32] = []
+    private var visibleCounts: [Int] = []
+    private var totalCounts: [Int] = []
+    private var childCounts: [Int] = []
+    private var innerParents: [Int32] = []
+    private var holdsLeaves: [Bool] = []
+
+    private var root: Int32 = 0
+    /// The leaf at the text's end, where a snapshot's spans are appended.
+    private var lastLeaf: Int32 = 0
     /// Which leaf holds each character.
     private(set) var index = SpanIndex()
 
     init() {
-        leaves = [Leaf(spans: [], parent: 0, next: Self.none)]
-        inners = [Inner(children: [0], visible: [0], total: [0], parent: Self.none, holdsLeaves: true)]
-        root = 0
+        let leaf = newLeaf(parent: 0, next: Self.none)
+        let inner = newInner(parent: Self.none, holdsLeaves: true)
+        children[0] = leaf
+        childCounts[Int(inner)] = 1
     }
 
-    var visibleCount: Int { inners[Int(root)].visible.reduce(0, +) }
-    var totalCount: Int { inners[Int(root)].total.reduce(0, +) }
+    var innerCount: Int { childCounts.count }
+    private(set) var visibleCount = 0
+    private(set) var totalCount = 0
 
-    subscript(cursor: Cursor) -> TextSpan { leaves[Int(cursor.leaf)].spans[cursor.span] }
+    subscript(cursor: Cursor) -> TextSpan {
+        spans[Int(cursor.leaf) * Self.leafStride + cursor.span]
+    }
+
+    func spanCount(of leaf: Int32) -> Int { spanCounts[Int(leaf)] }
 
     // MARK: Finding
 
     /// The place of the character with `id`, if it has arrived.
     func cursor(of id: OpID) -> Cursor? {
         guard let leaf = index.leaf(of: id) else { return nil }
-        let spans = leaves[Int(leaf)].spans
-        for position in spans.indices {
-            if let offset = spans[position].offset(of: id) {
+        let base = Int(leaf) * Self.leafStride
+        for position in 0..<spanCounts[Int(leaf)] {
+            if let offset = spans[base + position].offset(of: id) {
                 return Cursor(leaf: leaf, span: position, offset: offset)
             }
         }
@@ -69,68 +81,62 @@ struct SpanTree: Sendable {
     /// The place of the visible character at `position` (0 ..< visibleCount).
     func cursor(visible position: Int) -> Cursor {
         var remaining = position
-        var node = root
+        var node = Int(root)
         while true {
-            let inner = inners[Int(node)]
+            let base = node * Self.innerStride
+            let last = childCounts[node] - 1
             var child = 0
-            while child < inner.children.count - 1, remaining >= inner.visible[child] {
-                remaining -= inner.visible[child]
+            while child < last, remaining >= visibleCounts[base + child] {
+                remaining -= visibleCounts[base + child]
                 child += 1
             }
-            if inner.holdsLeaves {
-                let leaf = inner.children[child]
-                let spans = leaves[Int(leaf)].spans
-                for position in spans.indices where !spans[position].isDeleted {
-                    if remaining < spans[position].length {
-                        return Cursor(leaf: leaf, span: position, offset: remaining)
-                    }
-                    remaining -= spans[position].length
+            if holdsLeaves[node] {
+                let leaf = children[base + child]
+                let first = Int(leaf) * Self.leafStride
+                let count = spanCounts[Int(leaf)]
+                for position in 0..<count where !spans[first + position].isDeleted {
+                    let length = spans[first + position].length
+                    if remaining < length { return Cursor(leaf: leaf, span: position, offset: remaining) }
+                    remaining -= length
                 }
-                return Cursor(leaf: leaf, span: spans.count, offset: 0)
+                return Cursor(leaf: leaf, span: count, offset: 0)
             }
-            node = inner.children[child]
+            node = Int(children[base + child])
         }
     }
 
     /// How many characters, tombstones included (`all`) or not, come before
     /// the place.
     func position(of cursor: Cursor, all: Bool) -> Int {
-        let spans = leaves[Int(cursor.leaf)].spans
+        let first = Int(cursor.leaf) * Self.leafStride
         var position = 0
-        for span in spans[..<cursor.span] { position += all ? span.length : span.visibleLength }
-        if cursor.span < spans.count, all || !spans[cursor.span].isDeleted { position += cursor.offset }
+        for at in 0..<cursor.span {
+            position += all ? spans[first + at].length : spans[first + at].visibleLength
+        }
+        if cursor.span < spanCounts[Int(cursor.leaf)], all || !spans[first + cursor.span].isDeleted {
+            position += cursor.offset
+        }
         var child = cursor.leaf
-        var node = leaves[Int(cursor.leaf)].parent
+        var node = leafParents[Int(cursor.leaf)]
         while node != Self.none {
-            let inner = inners[Int(node)]
-            for slot in inner.children.indices {
-                if inner.children[slot] == child { break }
-                position += all ? inner.total[slot] : inner.visible[slot]
+            let base = Int(node) * Self.innerStride
+            var slot = 0
+            while children[base + slot] != child {
+                position += all ? totalCounts[base + slot] : visibleCounts[base + slot]
+                slot += 1
             }
             child = node
-            node = inner.parent
+            node = innerParents[Int(node)]
         }
         return position
-    }
-
-    /// The place one character on, crossing into the next leaf; nil past the
-    /// last character.
-    func advanced(_ cursor: Cursor) -> Cursor? {
-        var next = cursor
-        next.offset += 1
-        if next.offset >= self[cursor].length {
-            next.span += 1
-            next.offset = 0
-        }
-        return normalized(next)
     }
 
     /// The same place, moved off a leaf's end onto the next leaf's first
     /// span; nil at the text's end.
     func normalized(_ cursor: Cursor) -> Cursor? {
         var cursor = cursor
-        while cursor.span >= leaves[Int(cursor.leaf)].spans.count {
-            let next = leaves[Int(cursor.leaf)].next
+        while cursor.span >= spanCounts[Int(cursor.leaf)] {
+            let next = leafNexts[Int(cursor.leaf)]
             if next == Self.none { return nil }
             cursor = Cursor(leaf: next, span: 0, offset: 0)
         }
@@ -140,12 +146,16 @@ struct SpanTree: Sendable {
     /// The place before the first character (the start of the first leaf).
     var start: Cursor { Cursor(leaf: 0, span: 0, offset: 0) }
 
+    /// The place after the last character.
+    var end: Cursor { Cursor(leaf: lastLeaf, span: spanCounts[Int(lastLeaf)], offset: 0) }
+
     /// Every span in document order.
     func forEachSpan(_ body: (TextSpan) -> Void) {
         var leaf: Int32 = 0
         while leaf != Self.none {
-            for span in leaves[Int(leaf)].spans { body(span) }
-            leaf = leaves[Int(leaf)].next
+            let first = Int(leaf) * Self.leafStride
+            for at in 0..<spanCounts[Int(leaf)] { body(spans[first + at]) }
+            leaf = leafNexts[Int(leaf)]
         }
     }
 
@@ -154,125 +164,179 @@ struct SpanTree: Sendable {
     /// Puts `span` at `cursor` (cutting the span there if the place is
     /// inside it), joining the span before when `span` continues it.
     mutating func insert(_ span: TextSpan, at cursor: Cursor) {
-        let leaf = Int(cursor.leaf)
+        let first = Int(cursor.leaf) * Self.leafStride
         var position = cursor.span
         if cursor.offset > 0 {
-            let right = leaves[leaf].spans[position].split(at: cursor.offset)
+            let right = spans[first + position].split(at: cursor.offset)
             position += 1
-            leaves[leaf].spans.insert(right, at: position)
+            insertSpan(right, in: cursor.leaf, at: position)
         }
-        if position > 0, leaves[leaf].spans[position - 1].isContinued(by: span) {
-            leaves[leaf].spans[position - 1].length += span.length
+        if position > 0, spans[first + position - 1].isContinued(by: span) {
+            spans[first + position - 1].length += span.length
         } else {
-            leaves[leaf].spans.insert(span, at: position)
+            insertSpan(span, in: cursor.leaf, at: position)
         }
         index.assign(span.first, count: span.length, to: cursor.leaf)
         adjustCounts(of: cursor.leaf, visible: span.visibleLength, total: span.length)
-        if leaves[leaf].spans.count > Self.leafCapacity { splitLeaf(cursor.leaf) }
+        if spanCounts[Int(cursor.leaf)] > Self.leafCapacity { splitLeaf(cursor.leaf) }
     }
 
     /// Deletes up to `count` characters from `cursor` within its span; how
     /// many it covered (deleted already or not).
     mutating func delete(at cursor: Cursor, count: Int) -> Int {
-        let leaf = Int(cursor.leaf)
+        let first = Int(cursor.leaf) * Self.leafStride
         var position = cursor.span
-        let span = leaves[leaf].spans[position]
+        let span = spans[first + position]
         let covered = min(count, span.length - cursor.offset)
         guard !span.isDeleted else { return covered }
         if cursor.offset > 0 {
-            let right = leaves[leaf].spans[position].split(at: cursor.offset)
+            let right = spans[first + position].split(at: cursor.offset)
             position += 1
-            leaves[leaf].spans.insert(right, at: position)
+            insertSpan(right, in: cursor.leaf, at: position)
         }
-        if covered < leaves[leaf].spans[position].length {
-            let right = leaves[leaf].spans[position].split(at: covered)
-            leaves[leaf].spans.insert(right, at: position + 1)
+        if covered < spans[first + position].length {
+            let right = spans[first + position].split(at: covered)
+            insertSpan(right, in: cursor.leaf, at: position + 1)
         }
-        leaves[leaf].spans[position].isDeleted = true
+        spans[first + position].isDeleted = true
         adjustCounts(of: cursor.leaf, visible: -covered, total: 0)
-        if leaves[leaf].spans.count > Self.leafCapacity { splitLeaf(cursor.leaf) }
+        if spanCounts[Int(cursor.leaf)] > Self.leafCapacity { splitLeaf(cursor.leaf) }
         return covered
     }
 
+    private mutating func insertSpan(_ span: TextSpan, in leaf: Int32, at position: Int) {
+        let first = Int(leaf) * Self.leafStride
+        let count = spanCounts[Int(leaf)]
+        var at = first + count
+        while at > first + position {
+            spans[at] = spans[at - 1]
+            at -= 1
+        }
+        spans[first + position] = span
+        spanCounts[Int(leaf)] = count + 1
+    }
+
     private mutating func adjustCounts(of leaf: Int32, visible: Int, total: Int) {
+        visibleCount += visible
+        totalCount += total
         var child = leaf
-        var node = leaves[Int(leaf)].parent
+        var node = leafParents[Int(leaf)]
         while node != Self.none {
             let slot = slot(of: child, in: node)
-            inners[Int(node)].visible[slot] += visible
-            inners[Int(node)].total[slot] += total
+            visibleCounts[slot] += visible
+            totalCounts[slot] += total
             child = node
-            node = inners[Int(node)].parent
+            node = innerParents[Int(node)]
         }
     }
 
+    /// Where in the inner slots `child` of `node` is counted.
     private func slot(of child: Int32, in node: Int32) -> Int {
-        let children = inners[Int(node)].children
-        var slot = 0
+        var slot = Int(node) * Self.innerStride
         while children[slot] != child { slot += 1 }
         return slot
     }
 
+    private mutating func newLeaf(parent: Int32, next: Int32) -> Int32 {
+        let leaf = Int32(spanCounts.count)
+        let filler = TextSpan(first: .unwritten, length: 0, content: 0, originLeft: nil, originRight: nil, isDeleted: true)
+        spans.append(contentsOf: repeatElement(filler, count: Self.leafStride))
+        spanCounts.append(0)
+        leafParents.append(parent)
+        leafNexts.append(next)
+        return leaf
+    }
+
+    private mutating func newInner(parent: Int32, holdsLeaves leaves: Bool) -> Int32 {
+        let node = Int32(childCounts.count)
+        children.append(contentsOf: repeatElement(Self.none, count: Self.innerStride))
+        visibleCounts.append(contentsOf: repeatElement(0, count: Self.innerStride))
+        totalCounts.append(contentsOf: repeatElement(0, count: Self.innerStride))
+        childCounts.append(0)
+        innerParents.append(parent)
+        holdsLeaves.append(leaves)
+        return node
+    }
+
     private mutating func splitLeaf(_ leaf: Int32) {
-        let half = leaves[Int(leaf)].spans.count / 2
-        let moved = Array(leaves[Int(leaf)].spans[half...])
-        leaves[Int(leaf)].spans.removeSubrange(half...)
-        let parent = leaves[Int(leaf)].parent
-        let newLeaf = Int32(leaves.count)
-        var spans: [TextSpan] = []
-        spans.reserveCapacity(Self.leafCapacity + 3)
-        spans.append(contentsOf: moved)
-        leaves.append(Leaf(spans: spans, parent: parent, next: leaves[Int(leaf)].next))
-        leaves[Int(leaf)].next = newLeaf
+        let count = spanCounts[Int(leaf)]
+        let half = count / 2
+        let parent = leafParents[Int(leaf)]
+        let moved = newLeaf(parent: parent, next: leafNexts[Int(leaf)])
+        leafNexts[Int(leaf)] = moved
+        if lastLeaf == leaf { lastLeaf = moved }
+        let from = Int(leaf) * Self.leafStride
+        let to = Int(moved) * Self.leafStride
         var visible = 0
         var total = 0
-        for span in moved {
-            index.assign(span.first, count: span.length, to: newLeaf)
+        for at in half..<count {
+            let span = spans[from + at]
+            spans[to + at - half] = span
+            index.assign(span.first, count: span.length, to: moved)
             visible += span.visibleLength
             total += span.length
         }
-        addSibling(newLeaf, after: leaf, in: parent, visible: visible, total: total)
+        spanCounts[Int(leaf)] = half
+        spanCounts[Int(moved)] = count - half
+        addSibling(moved, after: leaf, in: parent, visible: visible, total: total)
     }
 
     /// Puts `new`, holding `visible` and `total` characters taken from
     /// `old`, right after it in `parent`, splitting the parent when full.
     private mutating func addSibling(_ new: Int32, after old: Int32, in parent: Int32, visible: Int, total: Int) {
         let slot = slot(of: old, in: parent)
-        inners[Int(parent)].visible[slot] -= visible
-        inners[Int(parent)].total[slot] -= total
-        inners[Int(parent)].children.insert(new, at: slot + 1)
-        inners[Int(parent)].visible.insert(visible, at: slot + 1)
-        inners[Int(parent)].total.insert(total, at: slot + 1)
-        if inners[Int(parent)].children.count > Self.innerCapacity { splitInner(parent) }
+        visibleCounts[slot] -= visible
+        totalCounts[slot] -= total
+        let end = Int(parent) * Self.innerStride + childCounts[Int(parent)]
+        var at = end
+        while at > slot + 1 {
+            children[at] = children[at - 1]
+            visibleCounts[at] = visibleCounts[at - 1]
+            totalCounts[at] = totalCounts[at - 1]
+            at -= 1
+        }
+        children[slot + 1] = new
+        visibleCounts[slot + 1] = visible
+        totalCounts[slot + 1] = total
+        childCounts[Int(parent)] += 1
+        if childCounts[Int(parent)] > Self.innerCapacity { splitInner(parent) }
     }
 
     private mutating func splitInner(_ node: Int32) {
-        let inner = inners[Int(node)]
-        let half = inner.children.count / 2
-        let newNode = Int32(inners.count)
-        let moved = Inner(
-            children: Array(inner.children[half...]), visible: Array(inner.visible[half...]),
-            total: Array(inner.total[half...]), parent: inner.parent, holdsLeaves: inner.holdsLeaves)
-        inners[Int(node)].children.removeSubrange(half...)
-        inners[Int(node)].visible.removeSubrange(half...)
-        inners[Int(node)].total.removeSubrange(half...)
-        inners.append(moved)
-        for child in moved.children {
-            if moved.holdsLeaves { leaves[Int(child)].parent = newNode } else { inners[Int(child)].parent = newNode }
+        let count = childCounts[Int(node)]
+        let half = count / 2
+        let parent = innerParents[Int(node)]
+        let moved = newInner(parent: parent, holdsLeaves: holdsLeaves[Int(node)])
+        let from = Int(node) * Self.innerStride
+        let to = Int(moved) * Self.innerStride
+        var visible = 0
+        var total = 0
+        for at in half..<count {
+            let child = children[from + at]
+            children[to + at - half] = child
+            visibleCounts[to + at - half] = visibleCounts[from + at]
+            totalCounts[to + at - half] = totalCounts[from + at]
+            visible += visibleCounts[from + at]
+            total += totalCounts[from + at]
+            if holdsLeaves[Int(node)] { leafParents[Int(child)] = moved } else { innerParents[Int(child)] = moved }
         }
-        let visible = moved.visible.reduce(0, +)
-        let total = moved.total.reduce(0, +)
-        if inner.parent == Self.none {
-            let newRoot = Int32(inners.count)
-            inners.append(
-                Inner(
-                    children: [node, newNode], visible: [inners[Int(node)].visible.reduce(0, +), visible],
-                    total: [inners[Int(node)].total.reduce(0, +), total], parent: Self.none, holdsLeaves: false))
-            inners[Int(node)].parent = newRoot
-            inners[Int(newNode)].parent = newRoot
+        childCounts[Int(node)] = half
+        childCounts[Int(moved)] = count - half
+        if parent == Self.none {
+            let newRoot = newInner(parent: Self.none, holdsLeaves: false)
+            let base = Int(newRoot) * Self.innerStride
+            children[base] = node
+            visibleCounts[base] = visibleCount - visible
+            totalCounts[base] = totalCount - total
+            children[base + 1] = moved
+            visibleCounts[base + 1] = visible
+            totalCounts[base + 1] = total
+            childCounts[Int(newRoot)] = 2
+            innerParents[Int(node)] = newRoot
+            innerParents[Int(moved)] = newRoot
             root = newRoot
         } else {
-            addSibling(newNode, after: node, in: inner.parent, visible: visible, total: total)
+            addSibling(moved, after: node, in: parent, visible: visible, total: total)
         }
     }
 }

@@ -17,7 +17,7 @@ public struct TextSequence: Sendable {
     private(set) var tree = SpanTree()
     /// Every scalar ever typed, in the order its insert landed; spans point
     /// into it.
-    private var content: [Unicode.Scalar] = []
+    private(set) var content: [Unicode.Scalar] = []
     /// Ops that name characters not here yet.
     private(set) var waiting: [TextOp] = []
 
@@ -51,7 +51,8 @@ public struct TextSequence: Sendable {
     // MARK: Local edits
 
     /// Types `scalars` before the character at `position` (0 ... count),
-    /// as characters `id`, `id + 1`, …; the op to send.
+    /// as characters `id`, `id + 1`, …, which must be new to the text (the
+    /// replica's clock makes them so); the op to send.
     @discardableResult
     public mutating func insert(_ scalars: [Unicode.Scalar], at position: Int, id: OpID) -> TextInsert {
         precondition((0...count).contains(position), "a position in the text")
@@ -73,9 +74,9 @@ public struct TextSequence: Sendable {
         }
         let originRight = tree.normalized(place).map { tree[$0].id(at: $0.offset) }
         let op = TextInsert(id: id, originLeft: originLeft, originRight: originRight, scalars: scalars)
-        guard !scalars.isEmpty, !contains(id) else { return op }
+        guard !scalars.isEmpty else { return op }
         land(op, at: place)
-        retryWaiting()
+        if !waiting.isEmpty { retryWaiting() }
         return op
     }
 
@@ -85,29 +86,22 @@ public struct TextSequence: Sendable {
     public mutating func delete(_ range: Range<Int>) -> TextDelete {
         precondition(range.lowerBound >= 0 && range.upperBound <= count, "a range of the text")
         var runs: [CharacterRun] = []
-        if !range.isEmpty {
-            var cursor: SpanTree.Cursor? = tree.cursor(visible: range.lowerBound)
-            var remaining = range.count
-            while remaining > 0, let place = cursor {
-                let span = tree[place]
-                if !span.isDeleted {
-                    let taken = min(remaining, span.length - place.offset)
-                    let first = span.id(at: place.offset)
-                    if let last = runs.last, last.first.replica == first.replica,
-                        last.first.counter &+ UInt64(last.count) == first.counter
-                    {
-                        runs[runs.count - 1].count += taken
-                    } else {
-                        runs.append(CharacterRun(first: first, count: taken))
-                    }
-                    remaining -= taken
-                }
-                cursor = tree.normalized(SpanTree.Cursor(leaf: place.leaf, span: place.span + 1, offset: 0))
+        var remaining = range.count
+        // What follows a deleted piece moves down to the range's start.
+        while remaining > 0 {
+            let place = tree.cursor(visible: range.lowerBound)
+            let first = tree[place].id(at: place.offset)
+            let taken = tree.delete(at: place, count: remaining)
+            if let last = runs.last, last.first.replica == first.replica,
+                last.first.counter &+ UInt64(last.count) == first.counter
+            {
+                runs[runs.count - 1].count += taken
+            } else {
+                runs.append(CharacterRun(first: first, count: taken))
             }
+            remaining -= taken
         }
-        let op = TextDelete(runs: runs)
-        apply(.delete(op))
-        return op
+        return TextDelete(runs: runs)
     }
 
     // MARK: Remote ops
@@ -121,7 +115,7 @@ public struct TextSequence: Sendable {
             if !waiting.contains(op) { waiting.append(op) }
             return false
         }
-        retryWaiting()
+        if !waiting.isEmpty { retryWaiting() }
         return true
     }
 
@@ -165,7 +159,20 @@ public struct TextSequence: Sendable {
     /// one's left origin is the character before it, already scanned past,
     /// so it changes nothing.
     private mutating func integrate(_ insert: TextInsert) -> Bool {
-        if contains(insert.id) { return true }
+        var insert = insert
+        if let present = tree.cursor(of: insert.id) {
+            // Here already, or part of it is: a run joined from ops of
+            // which the first ones arrived before. The rest types on.
+            let had = tree[present].length - present.offset
+            guard had < insert.scalars.count else { return true }
+            insert = TextInsert(
+                id: insert.id.advanced(by: had), originLeft: insert.id.advanced(by: had - 1),
+                originRight: insert.originRight, scalars: Array(insert.scalars[had...]))
+            return integrate(insert)
+        }
+        // A run that takes ids some characters here have is not one any
+        // replica made; it changes nothing.
+        if tree.index.containsAny(insert.id, count: insert.scalars.count) { return true }
         var cursor = tree.start
         if let left = insert.originLeft {
             guard let found = tree.cursor(of: left) else { return false }
@@ -239,10 +246,10 @@ public struct TextSequence: Sendable {
         return tree.position(of: cursor, all: true)
     }
 
-    private mutating func land(_ insert: TextInsert, at place: SpanTree.Cursor) {
+    mutating func land(_ insert: TextInsert, at place: SpanTree.Cursor, isDeleted: Bool = false) {
         let span = TextSpan(
             first: insert.id, length: insert.scalars.count, content: content.count,
-            originLeft: insert.originLeft, originRight: insert.originRight, isDeleted: false)
+            originLeft: insert.originLeft, originRight: insert.originRight, isDeleted: isDeleted)
         content.append(contentsOf: insert.scalars)
         tree.insert(span, at: place)
     }

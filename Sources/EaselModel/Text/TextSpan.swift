@@ -6,13 +6,35 @@
 /// lands inside it or deletes part of it.
 struct TextSpan: Sendable, Equatable {
     var first: OpID
-    var length: Int
+    private var storedLength: Int32
     /// Where the first character's scalar is in the sequence's store of
     /// every scalar ever typed; the rest follow it there.
-    var content: Int
-    var originLeft: OpID?
-    var originRight: OpID?
+    private var storedContent: Int32
+    // No origin is stored as `OpID.unwritten`, which no character has: an
+    // optional would add a byte and, aligned, 8; this way a span is 57
+    // bytes, one cache line with its padding.
+    private var storedOriginLeft: OpID
+    private var storedOriginRight: OpID
     var isDeleted: Bool
+
+    init(first: OpID, length: Int, content: Int, originLeft: OpID?, originRight: OpID?, isDeleted: Bool) {
+        self.first = first
+        storedLength = Int32(length)
+        storedContent = Int32(content)
+        storedOriginLeft = originLeft ?? .unwritten
+        storedOriginRight = originRight ?? .unwritten
+        self.isDeleted = isDeleted
+    }
+
+    var length: Int {
+        get { Int(storedLength) }
+        set { storedLength = Int32(newValue) }
+    }
+
+    var content: Int { Int(storedContent) }
+
+    var originLeft: OpID? { storedOriginLeft == .unwritten ? nil : storedOriginLeft }
+    var originRight: OpID? { storedOriginRight == .unwritten ? nil : storedOriginRight }
 
     var visibleLength: Int { isDeleted ? 0 : length }
 

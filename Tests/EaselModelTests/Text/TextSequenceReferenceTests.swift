@@ -75,7 +75,7 @@ import Testing
         // split many times over.
         for seed in propertySeeds(count: 2, label: "text tree deep") {
             let tree = checkRandomHistory(seed: seed, replicaCount: 3, rounds: 30, editsPerRound: 20...40).tree
-            #expect(tree.inners.count > 16, "seed \(seed): a tree of more than two levels")
+            #expect(tree.innerCount > 2, "seed \(seed): a tree of three levels or more")
         }
     }
 
@@ -102,7 +102,7 @@ import Testing
             text.insert([scalar], at: position, id: OpID(counter: UInt64(counter), replica: ReplicaID(rawValue: 3)))
             plain.insert(scalar, at: position)
         }
-        #expect(text.tree.inners.count > 16)
+        #expect(text.tree.innerCount > 16)
         #expect(text.scalars == plain)
         for _ in 0..<500 {
             let start = Int.random(in: 0..<plain.count, using: &random)

@@ -1,0 +1,116 @@
+/// One run of a text as a snapshot carries it: characters one replica
+/// typed left to right, their origins, and whether they are deleted.
+public struct TextRun: Hashable, Sendable {
+    public var insert: TextInsert
+    public var isDeleted: Bool
+
+    public init(insert: TextInsert, isDeleted: Bool) {
+        self.insert = insert
+        self.isDeleted = isDeleted
+    }
+}
+
+extension TextSequence {
+    /// Every character ever inserted, as runs in document order, each as
+    /// long as it can be: what a snapshot holds of the text.
+    public var runs: [TextRun] {
+        var runs: [TextRun] = []
+        tree.forEachSpan { span in
+            let scalars = content[span.content..<span.content + span.length]
+            if let last = runs.last, last.isDeleted == span.isDeleted,
+                last.insert.originRight == span.originRight,
+                span.first == last.insert.id.advanced(by: last.insert.scalars.count),
+                span.originLeft == last.insert.id.advanced(by: last.insert.scalars.count - 1)
+            {
+                runs[runs.count - 1].insert.scalars.append(contentsOf: scalars)
+            } else {
+                runs.append(
+                    TextRun(
+                        insert: TextInsert(
+                            id: span.first, originLeft: span.originLeft, originRight: span.originRight,
+                            scalars: Array(scalars)),
+                        isDeleted: span.isDeleted))
+            }
+        }
+        return runs
+    }
+
+    /// The text a snapshot's runs make, taken in the order given, which is
+    /// the order of the text they were read from: no run is scanned for its
+    /// place, so loading costs about as much as reading. Runs that are
+    /// empty or name a character twice are refused.
+    public init(runs: [TextRun]) throws(ModelError) {
+        self.init()
+        for run in runs {
+            let insert = run.insert
+            guard !insert.scalars.isEmpty else { throw .invalidText("a run with no characters") }
+            guard insert.id.counter <= UInt64.max - UInt64(insert.scalars.count) else {
+                throw .invalidText("a run's counters reach past the largest")
+            }
+            guard !tree.index.containsAny(insert.id, count: insert.scalars.count) else {
+                throw .invalidText("character \(insert.id) is in the snapshot twice")
+            }
+            land(insert, at: tree.end, isDeleted: run.isDeleted)
+        }
+    }
+
+    /// Applies ops received together: consecutive inserts that continue one
+    /// another (one replica typing on, a key at a time, from where it left
+    /// off) land as one run, and consecutive deletes as one op. The result
+    /// is the one applying them one by one gives: two such inserts applied
+    /// one right after the other put the second right after the first's
+    /// last character, as the run does, and the order ops arrive in never
+    /// changes where anything ends up.
+    public mutating func apply(contentsOf ops: [TextOp]) {
+        var insert: TextInsert?
+        var delete: TextDelete?
+        for op in ops {
+            switch op {
+            case .insert(let next):
+                if let delete { apply(.delete(delete)) }
+                delete = nil
+                if insert?.isContinued(by: next) == true {
+                    insert?.scalars.append(contentsOf: next.scalars)
+                } else {
+                    if let insert { apply(.insert(insert)) }
+                    insert = next
+                }
+            case .delete(let next):
+                if let insert { apply(.insert(insert)) }
+                insert = nil
+                if delete == nil { delete = next } else { delete?.join(next) }
+            }
+        }
+        if let insert { apply(.insert(insert)) }
+        if let delete { apply(.delete(delete)) }
+    }
+}
+
+extension TextInsert {
+    /// Whether `next` is typed on from this run's last character, toward
+    /// the same right origin, numbered on from it.
+    public func isContinued(by next: TextInsert) -> Bool {
+        !scalars.isEmpty && next.id == id.advanced(by: scalars.count)
+            && next.originLeft == id.advanced(by: scalars.count - 1) && next.originRight == originRight
+    }
+}
+
+extension TextDelete {
+    /// Adds `next`'s characters, joining a run to the last one when they
+    /// touch: deleting on forward, or backspacing, one key at a time.
+    mutating func join(_ next: TextDelete) {
+        for run in next.runs {
+            guard let last = runs.last, last.first.replica == run.first.replica else {
+                runs.append(run)
+                continue
+            }
+            if last.first.advanced(by: last.count) == run.first {
+                runs[runs.count - 1].count += run.count
+            } else if run.first.advanced(by: run.count) == last.first {
+                runs[runs.count - 1] = CharacterRun(first: run.first, count: last.count + run.count)
+            } else {
+                runs.append(run)
+            }
+        }
+    }
+}

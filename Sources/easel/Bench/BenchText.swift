@@ -1,0 +1,118 @@
+import ArgumentParser
+import EaselModel
+import Foundation
+
+/// Text that merges keystrokes: an editing trace typed into a text and
+/// merged by a fresh replica, against Loro and Yrs in the same run.
+struct BenchText: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "text",
+        abstract: "Replay an editing trace and merge it; compare with Loro and Yrs in the same run.",
+        discussion: """
+            The trace is one of josephg/editing-traces' sequential traces (Benchmarks/README.md says where to \
+            get automerge-paper). The peers run Benchmarks/peers/text_trace.py (needs `pip install loro pycrdt`). \
+            Build this command with -c release.
+            """
+    )
+
+    @Option(help: "The editing trace, JSON or gzipped JSON.")
+    var trace = "Benchmarks/traces/automerge-paper.json.gz"
+    @Option(help: "Runs of each side; medians are reported.") var runs = 5
+    @Option(help: "Peers to run beside Easel (loro, yrs), or 'none'.") var peers = "loro,yrs"
+    @Option(help: "The peers' script.") var script = "Benchmarks/peers/text_trace.py"
+    @Option(help: ArgumentHelp("Merge the ops together this many times and stop, for a profiler.", visibility: .hidden))
+    var profileMerges = 0
+
+    func run() throws {
+        let trace = try TextTrace(path: trace)
+        var typed = TextSequence()
+        let ops = trace.replay(into: &typed)
+        try check(typed, against: trace, "the replay")
+        let snapshot = typed.runs
+        var joined = 0
+        var previous: TextOp?
+        for op in ops {
+            switch (previous, op) {
+            case (.insert(let run)?, .insert(let next)) where run.isContinued(by: next): break
+            default: joined += 1
+            }
+            previous = op
+        }
+        print(
+            "\(trace.patches.count) patches: \(ops.count) ops (\(joined) when inserts typed on are joined), \(typed.count) characters, \(snapshot.count) runs in a snapshot"
+        )
+
+        if profileMerges > 0 {
+            for _ in 0..<profileMerges {
+                var together = TextSequence()
+                together.apply(contentsOf: ops)
+                try check(together, against: trace, "the merge of ops together")
+            }
+            return
+        }
+        var timings: [String: [Double]] = [:]
+        var peerBytes: [String: (update: Int, snapshot: Int)] = [:]
+        let peerNames = peers == "none" ? [] : peers.split(separator: ",").map(String.init)
+        for run in 1...runs {
+            var replayed = TextSequence()
+            timings["replay", default: []].append(measure { _ = trace.replay(into: &replayed) })
+            try check(replayed, against: trace, "the timed replay")
+
+            var oneByOne = TextSequence()
+            timings["merge op by op", default: []].append(measure { for op in ops { oneByOne.apply(op) } })
+            try check(oneByOne, against: trace, "the merge op by op")
+
+            var together = TextSequence()
+            timings["merge ops together", default: []].append(measure { together.apply(contentsOf: ops) })
+            try check(together, against: trace, "the merge of ops together")
+
+            var loaded = TextSequence()
+            var loadError: ModelError?
+            timings["load a snapshot", default: []].append(
+                measure {
+                    do throws(ModelError) { loaded = try TextSequence(runs: snapshot) } catch { loadError = error }
+                })
+            if let loadError { throw loadError }
+            try check(loaded, against: trace, "the snapshot")
+
+            for peer in peerNames {
+                let result = try runPeer(["python3", script, "--peer", peer, "--trace", self.trace], name: peer)
+                guard let replay = result["replay_seconds"] as? Double, let merge = result["merge_seconds"] as? Double,
+                    let update = result["update_bytes"] as? Int, let snapshot = result["snapshot_bytes"] as? Int
+                else { throw ValidationError("\(peer) gave no timings: \(result)") }
+                timings["\(peer) replay", default: []].append(replay)
+                timings["\(peer) merge", default: []].append(merge)
+                peerBytes[peer] = (update, snapshot)
+            }
+            print("run \(run)/\(runs) done")
+        }
+        print("text, \(trace.patches.count) patches, median of \(runs) (min-max), milliseconds:")
+        for name in ["replay", "merge op by op", "merge ops together", "load a snapshot"]
+            + peerNames.flatMap({ ["\($0) replay", "\($0) merge"] })
+        {
+            guard let values = timings[name] else { continue }
+            print(
+                String(
+                    format: "  %-20@ %8.2f  (%.2f-%.2f)", name, median(values) * 1e3, (values.min() ?? 0) * 1e3,
+                    (values.max() ?? 0) * 1e3))
+        }
+        for (peer, bytes) in peerBytes.sorted(by: { $0.key < $1.key }) {
+            print("  \(peer): updates \(bytes.update) bytes, snapshot \(bytes.snapshot) bytes")
+        }
+        if let loro = timings["loro merge"] {
+            for name in ["merge op by op", "merge ops together", "load a snapshot"] {
+                print(String(format: "ratio Loro merge / Easel %@: %.2fx", name, median(loro) / median(timings[name] ?? [1])))
+            }
+        }
+    }
+
+    private func measure(_ body: () -> Void) -> Double {
+        ContinuousClock().measure(body).seconds
+    }
+
+    private func check(_ text: TextSequence, against trace: TextTrace, _ what: String) throws {
+        guard text.string == trace.endContent else {
+            throw ValidationError("\(what) did not end as the trace's end content")
+        }
+    }
+}
