@@ -74,6 +74,9 @@ MAX_INITIALS_BYTES = 16
 MAX_ERROR_MESSAGE_BYTES = 1024
 MAX_ZKEY_BYTES = 128              # over it: 108, not 109
 MAX_SAMPLES = 4096                # over it: 108, not 109
+MAX_INSERT_SCALARS = 4096         # characters one insertText types; over it: 108
+MAX_DELETE_RUNS = 4096            # runs one deleteText names; over it: 108
+MAX_TEXT_CHARACTERS = 1 << 20     # characters a text may ever have; a longer run: 108
 MAX_ENTITIES = 1024               # in a selection or a gesture
 MAX_POINTS = 1024
 MAX_PEERS = 1024
@@ -88,6 +91,7 @@ MIN_BYTES = {
     "erased entity": 18,  # uint replica index, uint counter, float x, y, scale, rotation
     "replica": 8,        # replica ID
     "entity entry": 2,   # uint replica index, uint counter
+    "delete run": 3,     # uint replica index, uint counter, uint length
     "op": 2,             # header, then at least a one-byte entity index (delete, restore)
     "positioned op": 3,  # a position difference, then an op
     "field": 2,          # u8 tag, then at least a one-byte enum or empty string
@@ -102,7 +106,7 @@ MIN_BYTES = {
 
 MESSAGE_TAGS = {1: "hello", 2: "welcome", 3: "push", 4: "ack", 5: "ops", 6: "presence",
                 7: "leave", 8: "error", 9: "ping", 10: "pong"}
-ACTIONS = {1: "create", 2: "set", 3: "delete", 4: "restore", 5: "append"}
+ACTIONS = {1: "create", 2: "set", 3: "delete", 4: "restore", 5: "append", 6: "insertText", 7: "deleteText"}
 KINDS = {1: "emoji", 2: "shape", 3: "text", 4: "stroke", 5: "image"}
 GESTURE_KINDS = {1: "moving", 2: "scaling", 3: "rotating", 4: "drawing"}
 TEXT_STYLES = ("regular", "outlined", "framed")
@@ -543,9 +547,53 @@ def read_force_mode(r: Reader, count: int) -> list[bool]:
     return [bool(bitmap[i // 8] >> (i % 8) & 1) for i in range(count)]
 
 
+def read_character_id(r: Reader, state: BatchState, what: str) -> str:
+    replica = state.replica(r.uint(f"{what} replica index"))
+    counter = r.uint(f"{what} counter")
+    if counter == 0:
+        raise DecodeError(INVALID_VALUE, f"{what}: counter 0")
+    return op_id(counter, replica)
+
+
+def read_insert_text(r: Reader, state: BatchState) -> dict:
+    """4.3: entity, flags (1 left origin, 2 right origin, 4 typing on: the left
+    origin is the character just before the op's own ID), origins, UTF-8."""
+    entity = state.entity(r)
+    flags = read_flags(r, "insert flags", 0x07)
+    op: dict[str, Any] = {"entity": entity}
+    if flags & 0x04:
+        if not flags & 0x01 or state.counter < 2:
+            raise DecodeError(INVALID_VALUE, "typing on from no character")
+        op["after"] = op_id(state.counter - 1, state.replica(state.replica_index))
+    elif flags & 0x01:
+        op["after"] = read_character_id(r, state, "left origin")
+    if flags & 0x02:
+        op["before"] = read_character_id(r, state, "right origin")
+    text = r.string("inserted characters", MAX_INSERT_SCALARS * 4, INVALID_VALUE)
+    if not 1 <= len(text) <= MAX_INSERT_SCALARS:
+        raise DecodeError(INVALID_VALUE, f"an insert of {len(text)} characters")
+    op["text"] = text
+    return op
+
+
+def read_delete_text(r: Reader, state: BatchState) -> dict:
+    entity = state.entity(r)
+    runs = []
+    for _ in range(r.count("delete run", MAX_DELETE_RUNS, INVALID_VALUE)):
+        first = read_character_id(r, state, "run")
+        count = r.uint("run length")
+        if not 1 <= count <= MAX_TEXT_CHARACTERS:
+            raise DecodeError(INVALID_VALUE, f"a run of {count} characters")
+        runs.append({"first": first, "count": count})
+    if not runs:
+        raise DecodeError(INVALID_VALUE, "a delete naming no characters")
+    return {"entity": entity, "runs": runs}
+
+
 ACTION_BODIES: dict[str, Callable[[Reader, BatchState], dict]] = {
     "create": read_create, "set": read_set, "delete": read_entity_only,
     "restore": read_entity_only, "append": read_append,
+    "insertText": read_insert_text, "deleteText": read_delete_text,
 }
 
 
@@ -957,8 +1005,8 @@ def run_vectors(index_path: Path, schema_path: Path) -> int:
         return 1
     base = index_path.parent
     failures: list[str] = []
-    if index.get("protocol") != 3:
-        failures.append(f"index: protocol {index.get('protocol')!r}, this checker reads 3")
+    if index.get("protocol") != 4:
+        failures.append(f"index: protocol {index.get('protocol')!r}, this checker reads 4")
     valid, invalid = index.get("valid", []), index.get("invalid", [])
     for entry in valid:
         failures += check_valid(entry, base, validator)
@@ -1387,7 +1435,7 @@ INVALID_CASES: list[tuple[str, str, int]] = [
     ("worked example with a trailing byte", WORKED_EXAMPLE + " 00", 102),
     ("T=0 on the first op", push_of("12 04 00 01 00 00 48 41"), 108),
     ("action 0", push_of("30 04 00 01 00 00 48 41"), 105),
-    ("action 6", push_of("36 04 00 01 00 00 48 41"), 105),
+    ("action 0", push_of("30 04 00 01 00 00 48 41"), 105),
     ("header bit 7", push_of("b2 04 00 01 00 00 48 41"), 105),
     ("transaction mode 3", push_of("72 04 00 01 00 00 48 41"), 105),
     ("counter 0", push_of("32 00 00 01 00 00 48 41"), 108),

@@ -3,12 +3,16 @@ public enum WireProtocol {
     /// The highest protocol version this code speaks. Version 2 adds one
     /// optional field to presence (`state`), which a server never sends to a
     /// connection that speaks version 1; version 3 adds the eraser field
-    /// `erases`, which a server never sends to one that speaks 1 or 2.
-    public static let version: UInt32 = 3
+    /// `erases`, which a server never sends to one that speaks 1 or 2;
+    /// version 4 adds character ops on texts (`insertText`, `deleteText`),
+    /// which a connection below it gets as writes of whole strings.
+    public static let version: UInt32 = 4
     /// The first version whose presence may carry `state`.
     public static let presenceStateVersion: UInt32 = 2
     /// The first version whose ops may carry the field `erases`.
     public static let erasuresVersion: UInt32 = 3
+    /// The first version with character ops on texts.
+    public static let textVersion: UInt32 = 4
     /// The first byte of every binary message: the layout of the frame,
     /// which versions 1 and 2 share.
     public static let frameVersion: UInt8 = 1

@@ -35,6 +35,23 @@ struct CompactnessTests {
         }
     }
 
+    @Test func aKeystrokeTypedOnCostsFiveBytesInABatch() {
+        // A text, then keys typed one after another, each after the last:
+        // the left origin is the character just before the op's own ID, so
+        // it is not written, nor is the counter (one on) or the transaction.
+        let note = EntityID(opID(1, alice))
+        func keys(_ count: Int) -> Message {
+            let ops = (0..<count).map { index in
+                op(
+                    UInt64(10 + index), alice,
+                    .insertText(
+                        note, TextInsertion(originLeft: opID(UInt64(9 + index), alice), originRight: nil, scalars: ["k"])))
+            }
+            return .push(Push(batch: 1, ops: ops))
+        }
+        #expect(keys(101).binaryEncoded().count - keys(1).binaryEncoded().count == 100 * 5)
+    }
+
     @Test func aPushOfOneSetFromTheSpecIsTwentyFourBytes() {
         let star = EntityID(opID(1, alice))
         let push = Message.push(Push(batch: 7, ops: [op(2, alice, .set(star, .x(12.5)))]))

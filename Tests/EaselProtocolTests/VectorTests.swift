@@ -63,7 +63,8 @@ struct VectorTests {
             return []
         }
         #expect(
-            Set(ops.map { "\($0.action)".prefix { $0 != "(" } }) == ["create", "set", "delete", "restore", "append"])
+            Set(ops.map { "\($0.action)".prefix { $0 != "(" } })
+                == ["create", "set", "delete", "restore", "append", "insertText", "deleteText"])
         let fields = Set(
             ops.flatMap { op -> [FieldID] in
                 switch op.action {

@@ -119,6 +119,26 @@ struct ErrorTableTests {
                 default: (connection, [F.append(10, at: 0, x: 7)])
                 }
             return (pusher, harness.push(ops, batch: 5, from: pusher))
+        case 210...212:
+            let harness = try ServerHarness()
+            let (connection, _) = harness.join(alice, as: "alice")
+            // A text "ab" (alice's characters 1 and 2), typed into once.
+            let note = EntityID(opID(1, alice))
+            func insert(_ counter: UInt64, after left: OpID?, _ text: String) -> Op {
+                op(counter, alice, .insertText(note, TextInsertion(originLeft: left, originRight: nil, scalars: Array(text.unicodeScalars))))
+            }
+            harness.pushCommitted([op(1, alice, .create(.text, [.text("ab")])), insert(3, after: opID(2, alice), "c")], from: connection)
+            let long = String(repeating: "x", count: ModelLimits.scalarsPerInsert)
+            let ops: [Op] =
+                switch code {
+                case .unknownCharacter: [insert(10, after: opID(9, carol), "d")]
+                case .textTooLong:
+                    (0..<(ModelLimits.charactersPerText / ModelLimits.scalarsPerInsert)).map { index in
+                        insert(10 + UInt64(index * ModelLimits.scalarsPerInsert), after: opID(3, alice), long)
+                    }
+                default: [op(10, alice, .set(note, .text("whole")))]
+                }
+            return (connection, harness.push(ops, batch: 5, from: connection))
         case 300...303:
             let harness = try ServerHarness(authenticate: { hello, _ in
                 guard let token = hello.token, let refused = UInt16(token) else {

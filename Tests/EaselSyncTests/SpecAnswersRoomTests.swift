@@ -41,11 +41,11 @@ struct SpecAnswersRoomTests {
 
     // MARK: Question 4: what the server does with the hello's protocol (sections 2.1, 6.6)
 
-    @Test("a hello of protocol 2^32 − 1 is welcomed in version 3; protocol 0 is 202, fatal, close 4000")
+    @Test("a hello of protocol 2^32 − 1 is welcomed in version 4; protocol 0 is 202, fatal, close 4000")
     func protocolZeroIsRefusedAndAnyOtherIsMet() throws {
         let harness = try ServerHarness()
         let (high, welcomed) = harness.join(alice, as: "alice", protocol: UInt32.max)
-        #expect(try #require(welcomed.welcome(to: high)).protocolVersion == 3)
+        #expect(try #require(welcomed.welcome(to: high)).protocolVersion == WireProtocol.version)
         let (zero, refused) = harness.join(bob, as: "bob", protocol: 0)
         #expect(refused.errors(to: zero).map(\.code) == [.unsupportedProtocol])
         #expect(refused.errors(to: zero).map(\.fatal) == [true])

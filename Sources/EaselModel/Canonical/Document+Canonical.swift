@@ -14,7 +14,9 @@ extension Document {
         let ordered = records.sorted { $0.id < $1.id }
         writer.varint(UInt64(ordered.count))
         for record in ordered {
-            record.encodeCanonically(into: &writer)
+            let characters = texts[record.id].flatMap { $0.hasEdits ? $0 : nil }
+            record.encodeCanonically(into: &writer, withCharacters: characters != nil)
+            characters?.encodeCanonically(into: &writer)
         }
         return writer.bytes
     }
@@ -26,9 +28,11 @@ extension Document {
 }
 
 extension EntityRecord {
-    func encodeCanonically(into writer: inout ByteWriter) {
+    /// A text whose characters were edited one by one sets the kind byte's
+    /// top bit, and its characters follow the record.
+    func encodeCanonically(into writer: inout ByteWriter, withCharacters: Bool = false) {
         writer.opID(id.creation)
-        writer.byte(kind?.rawValue ?? 0)
+        writer.byte((kind?.rawValue ?? 0) | (withCharacters ? 0x80 : 0))
         let written = FieldID.allCases.filter { read($0).stamp != .unwritten }
         writer.varint(UInt64(written.count + (alive.isWritten ? 1 : 0)))
         if alive.isWritten {
@@ -60,6 +64,31 @@ extension EntityRecord {
                     writer.byte(0)
                 }
             }
+        }
+    }
+}
+
+extension TextCharacters {
+    /// Whether the characters differ from the base string alone: a text
+    /// whose only character ops still wait reads, and encodes, as its
+    /// register.
+    var hasEdits: Bool {
+        sequence.count != baseLength || sequence.totalCount != baseLength
+    }
+
+    /// The base write, then every run in document order: its first ID,
+    /// origins, deleted or not, and its scalars.
+    func encodeCanonically(into writer: inout ByteWriter) {
+        writer.opID(base)
+        let runs = sequence.runs
+        writer.varint(UInt64(runs.count))
+        for run in runs {
+            writer.opID(run.insert.id)
+            writer.opID(run.insert.originLeft ?? .unwritten)
+            writer.opID(run.insert.originRight ?? .unwritten)
+            writer.byte(run.isDeleted ? 1 : 0)
+            writer.varint(UInt64(run.insert.scalars.count))
+            for scalar in run.insert.scalars { writer.varint(UInt64(scalar.value)) }
         }
     }
 }

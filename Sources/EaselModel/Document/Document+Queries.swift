@@ -2,7 +2,7 @@ extension Document {
     /// The visible entity with this ID, or nil if it is deleted, not yet
     /// created, or unknown. O(1) expected (plus the samples of a stroke).
     public subscript(id: EntityID) -> Entity? {
-        slots[id].flatMap { records[Int($0)].entity }
+        slots[id].flatMap { entity(at: $0) }
     }
 
     /// Whether the entity is created and not deleted. O(1) expected, and
@@ -13,7 +13,7 @@ extension Document {
 
     /// Visible entities, bottom of the z-order first. O(n).
     public var entities: [Entity] {
-        zOrderedSlots.compactMap { records[Int($0)].entity }
+        zOrderedSlots.compactMap { entity(at: $0) }
     }
 
     /// The visible entity directly above a visible one in the z-order; nil
@@ -166,6 +166,27 @@ extension Document {
             guard op.id.replica == entity.author else { throw .notStrokeAuthor }
         case .create, .delete, .restore:
             break
+        case .insertText(_, let insertion):
+            guard kind == .text else { throw .invalidText("a \(kind) has no characters") }
+            let sequence = textSequenceForEditing(of: entity)
+            for origin in [insertion.originLeft, insertion.originRight] {
+                guard let origin else { continue }
+                guard sequence.contains(origin) else { throw .invalidText("no character \(origin) in \(entity)") }
+            }
+            guard sequence.totalCount + insertion.scalars.count <= ModelLimits.charactersPerText else {
+                throw .invalidText("\(entity) would have more than \(ModelLimits.charactersPerText) characters")
+            }
+        case .deleteText(_, let runs):
+            guard kind == .text else { throw .invalidText("a \(kind) has no characters") }
+            let sequence = textSequenceForEditing(of: entity)
+            for run in runs {
+                guard sequence.containsAll(run) else { throw .invalidText("\(entity) has no characters \(run)") }
+            }
+        }
+        // Once a text's characters merge, its string is edited through
+        // them: a write of the whole string would start them over.
+        if case .set(_, .text) = op.action, texts[entity] != nil {
+            throw .invalidText("\(entity)'s characters are edited one by one (insertText, deleteText)")
         }
     }
 }

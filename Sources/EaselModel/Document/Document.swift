@@ -12,8 +12,12 @@ public struct Document: Sendable {
     /// Every record's slot, sorted by (z-order key, EntityID), bottom first.
     var zOrderedSlots: [Int32] = []
 
-    /// The highest op counter applied: a replica's clock must observe it.
+    /// The highest op counter applied or taken (an insert of n characters
+    /// takes n): a replica's clock must observe it.
     public private(set) var highestCounter: UInt64 = 0
+    /// The characters of texts edited one character at a time; a text not
+    /// here is its `text` register (Docs/text.md).
+    var texts: [EntityID: TextCharacters] = [:]
 
     public init() {}
 
@@ -27,10 +31,13 @@ public struct Document: Sendable {
     /// stroke's author, an empty chunk).
     @discardableResult
     public mutating func apply(_ op: Op) -> ApplyResult {
-        if op.id.counter > highestCounter { highestCounter = op.id.counter }
+        let last = op.lastCounter
+        if last > highestCounter { highestCounter = last }
         switch op.action {
         case .create(let kind, let fields):
-            return create(EntityID(op.id), kind: kind, fields: fields, stamp: op.id)
+            let result = create(EntityID(op.id), kind: kind, fields: fields, stamp: op.id)
+            if !texts.isEmpty, fields.contains(where: { $0.id == .text }) { rebaseText(of: EntityID(op.id)) }
+            return result
         case .set(let entity, let field):
             let slot = slot(for: entity)
             let outcome: MergeOutcome
@@ -38,6 +45,7 @@ public struct Document: Sendable {
                 outcome = moveInZOrder(slot) { $0.merge(field, stampedAt: op.id) }
             } else {
                 outcome = records[Int(slot)].merge(field, stampedAt: op.id)
+                if case .text = field, outcome == .applied, !texts.isEmpty { rebaseText(of: entity) }
             }
             return ApplyResult(outcome, created: records[Int(slot)].kind != nil)
         case .delete(let entity), .restore(let entity):
@@ -54,6 +62,8 @@ public struct Document: Sendable {
                 StrokeSamples.Chunk(start: start, samples: canonical, stamp: op.id))
             if outcome == .applied, waitsForGap { return .waitingForGap }
             return ApplyResult(outcome, created: records[slot].kind != nil)
+        case .insertText(let entity, _), .deleteText(let entity, _):
+            return applyText(op, to: entity)
         }
     }
 
@@ -89,7 +99,7 @@ public struct Document: Sendable {
 
     /// The slot of `entity`'s record, adding an empty record the first time
     /// the entity is named (by its create or by an op that overtook it).
-    private mutating func slot(for entity: EntityID) -> Int32 {
+    mutating func slot(for entity: EntityID) -> Int32 {
         if let slot = slots[entity] { return slot }
         let slot = Int32(records.count)
         records.append(EntityRecord(id: entity))

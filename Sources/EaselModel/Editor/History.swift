@@ -101,7 +101,7 @@ struct History: Hashable, Sendable {
                     RegisterKey(entity: entity, target: .alive),
                     before: document.aliveRegister(of: entity).map { .alive($0.alive) },
                     after: .alive(alive), stamp: op.id)
-            case .set, .append:
+            case .set, .append, .insertText, .deleteText:
                 break
             }
         }
@@ -119,7 +119,7 @@ struct History: Hashable, Sendable {
         switch op.action {
         case .set(let entity, let field): key = RegisterKey(entity: entity, target: .field(field.id))
         case .delete(let entity), .restore(let entity): key = RegisterKey(entity: entity, target: .alive)
-        case .create, .append: return
+        case .create, .append, .insertText, .deleteText: return
         }
         if foreignWrites[key].map({ $0 < op.id }) ?? true { foreignWrites[key] = op.id }
     }

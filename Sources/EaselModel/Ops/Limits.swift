@@ -11,6 +11,13 @@ public enum ModelLimits {
     public static let fontBytes = 128
     /// Most samples in one append.
     public static let samplesPerAppend = 4096
+    /// Most characters one op types: a longer paste is several ops.
+    public static let scalarsPerInsert = 4096
+    /// Most runs of characters one op deletes.
+    public static let runsPerDelete = 4096
+    /// Most characters ever typed into one text, deleted ones included
+    /// (they stay as tombstones). A server refuses an insert past it.
+    public static let charactersPerText = 1 << 20
     /// Most entities one eraser stroke erases; an eraser dragged across
     /// more leaves the rest as they were.
     public static let erasedEntities = 256

@@ -33,6 +33,50 @@ extension Op {
                 throw .invalidSamples("the chunk reaches past sample index \(UInt32.max)")
             }
             guard samples.allSatisfy({ $0.isFinite }) else { throw .invalidSamples("samples must be finite numbers") }
+        case .insertText(_, let insertion):
+            try Self.validate(insertion, id: id)
+        case .deleteText(_, let runs):
+            try Self.validate(runs)
+        }
+    }
+}
+
+extension Op {
+    // Character ops are rare beside sets: checked out of line, so checking a
+    // set stays small.
+    @inline(never)
+    static func validate(_ insertion: TextInsertion, id: OpID) throws(ModelError) {
+        let count = insertion.scalars.count
+        guard count > 0 else { throw .invalidText("an insert types at least one character") }
+        guard count <= ModelLimits.scalarsPerInsert else {
+            throw .invalidText("\(count) characters in one insert; at most \(ModelLimits.scalarsPerInsert)")
+        }
+        guard id.counter <= UInt64.max - UInt64(count) else {
+            throw .invalidText("the characters' counters reach past the largest")
+        }
+        for origin in [insertion.originLeft, insertion.originRight] {
+            guard let origin else { continue }
+            guard origin.counter > 0 else { throw .zeroCounter }
+            guard origin.replica != id.replica || origin.counter < id.counter else {
+                throw .invalidText("an insert's origin \(origin) is not typed before it")
+            }
+        }
+    }
+
+    @inline(never)
+    static func validate(_ runs: [CharacterRun]) throws(ModelError) {
+        guard !runs.isEmpty else { throw .invalidText("a delete names at least one character") }
+        guard runs.count <= ModelLimits.runsPerDelete else {
+            throw .invalidText("\(runs.count) runs in one delete; at most \(ModelLimits.runsPerDelete)")
+        }
+        for run in runs {
+            guard run.count > 0, run.count <= ModelLimits.charactersPerText else {
+                throw .invalidText("a run of \(run.count) characters")
+            }
+            guard run.first.counter > 0 else { throw .zeroCounter }
+            guard run.first.counter <= UInt64.max - UInt64(run.count) else {
+                throw .invalidText("a run's counters reach past the largest")
+            }
         }
     }
 }

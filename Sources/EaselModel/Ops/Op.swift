@@ -28,6 +28,12 @@ public struct Op: Hashable, Sendable {
         case restore(EntityID)
         /// Adds samples to a stroke at `start`; only the stroke's author may.
         case append(EntityID, start: UInt32, samples: [StrokeSample])
+        /// Types characters into a text (Docs/text.md). The op's ID is the
+        /// first character's, and each next one's is a counter on, so the
+        /// op takes as many counters as it types characters.
+        indirect case insertText(EntityID, TextInsertion)
+        /// Deletes a text's characters, named by ID.
+        case deleteText(EntityID, [CharacterRun])
     }
 
     /// The entity this op creates or edits.
@@ -35,7 +41,70 @@ public struct Op: Hashable, Sendable {
     public var entity: EntityID {
         switch action {
         case .create: EntityID(id)
-        case .set(let entity, _), .delete(let entity), .restore(let entity), .append(let entity, _, _): entity
+        case .set(let entity, _), .delete(let entity), .restore(let entity), .append(let entity, _, _),
+            .insertText(let entity, _), .deleteText(let entity, _):
+            entity
         }
+    }
+
+    /// The last counter the op takes: its own, and one more for each
+    /// character after the first that it types, or that a string it writes
+    /// as a text's may become (Docs/text.md). A replica's clock passes it.
+    @inline(__always)
+    public var lastCounter: UInt64 {
+        switch action {
+        case .set(_, let field):
+            guard case .text = field else { return id.counter }
+        case .create(let kind, _):
+            guard kind == .text else { return id.counter }
+        case .insertText:
+            break
+        default:
+            return id.counter
+        }
+        return textLastCounter
+    }
+
+    @inline(never)
+    private var textLastCounter: UInt64 {
+        let extra: Int =
+            switch action {
+            case .insertText(_, let insertion): insertion.scalars.count - 1
+            case .set(_, .text(let string)): string.unicodeScalars.count - 1
+            case .create(_, let fields):
+                fields.lazy.compactMap { field -> Int? in
+                    if case .text(let string) = field { string.unicodeScalars.count - 1 } else { nil }
+                }.first ?? 0
+            default: 0
+            }
+        return extra > 0 ? id.counter &+ UInt64(extra) : id.counter
+    }
+
+    /// The op as an edit of a text's characters, if it is one.
+    public var textOp: TextOp? {
+        switch action {
+        case .insertText(_, let insertion):
+            .insert(
+                TextInsert(
+                    id: id, originLeft: insertion.originLeft, originRight: insertion.originRight,
+                    scalars: insertion.scalars))
+        case .deleteText(_, let runs): .delete(TextDelete(runs: runs))
+        default: nil
+        }
+    }
+}
+
+/// Characters typed at one place, as an op carries them: the characters
+/// that were to their left and right there (nil: the text's start and
+/// end), and what was typed. Their IDs are the op's and the ones after.
+public struct TextInsertion: Hashable, Sendable {
+    public var originLeft: OpID?
+    public var originRight: OpID?
+    public var scalars: [Unicode.Scalar]
+
+    public init(originLeft: OpID?, originRight: OpID?, scalars: [Unicode.Scalar]) {
+        self.originLeft = originLeft
+        self.originRight = originRight
+        self.scalars = scalars
     }
 }

@@ -54,6 +54,19 @@ public struct TransactionBuilder: Sendable {
         try add(.append(stroke, start: start, samples: samples))
     }
 
+    /// Types `scalars` into a text between two of its characters (nil: its
+    /// start or end); the op, whose ID is the first character's.
+    @discardableResult
+    public mutating func insertText(
+        _ scalars: [Unicode.Scalar], into text: EntityID, after originLeft: OpID?, before originRight: OpID?
+    ) throws(ModelError) -> Op {
+        try add(.insertText(text, TextInsertion(originLeft: originLeft, originRight: originRight, scalars: scalars)))
+    }
+
+    public mutating func deleteText(_ runs: [CharacterRun], of text: EntityID) throws(ModelError) {
+        try add(.deleteText(text, runs))
+    }
+
     /// Appends any number of samples from `start`, in as many appends as
     /// `ModelLimits.samplesPerAppend` asks; returns the index after the last.
     @discardableResult
@@ -76,6 +89,8 @@ public struct TransactionBuilder: Sendable {
         let op = Op(id: try clock.peek, transaction: id, action: action)
         try op.validate()
         _ = try clock.tick()
+        // An insert's characters, and a text string's, take a counter each.
+        clock.observe(op.lastCounter)
         ops.append(op)
         return op
     }

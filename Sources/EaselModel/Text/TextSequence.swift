@@ -48,30 +48,59 @@ public struct TextSequence: Sendable {
     /// Whether the character `id` has arrived (deleted or not).
     public func contains(_ id: OpID) -> Bool { tree.cursor(of: id) != nil }
 
+    /// How many characters from `id` on, of one replica's consecutive
+    /// counters, are here; nil when `id` is not.
+    public func presentRun(from id: OpID) -> Int? {
+        guard let cursor = tree.cursor(of: id) else { return nil }
+        return tree[cursor].length - cursor.offset
+    }
+
+    /// Whether every character of the run has arrived.
+    public func containsAll(_ run: CharacterRun) -> Bool {
+        var done = 0
+        while done < run.count {
+            guard let cursor = tree.cursor(of: run.first.advanced(by: done)) else { return false }
+            done += tree[cursor].length - cursor.offset
+        }
+        return true
+    }
+
+    /// Characters ever inserted, deleted ones included.
+    public var totalCount: Int { tree.totalCount }
+
     // MARK: Local edits
+
+    /// The origins of characters typed before the character at `position`
+    /// (0 ... count): the visible character before the place, and whatever
+    /// follows that one, a deleted character included (the paper's rule,
+    /// which diamond-types and Loro follow too).
+    public func origins(at position: Int) -> (left: OpID?, right: OpID?) {
+        let (left, place) = place(at: position)
+        return (left, tree.normalized(place).map { tree[$0].id(at: $0.offset) })
+    }
+
+    /// The place right after the visible character before `position`, and
+    /// that character's id.
+    private func place(at position: Int) -> (left: OpID?, place: SpanTree.Cursor) {
+        precondition((0...count).contains(position), "a position in the text")
+        guard position > 0 else { return (nil, tree.start) }
+        let left = tree.cursor(visible: position - 1)
+        var place = left
+        place.offset += 1
+        if place.offset == tree[left].length {
+            place.span += 1
+            place.offset = 0
+        }
+        return (tree[left].id(at: left.offset), place)
+    }
 
     /// Types `scalars` before the character at `position` (0 ... count),
     /// as characters `id`, `id + 1`, …, which must be new to the text (the
-    /// replica's clock makes them so); the op to send.
+    /// replica's clock makes them so); the op to send. Nothing can sit
+    /// between the origins, so the run goes right after the left one.
     @discardableResult
     public mutating func insert(_ scalars: [Unicode.Scalar], at position: Int, id: OpID) -> TextInsert {
-        precondition((0...count).contains(position), "a position in the text")
-        // The left origin is the visible character before the place; the
-        // right one whatever follows it, a deleted character included (the
-        // paper's rule, which diamond-types and Loro follow too). Nothing
-        // can sit between the two, so the run goes right after the left one.
-        var place = tree.start
-        var originLeft: OpID?
-        if position > 0 {
-            let left = tree.cursor(visible: position - 1)
-            originLeft = tree[left].id(at: left.offset)
-            place = left
-            place.offset += 1
-            if place.offset == tree[left].length {
-                place.span += 1
-                place.offset = 0
-            }
-        }
+        let (originLeft, place) = place(at: position)
         let originRight = tree.normalized(place).map { tree[$0].id(at: $0.offset) }
         let op = TextInsert(id: id, originLeft: originLeft, originRight: originRight, scalars: scalars)
         guard !scalars.isEmpty else { return op }
@@ -106,46 +135,58 @@ public struct TextSequence: Sendable {
 
     // MARK: Remote ops
 
-    /// Applies an op from anyone, in any order: one that names a character
-    /// not here yet waits, and every op waiting is tried again after each
-    /// that lands. False when this one waits.
+    /// Applies an op from anyone, in any order. An insert that names a
+    /// character not here yet waits, as does the part of a delete that
+    /// does (a character is deleted as soon as it is here, so deleting is
+    /// per character and any order gives the same). Whatever waits is tried
+    /// again after each op that lands. False when any of this one waits.
     @discardableResult
     public mutating func apply(_ op: TextOp) -> Bool {
-        guard integrate(op) else {
-            if !waiting.contains(op) { waiting.append(op) }
-            return false
+        guard let rest = integrate(op) else {
+            // Only characters arriving can let a waiting op land.
+            if case .insert = op, !waiting.isEmpty { retryWaiting() }
+            return true
         }
-        if !waiting.isEmpty { retryWaiting() }
-        return true
+        if !waiting.contains(rest) { waiting.append(rest) }
+        return false
     }
 
     private mutating func retryWaiting() {
         var progressed = true
         while progressed, !waiting.isEmpty {
             progressed = false
-            for (offset, pending) in waiting.enumerated().reversed() where integrate(pending) {
-                waiting.remove(at: offset)
+            for (offset, pending) in waiting.enumerated().reversed() {
+                let rest = integrate(pending)
+                guard rest != pending else { continue }
+                if let rest { waiting[offset] = rest } else { waiting.remove(at: offset) }
                 progressed = true
             }
         }
     }
 
-    private mutating func integrate(_ op: TextOp) -> Bool {
+    /// What of the op still waits, if anything.
+    private mutating func integrate(_ op: TextOp) -> TextOp? {
         switch op {
-        case .insert(let insert): integrate(insert)
-        case .delete(let delete): integrate(delete)
+        case .insert(let insert): integrate(insert) ? nil : op
+        case .delete(let delete): integrate(delete).map { .delete($0) }
         }
     }
 
-    private mutating func integrate(_ delete: TextDelete) -> Bool {
-        guard delete.runs.allSatisfy(hasArrived) else { return false }
+    private mutating func integrate(_ delete: TextDelete) -> TextDelete? {
+        var missing = TextDelete(runs: [])
         for run in delete.runs {
             var done = 0
-            while done < run.count, let cursor = tree.cursor(of: run.first.advanced(by: done)) {
-                done += tree.delete(at: cursor, count: run.count - done)
+            while done < run.count {
+                let id = run.first.advanced(by: done)
+                if let cursor = tree.cursor(of: id) {
+                    done += tree.delete(at: cursor, count: run.count - done)
+                } else {
+                    missing.join(TextDelete(runs: [CharacterRun(first: id, count: 1)]))
+                    done += 1
+                }
             }
         }
-        return true
+        return missing.runs.isEmpty ? nil : missing
     }
 
     /// YjsMod's rule (josephg/reference-crdts, crdts.ts, `integrateYjsMod`):
@@ -227,17 +268,6 @@ public struct TextSequence: Sendable {
             if !scanning { destination = cursor }
         }
         land(insert, at: destination)
-        return true
-    }
-
-    /// Whether every character of the run is here: a replica's counters
-    /// may come from several inserts, any of which may still be on its way.
-    private func hasArrived(_ run: CharacterRun) -> Bool {
-        var done = 0
-        while done < run.count {
-            guard let cursor = tree.cursor(of: run.first.advanced(by: done)) else { return false }
-            done += tree[cursor].length - cursor.offset
-        }
         return true
     }
 

@@ -95,7 +95,7 @@ extension BinaryReader {
             transaction = opTransaction
 
             let op = Op(
-                id: id, transaction: opTransaction, action: try actionBody(action, entities: entities, index: index))
+                id: id, transaction: opTransaction, action: try actionBody(action, id: id, entities: entities, replicas: replicas, index: index))
             try op.validateForWire(index: index)
             ops.append(element(position, op))
         }
@@ -112,7 +112,9 @@ extension BinaryReader {
         return table[Int(index)]
     }
 
-    private mutating func actionBody(_ tag: OpBatch.ActionTag, entities: [EntityID], index: Int) throws(DecodeError)
+    private mutating func actionBody(
+        _ tag: OpBatch.ActionTag, id: OpID, entities: [EntityID], replicas: [ReplicaID], index: Int
+    ) throws(DecodeError)
         -> Op.Action
     {
         switch tag {
@@ -145,7 +147,69 @@ extension BinaryReader {
             let entity = try reference(into: entities, "op \(index)'s entity index")
             let start = try varint(UInt32.self, "op \(index)'s sample start")
             return .append(entity, start: start, samples: try samples(index: index))
+        case .insertText:
+            return try insertText(id: id, entities: entities, replicas: replicas, index: index)
+        case .deleteText:
+            return try deleteText(entities: entities, replicas: replicas, index: index)
         }
+    }
+
+    // Character ops are rare beside sets: kept out of line, so the loop that
+    // reads every op stays small.
+    @inline(never)
+    private mutating func insertText(id: OpID, entities: [EntityID], replicas: [ReplicaID], index: Int)
+        throws(DecodeError) -> Op.Action
+    {
+        let entity = try reference(into: entities, "op \(index)'s entity index")
+        let flags = try byte("op \(index)'s insert flags")
+        guard flags & ~OpBatch.insertFlags == 0 else {
+            throw DecodeError(.unknownTag, "op \(index) sets unknown insert flags \(flags)")
+        }
+        var originLeft: OpID?
+        if flags & OpBatch.typesOn != 0 {
+            guard flags & OpBatch.hasOriginLeft != 0, id.counter > 1 else {
+                throw DecodeError(.invalidValue, "op \(index) types on from no character")
+            }
+            originLeft = OpID(counter: id.counter - 1, replica: id.replica)
+        } else if flags & OpBatch.hasOriginLeft != 0 {
+            originLeft = try characterID(replicas: replicas, "op \(index)'s left origin")
+        }
+        let originRight =
+            flags & OpBatch.hasOriginRight != 0
+            ? try characterID(replicas: replicas, "op \(index)'s right origin") : nil
+        let text = try string(
+            "op \(index)'s characters", limit: ModelLimits.scalarsPerInsert * 4, limitCode: .invalidValue)
+        return .insertText(
+            entity, TextInsertion(originLeft: originLeft, originRight: originRight, scalars: Array(text.unicodeScalars)))
+    }
+
+    @inline(never)
+    private mutating func deleteText(entities: [EntityID], replicas: [ReplicaID], index: Int) throws(DecodeError)
+        -> Op.Action
+    {
+        let entity = try reference(into: entities, "op \(index)'s entity index")
+        let runCount = try count(
+            of: "runs in a delete", limit: ModelLimits.runsPerDelete, limitCode: .invalidValue, minimumBytes: 3)
+        var runs: [CharacterRun] = []
+        runs.reserveCapacity(runCount)
+        for _ in 0..<runCount {
+            let first = try characterID(replicas: replicas, "op \(index)'s run")
+            let runLength = try varint("op \(index)'s run length")
+            guard runLength > 0, runLength <= UInt64(ModelLimits.charactersPerText) else {
+                throw DecodeError(.invalidValue, "op \(index) deletes a run of \(runLength) characters")
+            }
+            runs.append(CharacterRun(first: first, count: Int(runLength)))
+        }
+        return .deleteText(entity, runs)
+    }
+
+    private mutating func characterID(replicas: [ReplicaID], _ what: @autoclosure () -> String) throws(DecodeError)
+        -> OpID
+    {
+        let replica = try reference(into: replicas, "\(what())'s replica index")
+        let counter = try varint("\(what())'s counter")
+        guard counter > 0 else { throw DecodeError(.invalidValue, "\(what()) has counter 0") }
+        return OpID(counter: counter, replica: replica)
     }
 
     private mutating func samples(index: Int) throws(DecodeError) -> [StrokeSample] {

@@ -54,13 +54,13 @@ extension ByteWriter {
                 varint(tables.transactionReplicas[index])
                 varint(op.transaction.first.counter)
             }
-            actionBody(op.action, entity: tables.opEntities[index])
+            actionBody(op, entity: tables.opEntities[index], tables: tables)
             previous = (replica, op.id.counter, op.transaction)
         }
     }
 
-    private mutating func actionBody(_ action: Op.Action, entity index: Int32) {
-        switch action {
+    private mutating func actionBody(_ op: Op, entity index: Int32, tables: BatchTables) {
+        switch op.action {
         case .create(let kind, let fields):
             byte(kind.rawValue)
             varint(fields.count)
@@ -75,7 +75,32 @@ extension ByteWriter {
             varint(start)
             varint(samples.count)
             appendSamples(samples)
+        case .insertText(_, let insertion):
+            varint(index)
+            let typesOn = op.id.counter > 1 && insertion.originLeft == OpID(counter: op.id.counter - 1, replica: op.id.replica)
+            var flags: UInt8 = typesOn ? OpBatch.typesOn : 0
+            if insertion.originLeft != nil { flags |= OpBatch.hasOriginLeft }
+            if insertion.originRight != nil { flags |= OpBatch.hasOriginRight }
+            byte(flags)
+            if !typesOn, let left = insertion.originLeft { characterID(left, tables: tables) }
+            if let right = insertion.originRight { characterID(right, tables: tables) }
+            var text = String.UnicodeScalarView()
+            text.append(contentsOf: insertion.scalars)
+            string(String(text))
+        case .deleteText(_, let runs):
+            varint(index)
+            varint(runs.count)
+            for run in runs {
+                characterID(run.first, tables: tables)
+                varint(run.count)
+            }
         }
+    }
+
+    /// A character's ID: its replica's index in the table, and its counter.
+    private mutating func characterID(_ id: OpID, tables: BatchTables) {
+        varint(tables.existingIndex(of: id.replica))
+        varint(id.counter)
     }
 
     private mutating func appendSamples(_ samples: [StrokeSample]) {
@@ -130,7 +155,9 @@ private struct BatchTables {
         switch op.action {
         case .create:
             opEntities.append(-1)
-        case .set(let entity, _), .delete(let entity), .restore(let entity), .append(let entity, _, _):
+        case .set(let entity, _), .delete(let entity), .restore(let entity), .append(let entity, _, _),
+            .insertText(let entity, _), .deleteText(let entity, _):
+            registerCharacters(of: op.action)
             if let known = entityIndex[entity] {
                 opEntities.append(known)
             } else {
@@ -141,6 +168,25 @@ private struct BatchTables {
                 opEntities.append(index)
             }
         }
+    }
+
+    /// The replicas of the characters a text op names go in the table too.
+    private mutating func registerCharacters(of action: Op.Action) {
+        switch action {
+        case .insertText(_, let insertion):
+            if let left = insertion.originLeft { _ = index(of: left.replica) }
+            if let right = insertion.originRight { _ = index(of: right.replica) }
+        case .deleteText(_, let runs):
+            for run in runs { _ = index(of: run.first.replica) }
+        default:
+            break
+        }
+    }
+
+    /// The index of a replica already in the table.
+    func existingIndex(of replica: ReplicaID) -> Int {
+        if let recent = recentReplica, recent.id == replica { return Int(recent.index) }
+        return replicas.firstIndex(of: replica) ?? 0
     }
 
     /// Batches name few replicas, mostly the same one op after op: a scan

@@ -10,6 +10,8 @@ enum OpBatch {
         case delete = 3
         case restore = 4
         case append = 5
+        case insertText = 6
+        case deleteText = 7
     }
 
     enum TransactionMode: UInt8 {
@@ -32,6 +34,13 @@ enum OpBatch {
     static let noForce: UInt8 = 0
     static let everyForce: UInt8 = 1
     static let forceBitmap: UInt8 = 2
+
+    /// An insert's flags: which origins it names, and whether its left one
+    /// is the character just before its own ID, as typing on makes it.
+    static let hasOriginLeft: UInt8 = 0x01
+    static let hasOriginRight: UInt8 = 0x02
+    static let typesOn: UInt8 = 0x04
+    static let insertFlags: UInt8 = 0x07
 }
 
 extension Op.Action {
@@ -42,6 +51,8 @@ extension Op.Action {
         case .delete: .delete
         case .restore: .restore
         case .append: .append
+        case .insertText: .insertText
+        case .deleteText: .deleteText
         }
     }
 }

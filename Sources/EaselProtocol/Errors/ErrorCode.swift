@@ -34,6 +34,13 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let fieldNotInKind = ErrorCode(rawValue: 207)
     public static let notStrokeAuthor = ErrorCode(rawValue: 208)
     public static let appendConflict = ErrorCode(rawValue: 209)
+    /// An insert's origin, or a character a delete names, that the text
+    /// does not have.
+    public static let unknownCharacter = ErrorCode(rawValue: 210)
+    /// An insert past the characters a text may ever have.
+    public static let textTooLong = ErrorCode(rawValue: 211)
+    /// A write of a whole string to a text whose characters merge.
+    public static let textMergesCharacters = ErrorCode(rawValue: 212)
 
     // Authentication and authorization.
     public static let unauthorized = ErrorCode(rawValue: 300)
@@ -63,6 +70,8 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
         (.wrongReplica, "wrongReplica"), (.opConflict, "opConflict"), (.counterTooFar, "counterTooFar"),
         (.unknownEntity, "unknownEntity"), (.fieldNotInKind, "fieldNotInKind"),
         (.notStrokeAuthor, "notStrokeAuthor"), (.appendConflict, "appendConflict"),
+        (.unknownCharacter, "unknownCharacter"), (.textTooLong, "textTooLong"),
+        (.textMergesCharacters, "textMergesCharacters"),
         (.unauthorized, "unauthorized"), (.tokenExpired, "tokenExpired"), (.wrongDocument, "wrongDocument"),
         (.readOnly, "readOnly"), (.replicaInUse, "replicaInUse"),
         (.rateLimited, "rateLimited"), (.roomFull, "roomFull"), (.serverFull, "serverFull"),

@@ -31,6 +31,27 @@ extension JSONWriter {
                 json.integer(start)
                 json.key("samples")
                 json.samples(samples)
+            case .insertText(let entity, let insertion):
+                json.member("op", "insertText")
+                json.member("entity", entity.creation.description)
+                if let left = insertion.originLeft { json.member("after", left.description) }
+                if let right = insertion.originRight { json.member("before", right.description) }
+                var text = String.UnicodeScalarView()
+                text.append(contentsOf: insertion.scalars)
+                json.member("text", String(text))
+            case .deleteText(let entity, let runs):
+                json.member("op", "deleteText")
+                json.member("entity", entity.creation.description)
+                json.key("runs")
+                json.array { json in
+                    for run in runs {
+                        json.object { json in
+                            json.member("first", run.first.description)
+                            json.key("count")
+                            json.integer(run.count)
+                        }
+                    }
+                }
             }
             if let position {
                 json.member("position", String(position))
@@ -134,6 +155,29 @@ enum JSONOps {
             let entity = EntityID(try json.opID("entity"))
             let start = try json.integer("start", as: UInt32.self)
             action = .append(entity, start: start, samples: try samples(json.array("samples"), path: json.path))
+        case .insertText:
+            let entity = EntityID(try json.opID("entity"))
+            let left = json.has("after") ? try json.opID("after") : nil
+            let right = json.has("before") ? try json.opID("before") : nil
+            let text = try json.string("text")
+            action = .insertText(
+                entity, TextInsertion(originLeft: left, originRight: right, scalars: Array(text.unicodeScalars)))
+        case .deleteText:
+            let entity = EntityID(try json.opID("entity"))
+            let values = try json.array("runs")
+            guard values.count <= ModelLimits.runsPerDelete else {
+                throw DecodeError(.invalidValue, "\(json.path).runs: \(values.count) runs; at most \(ModelLimits.runsPerDelete)")
+            }
+            var runs: [CharacterRun] = []
+            for (offset, value) in values.enumerated() {
+                let run = try JSONFields(value, path: "\(json.path).runs[\(offset)]")
+                let count = try run.integer("count", as: Int.self)
+                guard count > 0, count <= ModelLimits.charactersPerText else {
+                    throw DecodeError(.invalidValue, "\(run.path).count: a run of \(count) characters")
+                }
+                runs.append(CharacterRun(first: try run.opID("first"), count: count))
+            }
+            action = .deleteText(entity, runs)
         }
         let op = Op(id: id, transaction: transaction, action: action)
         try op.validateForWire(index: index)

@@ -107,6 +107,8 @@ extension OpBatch.ActionTag: WireNamed {
         case .delete: "delete"
         case .restore: "restore"
         case .append: "append"
+        case .insertText: "insertText"
+        case .deleteText: "deleteText"
         }
     }
 }

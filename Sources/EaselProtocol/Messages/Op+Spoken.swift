@@ -1,11 +1,16 @@
 import EaselModel
 
+// What a peer speaking an older version may be sent of ops it cannot read:
+// below version 3 an eraser's `erases` field is left out, so such a peer
+// reads every eraser as one drawn before erasures were recorded (masking
+// all beneath it); below version 4 a text's character ops become one
+// write of the whole string as it now reads, stamped with the latest op
+// that changed it, so such a peer reads texts as strings (Docs/text.md).
+
 extension Op {
-    /// This op as a peer speaking `version` may be sent it, or nil when
-    /// nothing of it is left: below version 3, without `erases`, so such a
-    /// peer reads every eraser as one drawn before erasures were recorded
-    /// (masking all beneath it).
-    public func spoken(in version: UInt32) -> Op? {
+    /// This op without the fields `version` lacks; nil when nothing of it
+    /// is left. Character ops need the document: `[Op].spoken(in:texts:)`.
+    func withoutLaterFields(in version: UInt32) -> Op? {
         guard version < WireProtocol.erasuresVersion else { return self }
         switch action {
         case .set(_, .erases):
@@ -16,26 +21,80 @@ extension Op {
             return self
         }
     }
+
+    var isTextEdit: Bool {
+        switch action {
+        case .insertText, .deleteText: true
+        default: false
+        }
+    }
 }
 
-extension Welcome.Content {
-    /// The content as a peer speaking `version` may be sent it.
-    public func spoken(in version: UInt32) -> Welcome.Content {
-        guard version < WireProtocol.erasuresVersion else { return self }
-        switch self {
-        case .snapshot(let ops): return .snapshot(ops.compactMap { $0.spoken(in: version) })
-        case .tail(let ops): return .tail(ops.spoken(in: version))
+extension Document {
+    /// A text's whole string as a write a peer below version 4 reads.
+    func textWrite(of entity: EntityID) -> Op? {
+        guard let string = textString(of: entity), let stamp = textStamp(of: entity), stamp != .unwritten else {
+            return nil
         }
+        return Op(id: stamp, transaction: TransactionID(stamp), action: .set(entity, .text(string)))
+    }
+}
+
+extension Array where Element == Op {
+    /// The ops as a peer speaking `version` may be sent them; `texts` is
+    /// the document they are part of, whose texts read as strings below
+    /// version 4 (one write a text, where its last character op was).
+    public func spoken(in version: UInt32, texts: Document) -> [Op] {
+        guard version < WireProtocol.version else { return self }
+        let lastEdits = version < WireProtocol.textVersion ? Self.lastTextEdits(map { $0 }) : [:]
+        var spoken: [Op] = []
+        spoken.reserveCapacity(count)
+        for (index, op) in enumerated() {
+            if op.isTextEdit {
+                if lastEdits[op.entity] == index, let write = texts.textWrite(of: op.entity) { spoken.append(write) }
+            } else if let kept = op.withoutLaterFields(in: version) {
+                spoken.append(kept)
+            }
+        }
+        return spoken
+    }
+
+    /// Where each text's last character op is.
+    fileprivate static func lastTextEdits(_ ops: [Op]) -> [EntityID: Int] {
+        var last: [EntityID: Int] = [:]
+        for (index, op) in ops.enumerated() where op.isTextEdit { last[op.entity] = index }
+        return last
     }
 }
 
 extension Array where Element == PositionedOp {
     /// The ops as a peer speaking `version` may be sent them, positions
     /// kept (a left-out op leaves a gap, which positions allow).
-    public func spoken(in version: UInt32) -> [PositionedOp] {
-        guard version < WireProtocol.erasuresVersion else { return self }
-        return compactMap { positioned in
-            positioned.op.spoken(in: version).map { PositionedOp(position: positioned.position, op: $0) }
+    public func spoken(in version: UInt32, texts: Document) -> [PositionedOp] {
+        guard version < WireProtocol.version else { return self }
+        let lastEdits = version < WireProtocol.textVersion ? [Op].lastTextEdits(map { $0.op }) : [:]
+        var spoken: [PositionedOp] = []
+        spoken.reserveCapacity(count)
+        for (index, positioned) in enumerated() {
+            let op = positioned.op
+            if op.isTextEdit {
+                if lastEdits[op.entity] == index, let write = texts.textWrite(of: op.entity) {
+                    spoken.append(PositionedOp(position: positioned.position, op: write))
+                }
+            } else if let kept = op.withoutLaterFields(in: version) {
+                spoken.append(PositionedOp(position: positioned.position, op: kept))
+            }
+        }
+        return spoken
+    }
+}
+
+extension Welcome.Content {
+    /// The content as a peer speaking `version` may be sent it.
+    public func spoken(in version: UInt32, texts: Document) -> Welcome.Content {
+        switch self {
+        case .snapshot(let ops): .snapshot(ops.spoken(in: version, texts: texts))
+        case .tail(let ops): .tail(ops.spoken(in: version, texts: texts))
         }
     }
 }

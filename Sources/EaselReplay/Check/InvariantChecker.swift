@@ -28,7 +28,8 @@ public struct InvariantChecker: Sendable {
         if let previous = counters[replica], op.id.counter <= previous {
             broken(.keys, "\(op.id) comes after \(previous)@\(replica) from the same replica")
         }
-        counters[replica] = max(counters[replica] ?? 0, op.id.counter)
+        // An insert's characters take the counters after its own.
+        counters[replica] = max(counters[replica] ?? 0, op.lastCounter)
         switch op.action {
         case .create(_, let fields):
             if document.kind(of: op.entity) != nil { broken(.keys, "\(op.entity) is created a second time") }
@@ -39,6 +40,8 @@ public struct InvariantChecker: Sendable {
             break
         case .append(let entity, let start, let samples):
             checkAppend(to: entity, start: start, samples: samples, on: document, broken)
+        case .insertText, .deleteText:
+            break
         }
         return found
     }

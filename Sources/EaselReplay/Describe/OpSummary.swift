@@ -16,6 +16,17 @@ extension Op {
             return "restore \(entity)"
         case .append(let entity, let start, let samples):
             return "append \(entity) samples \(start)..<\(UInt64(start) + UInt64(samples.count))"
+        case .insertText(let entity, let insertion):
+            var typed = String.UnicodeScalarView()
+            typed.append(contentsOf: insertion.scalars)
+            let after = insertion.originLeft.map { "after \($0)" } ?? "at the start"
+            let before = insertion.originRight.map { "before \($0)" } ?? "at the end"
+            return "type \(String(typed).debugDescription) into \(entity) \(after), \(before)"
+        case .deleteText(let entity, let runs):
+            let count = runs.reduce(0) { $0 + $1.count }
+            let named = runs.prefix(4).map { $0.count == 1 ? "\($0.first)" : "\($0.first)+\($0.count)" }
+            return "delete \(count) character\(count == 1 ? "" : "s") of \(entity): "
+                + named.joined(separator: ", ") + (runs.count > 4 ? ", …" : "")
         }
     }
 }

@@ -78,6 +78,8 @@ extension Op {
         case .set(_, let field): 160 + field.wireSizeBound
         case .delete, .restore: 160
         case .append(_, _, let samples): 160 + samples.count * 96
+        case .insertText(_, let insertion): 240 + insertion.scalars.count * 24
+        case .deleteText(_, let runs): 160 + runs.count * 80
         }
     }
 }

@@ -23,15 +23,15 @@ extension Room {
         for (connection, ack) in undeliveredAcks { acks[connection, default: []].append(ack) }
 
         var sharing: [ConnectionID] = []
-        var sharingOlder: [ConnectionID] = []
+        var sharingOlder: [UInt32: [ConnectionID]] = [:]
         for connection in memberOrder {
             guard let member = members[connection] else { continue }
             let ownAcks = acks[connection] ?? []
             if ownAcks.isEmpty, !authors.contains(member.replica), member.sentThrough < firstPosition {
-                if member.protocolVersion >= WireProtocol.erasuresVersion {
+                if member.protocolVersion >= WireProtocol.version {
                     sharing.append(connection)
                 } else {
-                    sharingOlder.append(connection)
+                    sharingOlder[Self.spokenGroup(member.protocolVersion), default: []].append(connection)
                 }
             } else {
                 deliverIndividually(to: connection, member, acks: ownAcks, into: &io)
@@ -41,11 +41,16 @@ extension Room {
         if !sharing.isEmpty, !undelivered.isEmpty {
             io.outputs.append(.send(.ops(undelivered), to: sharing))
         }
-        // Versions 1 and 2 lack the same fields: one message serves both.
-        let older = sharingOlder.isEmpty ? [] : undelivered.spoken(in: WireProtocol.erasuresVersion - 1)
-        if !older.isEmpty {
-            io.outputs.append(.send(.ops(older), to: sharingOlder))
+        for (version, connections) in sharingOlder.sorted(by: { $0.key < $1.key }) {
+            let older = undelivered.spoken(in: version, texts: committed)
+            if !older.isEmpty { io.outputs.append(.send(.ops(older), to: connections)) }
         }
+    }
+
+    /// Versions that lack the same things share one message: 1 and 2 (no
+    /// erasures, no character ops), and 3 (no character ops).
+    private static func spokenGroup(_ version: UInt32) -> UInt32 {
+        version < WireProtocol.erasuresVersion ? WireProtocol.erasuresVersion - 1 : version
     }
 
     /// The ops a connection lacks and its acks, interleaved by position.
@@ -55,7 +60,8 @@ extension Room {
         var acks = ownAcks.makeIterator()
         var nextAck = acks.next()
         var batch: [PositionedOp] = []
-        for op in undelivered where op.position > member.sentThrough {
+        let spoken = undelivered.spoken(in: member.protocolVersion, texts: committed)
+        for op in spoken where op.position > member.sentThrough {
             while let ack = nextAck, ack.first <= op.position {
                 if !batch.isEmpty { io.send(.ops(batch), to: connection) }
                 batch = []
@@ -63,9 +69,7 @@ extension Room {
                 nextAck = acks.next()
             }
             guard op.op.id.replica != member.replica else { continue }
-            if let spoken = op.op.spoken(in: member.protocolVersion) {
-                batch.append(PositionedOp(position: op.position, op: spoken))
-            }
+            batch.append(op)
         }
         if !batch.isEmpty { io.send(.ops(batch), to: connection) }
         while let ack = nextAck {

@@ -61,6 +61,7 @@ extension Room {
     private func vet(_ ops: [Op], from replica: ReplicaID) throws(Refusal) -> [Op] {
         var kindsInPush: [EntityID: EntityKind] = [:]
         var chunksInPush: [EntityID: [SampleChunk]] = [:]
+        var charactersInPush: [EntityID: [PendingCharacters]] = [:]
         // Counters only rise within an honest push, so a repeat within it is
         // looked for only once they stop rising.
         var previousCounter: UInt64 = 0
@@ -95,7 +96,8 @@ extension Room {
                         "counter \(op.id.counter) is more than \(configuration.counterLead) beyond the document's \(highestCounter)"
                 )
             }
-            try vetMeaning(op, kindsInPush: &kindsInPush, chunksInPush: &chunksInPush)
+            try vetMeaning(
+                op, kindsInPush: &kindsInPush, chunksInPush: &chunksInPush, charactersInPush: &charactersInPush)
         }
         guard !resends.isEmpty else { return ops }
         var fresh: [Op] = []
@@ -129,10 +131,12 @@ extension Room {
     /// entity's kind, an append by the stroke's author that does not
     /// contradict samples already accepted.
     private func vetMeaning(
-        _ op: Op, kindsInPush: inout [EntityID: EntityKind], chunksInPush: inout [EntityID: [SampleChunk]]
+        _ op: Op, kindsInPush: inout [EntityID: EntityKind], chunksInPush: inout [EntityID: [SampleChunk]],
+        charactersInPush: inout [EntityID: [PendingCharacters]]
     ) throws(Refusal) {
         if case .create(let kind, _) = op.action {
             kindsInPush[op.entity] = kind
+            if let text = PendingCharacters(op) { charactersInPush[op.entity, default: []].append(text) }
             return
         }
         let entity = op.entity
@@ -147,6 +151,16 @@ extension Room {
             guard kind.has(field.id) else {
                 throw Refusal(code: .fieldNotInKind, message: "a \(kind) has no field \(field.id)")
             }
+            if field.id == .text {
+                guard !hasCharacterEdits(entity, inPush: charactersInPush) else {
+                    throw Refusal(
+                        code: .textMergesCharacters,
+                        message: "\(entity)'s characters merge: edit them with insertText and deleteText (version 4)")
+                }
+                if let text = PendingCharacters(op) { charactersInPush[entity, default: []].append(text) }
+            }
+        case .insertText, .deleteText:
+            try vetText(op, of: entity, kind: kind, charactersInPush: &charactersInPush)
         case .append(_, let start, let samples):
             guard kind == .stroke else {
                 throw Refusal(code: .fieldNotInKind, message: "a \(kind) has no samples to append to")
@@ -182,8 +196,8 @@ extension Room {
     private func accept(_ op: Op, at position: UInt64) {
         positions[op.id] = position
         let replica = op.id.replica
-        highWater[replica] = max(highWater[replica] ?? 0, op.id.counter)
-        highestCounter = max(highestCounter, op.id.counter)
+        highWater[replica] = max(highWater[replica] ?? 0, op.lastCounter)
+        highestCounter = max(highestCounter, op.lastCounter)
         pendingOps.append(PositionedOp(position: position, op: op))
         switch op.action {
         case .create(let kind, _): pendingKinds[op.entity] = kind
@@ -191,6 +205,7 @@ extension Room {
             pendingChunks[entity, default: []].append(SampleChunk(start: start, samples: samples))
         default: break
         }
+        if let text = PendingCharacters(op) { pendingCharacters[op.entity, default: []].append(text) }
     }
 
     // MARK: Storage completions
@@ -225,6 +240,7 @@ extension Room {
                     pendingChunks[entity]?.removeFirst()
                     if pendingChunks[entity]?.isEmpty == true { pendingChunks[entity] = nil }
                 }
+                if PendingCharacters(op.op) != nil { committedCharacters(of: op.op.entity) }
             }
             committedOps += push.opCount
             undeliveredAcks.append(

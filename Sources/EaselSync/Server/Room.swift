@@ -56,6 +56,9 @@ final class Room {
     var pendingKinds: [EntityID: EntityKind] = [:]
     /// Each stroke's accepted appends waiting for storage, in order.
     var pendingChunks: [EntityID: [SampleChunk]] = [:]
+    /// Each text's accepted ops on its characters waiting for storage, in
+    /// order (Room+Text.swift).
+    var pendingCharacters: [EntityID: [PendingCharacters]] = [:]
     var nextTicket: UInt64 = 1
 
     // MARK: Connections
@@ -209,7 +212,7 @@ final class Room {
         connectionOfReplica[hello.replica] = connection
         let welcome = Welcome(
             protocolVersion: version, epoch: epoch, position: head,
-            content: welcomeContent(resuming: hello.since).spoken(in: version),
+            content: welcomeContent(resuming: hello.since).spoken(in: version, texts: committed),
             peers: memberOrder.lazy.compactMap { $0 == connection ? nil : self.members[$0]?.presence }
                 .prefix(ProtocolLimits.peersInWelcome).map { $0.spoken(in: version) })
         io.send(.welcome(welcome), to: connection)

@@ -43,7 +43,18 @@ enum InvalidVectors {
             bin("trailing-bytes", "01 09 2a 00", .trailingBytes, "a byte after a ping's nonce"),
             bin("wire-version-2", "02 09 2a", .unsupportedWireVersion, "frame layout 2 (both protocol versions use layout 1)"),
             bin("unknown-message-tag", "01 0b", .unknownMessageType, "message tag 11"),
-            bin("unknown-action", pushOneEntity + " 26 00", .unknownTag, "op action 6"),
+            bin("unknown-action", pushOneEntity + " 20 00", .unknownTag, "op action 0"),
+            bin("insert-no-characters", pushOneEntity + " 26 00 00 00", .invalidValue, "an insert typing nothing"),
+            bin("insert-unknown-flag", pushOneEntity + " 26 00 08 01 61", .unknownTag, "insert flag bit 3"),
+            bin(
+                "insert-types-on-from-nothing", pushOneEntity + " 26 00 05 01 61", .invalidValue,
+                "typing on at counter 1, where no character comes before"),
+            bin("insert-not-utf8", pushOneEntity + " 26 00 00 01 ff", .invalidValue, "characters that are not UTF-8"),
+            bin(
+                "insert-origin-replica-index", pushOneEntity + " 26 00 01 05 01 01 61", .invalidValue,
+                "a left origin naming replica 5 of a table of 1"),
+            bin("delete-no-runs", pushOneEntity + " 27 00 00", .invalidValue, "a delete naming no characters"),
+            bin("delete-empty-run", pushOneEntity + " 27 00 01 00 01 00", .invalidValue, "a run of 0 characters"),
             bin("reserved-header-bit", pushOneEntity + " a3 00", .unknownTag, "header bit 7 set"),
             bin("transaction-mode-3", pushOneEntity + " 63 00", .unknownTag, "transaction mode 3"),
             bin("unknown-field-tag", pushOneEntity + " 22 00 17 00000000", .unknownTag, "field tag 23"),
@@ -171,6 +182,15 @@ enum InvalidVectors {
                 "counter-zero", push(op.replacingOccurrences(#""id":"2@"#, #""id":"0@"#)), .invalidValue, "op counter 0"
             ),
             text("empty-push", #"{"type":"push","batch":"1","ops":[]}"#, .invalidValue, "a push of no ops"),
+            text(
+                "insert-without-text",
+                push(#"{"id":"2@00000000000a11ce","tx":"2@00000000000a11ce","op":"insertText","entity":"1@00000000000a11ce"}"#),
+                .wrongType, "an insertText with no text"),
+            text(
+                "delete-run-of-zero",
+                push(
+                    #"{"id":"2@00000000000a11ce","tx":"2@00000000000a11ce","op":"deleteText","entity":"1@00000000000a11ce","runs":[{"first":"1@00000000000a11ce","count":0}]}"#
+                ), .invalidValue, "a run of 0 characters"),
             text("top-level-array", #"[{"type":"ping","nonce":"1"}]"#, .wrongType, "a message that is not an object"),
             text("type-as-number", #"{"type":9,"nonce":"1"}"#, .wrongType, "type must be a string"),
             text(

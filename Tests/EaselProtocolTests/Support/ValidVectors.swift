@@ -151,6 +151,25 @@ enum ValidVectors {
             ("push-append-every-force", [op(33, alice, .append(stroke, start: 2, samples: everyForce))]),
             ("push-append-some-forces", [op(34, alice, .append(stroke, start: 4, samples: someForces))]),
             ("push-transaction", transaction()),
+            ("push-insert-text", insertText()),
+            ("push-delete-text", [op(46, alice, .deleteText(note, [CharacterRun(first: opID(40, alice), count: 2), CharacterRun(first: opID(7, bob), count: 1)]))]),
+        ]
+    }
+
+    /// The text of `push-create-text`.
+    static let note = EntityID(opID(3, alice))
+
+    /// Typing into a text: at its start (no origins), typing on (the left
+    /// origin is the character just before, which the binary form does not
+    /// repeat), and between two characters of two replicas, past the BMP.
+    private static func insertText() -> [Op] {
+        [
+            op(40, alice, .insertText(note, TextInsertion(originLeft: nil, originRight: nil, scalars: Array("Hi".unicodeScalars)))),
+            op(42, alice, .insertText(note, TextInsertion(originLeft: opID(41, alice), originRight: nil, scalars: ["!"]))),
+            op(
+                43, alice,
+                .insertText(
+                    note, TextInsertion(originLeft: opID(40, alice), originRight: opID(7, bob), scalars: Array("é🎨".unicodeScalars)))),
         ]
     }
 

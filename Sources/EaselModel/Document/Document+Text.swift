@@ -1,0 +1,71 @@
+extension Document {
+    /// A text's characters as they read: its sequence once anyone has
+    /// edited it a character at a time, else its `text` register.
+    public func textString(of entity: EntityID) -> String? {
+        if let characters = texts[entity] { return characters.sequence.string }
+        return slots[entity].map { records[Int($0)].text.value }
+    }
+
+    /// A text's characters, for an editor placing a caret or making an op;
+    /// nil when it is a string no one has edited a character at a time
+    /// (`TextCharacters` starts one from the register).
+    public func textSequence(of entity: EntityID) -> TextSequence? {
+        texts[entity]?.sequence
+    }
+
+    /// The text's sequence as its first character op would find it: its
+    /// own, or one started from its register.
+    public func textSequenceForEditing(of entity: EntityID) -> TextSequence {
+        if let characters = texts[entity] { return characters.sequence }
+        guard let slot = slots[entity] else { return TextSequence() }
+        return TextCharacters(base: records[Int(slot)].text.value, stamp: records[Int(slot)].text.stamp).sequence
+    }
+
+    /// The latest op that changed a text's characters or its register: a
+    /// peer that reads texts as one string sees the text stamped with it.
+    public func textStamp(of entity: EntityID) -> OpID? {
+        if let characters = texts[entity] { return characters.latestStamp }
+        return slots[entity].map { records[Int($0)].text.stamp }
+    }
+
+    /// The entity at `slot` as a value, its text's characters as they
+    /// read; nil while it is not visible.
+    func entity(at slot: Int32) -> Entity? {
+        guard var entity = records[Int(slot)].entity else { return nil }
+        if case .text(var content) = entity.content, let characters = texts[entity.id] {
+            content.string = characters.sequence.string
+            entity.content = .text(content)
+        }
+        return entity
+    }
+
+    /// Character ops are rare beside sets: applied out of line, so applying
+    /// a set stays small.
+    @inline(never)
+    mutating func applyText(_ op: Op, to entity: EntityID) -> ApplyResult {
+        guard let textOp = op.textOp else { return .refused(.invalidText("not a character op")) }
+        return applyText(textOp, to: entity, stamp: op.id)
+    }
+
+    mutating func applyText(_ op: TextOp, to entity: EntityID, stamp: OpID) -> ApplyResult {
+        let slot = slot(for: entity)
+        if texts[entity] == nil {
+            texts[entity] = TextCharacters(base: records[Int(slot)].text.value, stamp: records[Int(slot)].text.stamp)
+        }
+        let created = records[Int(slot)].kind != nil
+        switch texts[entity]?.apply(op, stamp: stamp) {
+        case .applied?: return created ? .applied : .appliedBeforeCreate
+        case .duplicate?: return .duplicate
+        case .waiting?, nil: return .waitingForGap
+        }
+    }
+
+    /// Starts a text's characters again from its register, when a write
+    /// of the register that the characters did not start from has won.
+    mutating func rebaseText(of entity: EntityID) {
+        guard let characters = texts[entity], let slot = slots[entity] else { return }
+        let register = records[Int(slot)].text
+        guard register.stamp != characters.base else { return }
+        texts[entity] = characters.rebased(on: register.value, stamp: register.stamp)
+    }
+}
