@@ -46,19 +46,26 @@ compile EaselWeb Web/Bridge
 
 # Every @_cdecl of the bridge is an export.
 mapfile -t exports < <(grep -ho '@_cdecl("[a-z_]*")' Web/Bridge/*.swift | sed 's/@_cdecl("\(.*\)")/--export=\1/' | sort)
-# Without DWARF (a tenth of the gzipped module, of no use to a page);
-# the name section stays, so a stack trace in the browser names functions.
-"$toolchain/bin/wasm-ld" --no-entry --gc-sections --strip-debug "${exports[@]}" \
-    "$out/EaselWeb.o" "$out/EaselModel.o" "$out/EaselProtocol.o" "$out/EaselSync.o" "$out/EaselRender.o" \
-    "$out/runtime.o" "$wasi/libc.a" "$wasi/libm.a" \
-    "$toolchain/lib/swift/embedded/wasm32-unknown-none-wasm/libswiftUnicodeDataTables.a" \
-    -o "$out/easel.wasm"
+# Linked twice from the same objects. The page loads `easel.wasm`, with no
+# DWARF and no name section (together a fifth of the gzipped module, of no
+# use to a page that works); `easel.debug.wasm` keeps the name section, so a
+# stack trace in the browser names functions: the page loads it instead
+# when its address ends in `?debug`.
+link() {
+    "$toolchain/bin/wasm-ld" --no-entry --gc-sections "$1" "${exports[@]}" \
+        "$out/EaselWeb.o" "$out/EaselModel.o" "$out/EaselProtocol.o" "$out/EaselSync.o" "$out/EaselRender.o" \
+        "$out/runtime.o" "$wasi/libc.a" "$wasi/libm.a" \
+        "$toolchain/lib/swift/embedded/wasm32-unknown-none-wasm/libswiftUnicodeDataTables.a" \
+        -o "$2"
+}
+link --strip-all "$out/easel.wasm"
+link --strip-debug "$out/easel.debug.wasm"
 
 # The folder `easel serve` serves (Docs/web.md): the pages, the JavaScript
 # shell and the module, flat.
 rm -rf "$out/site"
 mkdir -p "$out/site"
-cp Web/Page/* "$out/easel.wasm" "$out/site/"
+cp Web/Page/* "$out/easel.wasm" "$out/easel.debug.wasm" "$out/site/"
 # The text fonts the page serves itself (Web/Page/tools.mjs, FONTS), from
 # Debian's fonts-dejavu-core and fonts-liberation (.ci/setup installs them).
 for font in /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf /usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf \

@@ -125,3 +125,16 @@ def test_two_pages_and_a_bot_co_edit_and_end_with_the_servers_state(server, brow
     without_balloon = differing_pixels(canvas_area(first, frame, "page-1-without-the-balloon"), reference)
     print(f"without the balloon: {without_balloon} differ ({without_balloon / ink:.1%})")
     assert without_balloon > MOST_DIFFERING * ink
+
+
+def test_the_page_loads_the_module_without_names_and_the_named_one_when_asked(server, browsers):
+    """`easel.wasm` has no name section (a fifth of the gzipped module); a
+    page opened with `?debug` loads `easel.debug.wasm`, whose stack traces
+    name functions. Both run the page."""
+    def loaded(page):
+        return [name.split("/")[-1] for name in page.js(
+            "return performance.getEntriesByType('resource').map((entry) => entry.name)") if name.endswith(".wasm")]
+    plain = Canvas(browsers(), server, "web/module-plain")
+    assert loaded(plain) == ["easel.wasm"]
+    named = Canvas(browsers(), server, "web/module-named", "?debug")
+    assert loaded(named) == ["easel.debug.wasm"]

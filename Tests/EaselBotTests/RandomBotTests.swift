@@ -59,7 +59,7 @@ import Testing
         }
         #expect(points.count == 13 && points[0] == Point(x: 791.6, y: 581.12) && seconds == 0.42)
         #expect(bot.history.count == 230)
-        #expect(client.editor.document.stateHash.hex == "80ce274ce4a42c53")
+        #expect(client.editor.document.stateHash.hex == "1ecfee0641998819")
     }
 
     @Test func theSameSeedOnAnotherReplicaMakesTheSameGestures() throws {

@@ -81,3 +81,34 @@ import Testing
         _ = harness.commit()
     }
 }
+
+@Suite struct ClientTextVersionTests {
+    let start = Timestamp(milliseconds: 0)
+
+    /// A client welcomed in `version` into a document holding one text.
+    func editedText(welcomedIn version: UInt32) throws -> [Op] {
+        var client = SyncClient(
+            document: try DocumentName("boards/one"), user: ServerHarness.user("bob"), replica: bob, at: start)
+        client.connectionOpened(at: start)
+        let create = op(1, alice, .create(.text, [.text("Hi")]))
+        client.receive(
+            .welcome(
+                Welcome(
+                    protocolVersion: version, epoch: Epoch(rawValue: 1), position: 1, content: .snapshot([create]),
+                    peers: [])),
+            at: start)
+        _ = client.takeOutputs()
+        try client.perform(.editText(EntityID(opID(1, alice)), "Hi there"), at: start + 10)
+        return client.takeOutputs().flatMap { output -> [Op] in
+            if case .send(.push(let push)) = output { return push.ops }
+            return []
+        }
+    }
+
+    @Test func aClientWelcomedInVersionFourTypesCharacterOpsAndInVersionThreeWritesTheWholeString() throws {
+        let current = try editedText(welcomedIn: WireProtocol.version)
+        #expect(!current.isEmpty && current.allSatisfy { $0.textOp != nil })
+        let older = try editedText(welcomedIn: WireProtocol.textVersion - 1)
+        #expect(older.map(\.action) == [.set(EntityID(opID(1, alice)), .text("Hi there"))])
+    }
+}

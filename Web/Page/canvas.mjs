@@ -4,7 +4,7 @@
 // keyboard, export, saving. Each part is its own module; rules live in the
 // WebAssembly module (Docs/web.md). This file only puts them together and
 // draws a frame.
-import { instantiateEasel } from './easel.mjs';
+import { instantiateEasel, moduleAddress } from './easel.mjs';
 import { rememberDocument } from './documents.mjs';
 import { CanvasView, setAttributeIfChanged, setTextIfChanged } from './view.mjs';
 import { Connection } from './connection.mjs';
@@ -53,7 +53,7 @@ function showAgreement(peers) {
 async function start() {
   const name = decodeURIComponent(location.pathname.slice('/d/'.length));
   const token = takeTokenFromAddress();
-  const easel = await instantiateEasel(await (await fetch('/static/easel.wasm')).arrayBuffer());
+  const easel = await instantiateEasel(await (await fetch(moduleAddress())).arrayBuffer());
   const problem = easel.documentNameProblem(name);
   if (problem !== null) return fail(`"${name}" is not a document name: ${problem}.`);
   $('document-name').textContent = name;

@@ -5,6 +5,16 @@
 const ENOSYS = 52;
 
 /**
+ * Where the page loads the module from: `easel.wasm`, or, when the page's
+ * address ends in `?debug`, `easel.debug.wasm`, which names its functions
+ * in stack traces (Web/build.sh).
+ * @returns {string}
+ */
+export function moduleAddress() {
+  return new URLSearchParams(location.search).has('debug') ? '/static/easel.debug.wasm' : '/static/easel.wasm';
+}
+
+/**
  * Instantiates the module from its bytes. With `checkCalls`, every call
  * into the module is held against the interface's parameter list and a
  * call with another number of arguments throws (the Node tests use it; a

@@ -3,14 +3,14 @@
 // canvas, never in a query string. Whether a name is one is the protocol's
 // rule, asked of the module, which loads meanwhile (and is then in the
 // browser's cache for the canvas); should it not load, the canvas judges.
-import { instantiateEasel } from './easel.mjs';
+import { instantiateEasel, moduleAddress } from './easel.mjs';
 import { recentDocuments } from './documents.mjs';
 
 const form = document.getElementById('open');
 const input = /** @type {HTMLInputElement} */ (document.getElementById('name'));
 const problem = document.getElementById('problem');
 
-const loading = fetch('/static/easel.wasm')
+const loading = fetch(moduleAddress())
   .then((response) => response.arrayBuffer())
   .then((bytes) => instantiateEasel(bytes))
   .catch(() => null);

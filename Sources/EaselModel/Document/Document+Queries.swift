@@ -51,7 +51,7 @@ extension Document {
     /// passing another selected entity (so a selection keeps its order).
     /// O(n) at worst.
     public func nearestOverlapping(_ id: EntityID, upwards: Bool, before set: Set<EntityID>) -> EntityID? {
-        guard let slot = slots[id], let bounds = EntityGeometry(records[Int(slot)])?.documentBounds else { return nil }
+        guard let slot = slots[id], let bounds = geometry(of: records[Int(slot)])?.documentBounds else { return nil }
         let step = upwards ? 1 : -1
         var index = lowerBound(key: records[Int(slot)].zKey.value, id: id) + step
         while zOrderedSlots.indices.contains(index) {
@@ -59,7 +59,7 @@ extension Document {
             index += step
             guard record.isVisible, !record.isEraser else { continue }
             if set.contains(record.id) { return nil }
-            if let geometry = EntityGeometry(record), geometry.documentBounds.intersects(bounds) { return record.id }
+            if let geometry = geometry(of: record), geometry.documentBounds.intersects(bounds) { return record.id }
         }
         return nil
     }
@@ -78,7 +78,7 @@ extension Document {
             index += step
             guard record.isVisible, !record.isEraser else { continue }
             let inSet = set.contains(record.id)
-            guard inSet || nearest != nil, let bounds = EntityGeometry(record)?.documentBounds else { continue }
+            guard inSet || nearest != nil, let bounds = geometry(of: record)?.documentBounds else { continue }
             if inSet {
                 nearest = bounds
             } else if let nearest, nearest.intersects(bounds) {
@@ -259,7 +259,7 @@ extension Document {
         for slot in zOrderedSlots {
             let record = records[Int(slot)]
             if record.id == id { break }
-            guard let geometry = EntityGeometry(record), geometry.documentBounds.intersects(area) else { continue }
+            guard let geometry = geometry(of: record), geometry.documentBounds.intersects(area) else { continue }
             found.append(record.id)
         }
         return found

@@ -28,6 +28,16 @@ extension Document {
         return slots[entity].map { records[Int($0)].text.stamp }
     }
 
+    /// The geometry of a visible record, read in place; a text's from its
+    /// characters once they merge.
+    func geometry(of record: EntityRecord) -> EntityGeometry? {
+        guard record.kind == .text, let characters = texts[record.id] else { return EntityGeometry(record) }
+        guard record.alive.value else { return nil }
+        let transform = Transform(
+            x: record.x.value, y: record.y.value, scale: record.scale.value, rotation: record.rotation.value)
+        return EntityGeometry(transform, text: characters.sequence.string, size: record.size.value)
+    }
+
     /// The entity at `slot` as a value, its text's characters as they
     /// read; nil while it is not visible.
     func entity(at slot: Int32) -> Entity? {

@@ -19,7 +19,13 @@ public enum Command: Hashable, Sendable {
     case clearAll
     /// Sets a style on every selected entity that has the field.
     case setStyle(StyleChange)
+    /// Makes a text read `String`: the characters that differ are deleted
+    /// and typed, so edits by others elsewhere in it are kept.
     case editText(EntityID, String)
+    /// Replaces the characters at `range` (positions in the text as it
+    /// reads) with others: typing, deleting, pasting. Undo takes back
+    /// typing a word at a time.
+    case replaceText(EntityID, range: Range<Int>, with: [Unicode.Scalar])
     case undo
     case redo
     /// Changes the tool and style of strokes drawn from now on (no ops).

@@ -35,9 +35,9 @@ extension Editor {
                 }
             }
         case .editText(let id, let string):
-            guard let kind = document[id]?.kind else { throw .unknownEntity(id) }
-            guard kind == .text else { throw .fieldNotInKind(.text, kind) }
-            return try transaction { _, transaction throws(ModelError) in try transaction.set(.text(string), of: id) }
+            return try editText(id, to: string)
+        case .replaceText(let id, let range, let scalars):
+            return try replaceText(id, range: range, with: scalars)
         case .undo:
             return try undo()
         case .redo:

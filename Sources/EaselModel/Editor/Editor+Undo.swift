@@ -54,10 +54,39 @@ extension Editor {
             let stamp = transaction.ops[transaction.ops.count - 1].id
             inverse.append(RegisterWrite(key: write.key, before: current, after: write.before, stamp: stamp))
         }
+        var textInverses: [TextEdit] = []
+        for edit in step.texts.reversed() where document.isVisible(edit.entity) {
+            if let inverse = try revert(edit, in: &transaction) { textInverses.append(inverse) }
+        }
         guard !transaction.ops.isEmpty else { return ([], nil) }
         let ops = clock.commit(transaction)
         for op in ops { document.apply(op) }
         pruneEditorState()
-        return (ops, HistoryStep(transaction: transaction.id, writes: inverse.reversed()))
+        return (ops, HistoryStep(transaction: transaction.id, writes: inverse.reversed(), texts: textInverses.reversed()))
+    }
+
+    /// Deletes what `edit` typed that is still there (this replica's own
+    /// characters, so never anyone else's), and types again what it
+    /// deleted, right after where each run stood; the edit that reverts it.
+    private func revert(_ edit: TextEdit, in transaction: inout TransactionBuilder) throws(ModelError) -> TextEdit? {
+        let sequence = document.textSequenceForEditing(of: edit.entity)
+        var inverse = TextEdit(entity: edit.entity)
+        let visible = edit.typed.flatMap { sequence.visibleRuns(of: $0) }
+        for start in stride(from: 0, to: visible.count, by: ModelLimits.runsPerDelete) {
+            try transaction.deleteText(Array(visible[start..<min(visible.count, start + ModelLimits.runsPerDelete)]), of: edit.entity)
+        }
+        inverse.deleted = visible.map { TextEdit.Deleted(run: $0, scalars: sequence.scalars(of: $0)) }
+        for deleted in edit.deleted where !deleted.scalars.isEmpty {
+            // Right after the run's last character, deleted, where it stood.
+            var left = deleted.run.first.advanced(by: deleted.run.count - 1)
+            let right = sequence.id(after: left)
+            for start in stride(from: 0, to: deleted.scalars.count, by: ModelLimits.scalarsPerInsert) {
+                let piece = Array(deleted.scalars[start..<min(deleted.scalars.count, start + ModelLimits.scalarsPerInsert)])
+                let op = try transaction.insertText(piece, into: edit.entity, after: left, before: right)
+                inverse.typed.append(CharacterRun(first: op.id, count: piece.count))
+                left = op.id.advanced(by: piece.count - 1)
+            }
+        }
+        return inverse.typed.isEmpty && inverse.deleted.isEmpty ? nil : inverse
     }
 }

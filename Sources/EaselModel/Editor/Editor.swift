@@ -67,7 +67,11 @@ public struct Editor: Sendable {
     mutating func commit(_ transaction: TransactionBuilder, undoable: Bool = true) -> [Op] {
         let ops = clock.commit(transaction)
         if undoable, let step = History.step(for: ops, before: document) {
-            history.undoStack.append(step)
+            if let last = history.undoStack.last, last.isContinuedByTyping(step) {
+                history.undoStack[history.undoStack.count - 1] = last.continued(by: step)
+            } else {
+                history.undoStack.append(step)
+            }
             history.redoStack.removeAll()
         }
         for op in ops { document.apply(op) }

@@ -12,6 +12,10 @@ public struct EditorState: Hashable, Sendable {
     /// selection, as in tldraw and Excalidraw; the web page turns it on.
     /// Off by default, as in EmojiArt, where a placed emoji waits for a tap.
     public var selectsPlaced = false
+    /// Whether text edits are character ops that merge (protocol version 4
+    /// and later) or, for a server that speaks an older version, writes of
+    /// the whole string.
+    public var textMergesCharacters = true
 
     public init() {}
 

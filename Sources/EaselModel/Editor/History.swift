@@ -22,10 +22,59 @@ struct RegisterWrite: Hashable, Sendable {
     var stamp: OpID
 }
 
-/// One undoable step: a transaction's register writes.
+/// Characters one step typed and deleted in one text. Undo deletes what
+/// it typed (its own characters: never anyone else's) and types again what
+/// it deleted, right after where it stood.
+struct TextEdit: Hashable, Sendable {
+    /// A run of characters the step deleted, and what they read.
+    struct Deleted: Hashable, Sendable {
+        var run: CharacterRun
+        var scalars: [Unicode.Scalar]
+    }
+
+    var entity: EntityID
+    var typed: [CharacterRun] = []
+    var deleted: [Deleted] = []
+    /// The left origin of the first characters typed, and the first and
+    /// last typed: what tells typing on, a word at a time.
+    var typedAfter: OpID?
+    var firstTyped: Unicode.Scalar?
+    var lastTyped: Unicode.Scalar?
+
+    var lastTypedID: OpID? { typed.last.map { $0.first.advanced(by: $0.count - 1) } }
+}
+
+/// One undoable step: a transaction's register writes, and the characters
+/// it typed and deleted.
 struct HistoryStep: Hashable, Sendable {
     var transaction: TransactionID
     var writes: [RegisterWrite]
+    var texts: [TextEdit] = []
+
+    /// Whether `next` types on from where this step's typing ended, within
+    /// a word: then undo takes both back at once. A word ends where a space
+    /// or a line break is followed by something else.
+    func isContinuedByTyping(_ next: HistoryStep) -> Bool {
+        guard writes.isEmpty, next.writes.isEmpty, texts.count == 1, next.texts.count == 1 else { return false }
+        let edit = texts[0]
+        let more = next.texts[0]
+        guard edit.entity == more.entity, edit.deleted.isEmpty, more.deleted.isEmpty,
+            let last = edit.lastTyped, let first = more.firstTyped, more.typedAfter == edit.lastTypedID
+        else { return false }
+        return !(Self.endsWord(last) && !Self.endsWord(first))
+    }
+
+    /// The two steps as one.
+    func continued(by next: HistoryStep) -> HistoryStep {
+        var merged = self
+        merged.texts[0].typed += next.texts[0].typed
+        merged.texts[0].lastTyped = next.texts[0].lastTyped
+        return merged
+    }
+
+    static func endsWord(_ scalar: Unicode.Scalar) -> Bool {
+        scalar == " " || scalar == "\n" || scalar == "\t" || scalar == "\r"
+    }
 }
 
 /// Per-replica undo and redo stacks.
@@ -72,6 +121,7 @@ struct History: Hashable, Sendable {
         var writes: [RegisterWrite] = []
         var index: [RegisterKey: Int] = [:]
         var created: Set<EntityID> = []
+        var texts: [TextEdit] = []
         func record(
             _ key: RegisterKey, before: @autoclosure () -> RegisterWrite.Value?, after: RegisterWrite.Value, stamp: OpID
         ) {
@@ -101,11 +151,36 @@ struct History: Hashable, Sendable {
                     RegisterKey(entity: entity, target: .alive),
                     before: document.aliveRegister(of: entity).map { .alive($0.alive) },
                     after: .alive(alive), stamp: op.id)
-            case .set, .append, .insertText, .deleteText:
+            case .insertText(let entity, let insertion):
+                let at = textIndex(of: entity, in: &texts)
+                if texts[at].typed.isEmpty {
+                    texts[at].typedAfter = insertion.originLeft
+                    texts[at].firstTyped = insertion.scalars.first
+                }
+                texts[at].typed.append(CharacterRun(first: op.id, count: insertion.scalars.count))
+                texts[at].lastTyped = insertion.scalars.last
+            case .deleteText(let entity, let runs):
+                let at = textIndex(of: entity, in: &texts)
+                let sequence = document.textSequenceForEditing(of: entity)
+                for run in runs {
+                    // Only what the document read: characters typed in this
+                    // same step are simply not typed.
+                    for visible in sequence.visibleRuns(of: run) {
+                        texts[at].deleted.append(TextEdit.Deleted(run: visible, scalars: sequence.scalars(of: visible)))
+                    }
+                }
+            case .set, .append:
                 break
             }
         }
-        return writes.isEmpty ? nil : HistoryStep(transaction: transaction, writes: writes)
+        guard !writes.isEmpty || !texts.isEmpty else { return nil }
+        return HistoryStep(transaction: transaction, writes: writes, texts: texts)
+    }
+
+    private static func textIndex(of entity: EntityID, in texts: inout [TextEdit]) -> Int {
+        if let at = texts.firstIndex(where: { $0.entity == entity }) { return at }
+        texts.append(TextEdit(entity: entity))
+        return texts.count - 1
     }
 
     /// Notes another replica's op, so undo will not clobber what it wrote.

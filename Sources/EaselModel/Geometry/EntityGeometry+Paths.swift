@@ -13,7 +13,7 @@ extension Document {
         var touched: [EntityID] = []
         for slot in zOrderedSlots {
             let record = records[Int(slot)]
-            guard !record.isEraser, let geometry = EntityGeometry(record), geometry.documentBounds.intersects(reach),
+            guard !record.isEraser, let geometry = geometry(of: record), geometry.documentBounds.intersects(reach),
                 geometry.touches(path, radius: radius, ink: record.ink)
             else { continue }
             touched.append(record.id)
@@ -30,7 +30,7 @@ extension Document {
         var inside: [EntityID] = []
         for slot in zOrderedSlots {
             let record = records[Int(slot)]
-            guard !record.isEraser, let geometry = EntityGeometry(record) else { continue }
+            guard !record.isEraser, let geometry = geometry(of: record) else { continue }
             let centre = geometry.documentPoint(fromLocal: geometry.localBox.center)
             if pathBox.contains(centre), PathGeometry.surrounds(path, centre) { inside.append(record.id) }
         }

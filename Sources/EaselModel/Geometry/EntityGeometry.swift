@@ -60,7 +60,7 @@ public struct EntityGeometry: Hashable, Sendable {
         self.init(transform, localBox: Rect(center: .zero, width: width, height: height), pivot: .zero)
     }
 
-    private init(_ transform: Transform, text: String, size: Float) {
+    init(_ transform: Transform, text: String, size: Float) {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         let longest = lines.map({ $0.count }).max() ?? 0
         self.init(
@@ -169,7 +169,7 @@ extension Document {
                 let dy = point.y - records[index].y.value
                 if !(dx * dx + dy * dy <= reach * reach) { continue }
             }
-            guard let geometry = EntityGeometry(records[index]), geometry.contains(point) else { continue }
+            guard let geometry = geometry(of: records[index]), geometry.contains(point) else { continue }
             return records[index].id
         }
         return nil

@@ -114,3 +114,81 @@ extension TextDelete {
         }
     }
 }
+
+/// A place in a text kept by the character before it, so that edits
+/// elsewhere never move it wrongly: text typed before it by anyone pushes
+/// it on, text deleted before it pulls it back, and the place stays after
+/// its character even when someone deletes that character (it then sits
+/// where the character was). Nil `after`: the text's start.
+public struct TextAnchor: Hashable, Sendable {
+    public var after: OpID?
+
+    public init(after: OpID?) {
+        self.after = after
+    }
+
+    public static let start = TextAnchor(after: nil)
+}
+
+extension TextSequence {
+    /// The anchor of the place before the character at `position`
+    /// (0 ... count): the visible character before it.
+    public func anchor(at position: Int) -> TextAnchor {
+        TextAnchor(after: origins(at: position).left)
+    }
+
+    /// Where an anchor's place is now, as a position in the text as it
+    /// reads; an anchor naming a character not here is the start.
+    public func position(of anchor: TextAnchor) -> Int {
+        guard let id = anchor.after, let cursor = tree.cursor(of: id) else { return 0 }
+        let before = tree.position(of: cursor, all: false)
+        return tree[cursor].isDeleted ? before : before + 1
+    }
+
+    /// The scalars of a run's characters, deleted or not (those not here
+    /// are left out).
+    public func scalars(of run: CharacterRun) -> [Unicode.Scalar] {
+        var scalars: [Unicode.Scalar] = []
+        var done = 0
+        while done < run.count {
+            guard let cursor = tree.cursor(of: run.first.advanced(by: done)) else { break }
+            let span = tree[cursor]
+            let taken = min(run.count - done, span.length - cursor.offset)
+            scalars.append(contentsOf: content[span.content + cursor.offset..<span.content + cursor.offset + taken])
+            done += taken
+        }
+        return scalars
+    }
+
+    /// The runs of `run`'s characters that are here and not deleted.
+    public func visibleRuns(of run: CharacterRun) -> [CharacterRun] {
+        var runs: [CharacterRun] = []
+        var done = 0
+        while done < run.count {
+            guard let cursor = tree.cursor(of: run.first.advanced(by: done)) else {
+                done += 1
+                continue
+            }
+            let span = tree[cursor]
+            let taken = min(run.count - done, span.length - cursor.offset)
+            if !span.isDeleted { runs.append(CharacterRun(first: run.first.advanced(by: done), count: taken)) }
+            done += taken
+        }
+        return runs
+    }
+}
+
+extension TextSequence {
+    /// The character after `id` in the text, deleted ones included; nil
+    /// at the end or when `id` is not here.
+    public func id(after id: OpID) -> OpID? {
+        guard let cursor = tree.cursor(of: id) else { return nil }
+        var next = cursor
+        next.offset += 1
+        if next.offset == tree[cursor].length {
+            next.span += 1
+            next.offset = 0
+        }
+        return tree.normalized(next).map { tree[$0].id(at: $0.offset) }
+    }
+}

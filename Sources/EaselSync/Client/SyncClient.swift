@@ -254,6 +254,9 @@ public struct SyncClient: Sendable {
         }
         resumePoint = ResumePoint(position: last.position, epoch: last.epoch)
         agreedVersion = last.protocolVersion
+        // A server below version 4 reads no character ops: texts are then
+        // written whole, as it knows them.
+        editor.editTextAsCharacters(agreedVersion >= WireProtocol.textVersion)
         needsSnapshot = false
         isWelcomed = true
         // The latest presence of each peer (a loop: Embedded Swift has no

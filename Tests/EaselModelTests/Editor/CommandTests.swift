@@ -122,17 +122,19 @@ struct CommandTests {
             ops: [Canvas.aliceOp(16, .set(star, .fill(.black))), Canvas.aliceOp(17, in: 16, .set(note, .fill(.black)))])
     }
 
-    @Test("edit text replaces a text entity's string, and refuses other kinds")
+    @Test("edit text replaces a text entity's string with character ops, and refuses other kinds")
     func editTextReplacesTheString() throws {
-        var store = EditorTestStore(Canvas.editor())
-        try store.perform(.editText(note, "hello, world"), ops: [Canvas.aliceOp(7, .set(note, .text("hello, world")))])
-        var editor = store.editor
+        var editor = Canvas.editor()
+        let ops = try editor.perform(.editText(note, "hello, world"))
+        #expect(editor.document.textString(of: note) == "hello, world")
+        #expect(!ops.isEmpty && ops.allSatisfy { $0.textOp != nil })
+        let store = EditorTestStore(editor)
         #expect(throws: ModelError.fieldNotInKind(.text, .emoji)) { try editor.perform(.editText(star, "no")) }
         #expect(throws: ModelError.unknownEntity(EntityID(opID(99, bob)))) {
             try editor.perform(.editText(EntityID(opID(99, bob)), "no"))
         }
         #expect(throws: ModelError.self) {
-            try editor.perform(.editText(note, String(repeating: "x", count: ModelLimits.textBytes + 1)))
+            try editor.perform(.editText(note, String(repeating: "x", count: ModelLimits.charactersPerText + 1)))
         }
         #expect(editor.document[note]?.content == store.editor.document[note]?.content)
     }
