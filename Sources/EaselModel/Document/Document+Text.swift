@@ -70,6 +70,40 @@ extension Document {
         }
     }
 
+    /// Applies ops received together, as applying them one by one would:
+    /// consecutive character ops on one text go to it together, so typing
+    /// and backspacing join into runs (`TextSequence.apply(contentsOf:)`).
+    public mutating func apply(contentsOf ops: [Op]) {
+        var index = ops.startIndex
+        while index < ops.endIndex {
+            let op = ops[index]
+            guard let first = op.textOp else {
+                apply(op)
+                index += 1
+                continue
+            }
+            let entity = op.entity
+            var textOps = [first]
+            var stamps = [op.id]
+            var next = index + 1
+            while next < ops.endIndex, ops[next].entity == entity, let textOp = ops[next].textOp {
+                textOps.append(textOp)
+                stamps.append(ops[next].id)
+                next += 1
+            }
+            for counted in ops[index..<next] where counted.lastCounter > highestCounter {
+                highestCounter = counted.lastCounter
+            }
+            let slot = slot(for: entity)
+            if texts[entity] == nil {
+                texts[entity] = TextCharacters(
+                    base: records[Int(slot)].text.value, stamp: records[Int(slot)].text.stamp)
+            }
+            texts[entity]?.apply(contentsOf: textOps, stamps: stamps)
+            index = next
+        }
+    }
+
     /// Starts a text's characters again from its register, when a write
     /// of the register that the characters did not start from has won.
     mutating func rebaseText(of entity: EntityID) {

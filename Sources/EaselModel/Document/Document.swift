@@ -14,7 +14,7 @@ public struct Document: Sendable {
 
     /// The highest op counter applied or taken (an insert of n characters
     /// takes n): a replica's clock must observe it.
-    public private(set) var highestCounter: UInt64 = 0
+    public internal(set) var highestCounter: UInt64 = 0
     /// The characters of texts edited one character at a time; a text not
     /// here is its `text` register (Docs/text.md).
     var texts: [EntityID: TextCharacters] = [:]

@@ -64,6 +64,16 @@ struct TextCharacters: Sendable, Equatable {
         }
     }
 
+    /// Ops received together (`TextSequence.apply(contentsOf:)` joins
+    /// typing into runs), each with the stamp of the op that carried it.
+    mutating func apply(contentsOf ops: [TextOp], stamps: [OpID]) {
+        for (op, stamp) in zip(ops, stamps) {
+            latestStamp = max(latestStamp, stamp)
+            if case .delete = op { latestDelete = max(latestDelete ?? stamp, stamp) }
+        }
+        sequence.apply(contentsOf: ops)
+    }
+
     enum ApplyOutcome {
         case applied, duplicate, waiting
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import EaselModel
+import EaselProtocol
 import Foundation
 
 /// Text that merges keystrokes: an editing trace typed into a text and
@@ -50,6 +51,20 @@ struct BenchText: ParsableCommand {
             }
             return
         }
+        // The trace as the document and the wire have it: a text's create,
+        // then each edit as an op, in binary `ops` messages.
+        let note = EntityID(OpID(counter: 1, replica: ReplicaID(rawValue: 2)))
+        let documentOps = Self.documentOps(ops, into: note)
+        let messages = stride(from: 0, to: documentOps.count, by: ProtocolLimits.opsPerMessage).map { start in
+            Message.ops(
+                documentOps[start..<min(documentOps.count, start + ProtocolLimits.opsPerMessage)].enumerated().map {
+                    PositionedOp(position: UInt64(start + $0.offset + 1), op: $0.element)
+                }
+            ).binaryEncoded()
+        }
+        let wireBytes = messages.reduce(0) { $0 + $1.count }
+        print("on the wire: \(wireBytes) bytes in \(messages.count) ops messages, \(String(format: "%.2f", Double(wireBytes) / Double(documentOps.count))) bytes an op")
+
         var timings: [String: [Double]] = [:]
         var peerBytes: [String: (update: Int, snapshot: Int)] = [:]
         let peerNames = peers == "none" ? [] : peers.split(separator: ",").map(String.init)
@@ -65,6 +80,24 @@ struct BenchText: ParsableCommand {
             var together = TextSequence()
             timings["merge ops together", default: []].append(measure { together.apply(contentsOf: ops) })
             try check(together, against: trace, "the merge of ops together")
+
+            var received = Document()
+            var decodeError: DecodeError?
+            timings["decode + merge in the document", default: []].append(
+                measure {
+                    for bytes in messages {
+                        do throws(DecodeError) {
+                            guard case .ops(let positioned) = try Message(binary: bytes) else { continue }
+                            received.apply(contentsOf: positioned.map(\.op))
+                        } catch {
+                            decodeError = error
+                        }
+                    }
+                })
+            if let decodeError { throw decodeError }
+            guard received.textString(of: note) == trace.endContent else {
+                throw ValidationError("the document's merge did not end as the trace's end content")
+            }
 
             var loaded = TextSequence()
             var loadError: ModelError?
@@ -87,7 +120,7 @@ struct BenchText: ParsableCommand {
             print("run \(run)/\(runs) done")
         }
         print("text, \(trace.patches.count) patches, median of \(runs) (min-max), milliseconds:")
-        for name in ["replay", "merge op by op", "merge ops together", "load a snapshot"]
+        for name in ["replay", "merge op by op", "merge ops together", "decode + merge in the document", "load a snapshot"]
             + peerNames.flatMap({ ["\($0) replay", "\($0) merge"] })
         {
             guard let values = timings[name] else { continue }
@@ -100,10 +133,35 @@ struct BenchText: ParsableCommand {
             print("  \(peer): updates \(bytes.update) bytes, snapshot \(bytes.snapshot) bytes")
         }
         if let loro = timings["loro merge"] {
-            for name in ["merge op by op", "merge ops together", "load a snapshot"] {
+            for name in ["merge op by op", "merge ops together", "decode + merge in the document", "load a snapshot"] {
                 print(String(format: "ratio Loro merge / Easel %@: %.2fx", name, median(loro) / median(timings[name] ?? [1])))
             }
         }
+    }
+
+    /// A text's create, then the replayed edits as ops: inserts keep their
+    /// characters' IDs, deletes take IDs of a replica of their own.
+    static func documentOps(_ ops: [TextOp], into note: EntityID) -> [Op] {
+        var documentOps = [Op(id: note.creation, transaction: TransactionID(note.creation), action: .create(.text, []))]
+        documentOps.reserveCapacity(ops.count + 1)
+        var deletes: UInt64 = 0
+        for op in ops {
+            switch op {
+            case .insert(let insert):
+                documentOps.append(
+                    Op(
+                        id: insert.id, transaction: TransactionID(insert.id),
+                        action: .insertText(
+                            note,
+                            TextInsertion(
+                                originLeft: insert.originLeft, originRight: insert.originRight, scalars: insert.scalars))))
+            case .delete(let delete):
+                deletes += 1
+                let id = OpID(counter: deletes, replica: ReplicaID(rawValue: 3))
+                documentOps.append(Op(id: id, transaction: TransactionID(id), action: .deleteText(note, delete.runs)))
+            }
+        }
+        return documentOps
     }
 
     private func measure(_ body: () -> Void) -> Double {

@@ -167,6 +167,15 @@ import Testing
             }
             let first = documents[0].canonicalEncoding
             #expect(documents.allSatisfy { $0.canonicalEncoding == first }, "EASEL_SEED=\(seed): replicas differ")
+            // Received together, in the order made and in a shuffled one
+            // with repeats, the ops give the same state.
+            var together = Document()
+            together.apply(contentsOf: made)
+            var scattered = Document()
+            scattered.apply(contentsOf: (made + made.filter { _ in random.chance(0.2) }).shuffled(using: &random))
+            #expect(together.canonicalEncoding == first, "EASEL_SEED=\(seed): ops applied together differ")
+            #expect(scattered.canonicalEncoding == first, "EASEL_SEED=\(seed): shuffled ops applied together differ")
+            #expect(together.highestCounter == documents[0].highestCounter, "EASEL_SEED=\(seed)")
             let snapshot = documents[0].snapshotOps
             #expect(snapshot.allSatisfy { (try? $0.validate()) != nil }, "EASEL_SEED=\(seed): an invalid snapshot op")
             let loaded = Document(applying: snapshot.shuffled(using: &random))
