@@ -126,3 +126,49 @@ import Testing
         #expect(client.unacknowledgedCount == 1)
     }
 }
+
+@Suite struct ScriptTypingTests {
+    private func client() throws -> SyncClient {
+        SyncClient(
+            document: try DocumentName("bots/typing"), user: UserInfo(name: "bot", initials: "B", color: .black),
+            replica: ReplicaID(rawValue: 0xB08), at: Timestamp(milliseconds: 0))
+    }
+
+    @Test func typeIntoTypesAKeyAtATimeAtItsPaceAsCharacterOpsAndDeleteCharactersDeletesARange() throws {
+        var client = try client()
+        var run = ScriptRun(
+            try ScriptParser.parse(
+                """
+                place text "ab" at 300 300
+                tap 900 900
+                tap 300 300
+                type "xyz" into selected after 1 at 10 chars/s
+                expect selected text axyzb
+                delete characters 0 to 2
+                type "!" into selected
+                expect selected text yzb!
+                """))
+        var now = Timestamp(milliseconds: 0)
+        var waits: [Int64] = []
+        while true {
+            let step = try run.advance(&client, at: now)
+            guard case .wait(let until) = step else {
+                #expect(step == .finished)
+                break
+            }
+            waits.append(until.rawValue - now.rawValue)
+            now = until
+        }
+        #expect(waits == [100, 100], "three keys at 10 a second: two waits of 100 ms")
+        let pushed = client.unacknowledged
+        #expect(pushed.filter { if case .insertText = $0.action { true } else { false } }.count == 4)
+        #expect(pushed.contains { if case .deleteText = $0.action { true } else { false } })
+    }
+
+    @Test func typingVerbsRefuseAZeroPaceAndARangeThatRunsBackwards() {
+        #expect(throws: ScriptError.self) { try ScriptParser.parse("type \"x\" into selected at 0 chars/s") }
+        #expect(throws: ScriptError.self) { try ScriptParser.parse("type \"x\" into selected at 5") }
+        #expect(throws: ScriptError.self) { try ScriptParser.parse("delete characters 5 to 2") }
+        #expect(throws: ScriptError.self) { try ScriptParser.parse("type \"x\" into nothing") }
+    }
+}

@@ -58,6 +58,15 @@ public indirect enum Action: Hashable, Sendable {
     case shape(ShapeKind, from: Point, to: Point?)
     /// Replaces the text of the one selected text entity.
     case type(String)
+    /// Types into the selected text a key at a time, from after its
+    /// `after`th character (its end when nil), `perSecond` keys a second
+    /// (all at once when nil). Each key is a character op, and the place is
+    /// kept by the character before it, so others typing into the same
+    /// text never misplace it.
+    case typeInto(String, after: Int?, perSecond: Float?)
+    /// Deletes the selected text's characters from position `from` up to
+    /// `to` (as it reads then).
+    case deleteCharacters(from: Int, to: Int)
     case wait(milliseconds: Int64)
     /// Closes the connection, keeps editing, reconnects after this long.
     case offline(milliseconds: Int64)

@@ -98,7 +98,17 @@ public enum ScriptParser {
             let from = try words.point()
             try words.expect("to")
             return .shape(kind, from: from, to: try words.point())
-        case "type": return .type(try words.string("the text to type"))
+        case "type":
+            let text = try words.string("the text to type")
+            guard words.take("into") else { return .type(text) }
+            try words.expect("selected")
+            let after = words.take("after") ? try characterCount(&words) : nil
+            var perSecond: Float?
+            if words.take("at") {
+                perSecond = try words.number("keys a second", positive: true)
+                try words.expect("chars/s")
+            }
+            return .typeInto(text, after: after, perSecond: perSecond)
         case "background":
             if words.take("none") { return .command(.setBackground(.noImage)) }
             if words.take("image") {
@@ -109,7 +119,13 @@ public enum ScriptParser {
             return .command(.setBackground(.color(try words.color())))
         case "set": return .command(.setStyle(try style(&words)))
         case "tool": return try tool(&words)
-        case "delete": return .command(.deleteSelection)
+        case "delete":
+            guard words.take("characters") else { return .command(.deleteSelection) }
+            let from = try characterCount(&words)
+            try words.expect("to")
+            let to = try characterCount(&words)
+            guard to >= from else { throw ScriptError(at: words.location(of: verb), "characters \(from) to \(to) run backwards") }
+            return .deleteCharacters(from: from, to: to)
         case "duplicate": return .command(.duplicateSelection)
         case "forward": return .command(.bringForward)
         case "backward": return .command(.sendBackward)
@@ -284,5 +300,10 @@ public enum ScriptParser {
             : text.hasSuffix("s") ? (text.dropLast(), 1000) : text.hasSuffix("m") ? (text.dropLast(), 60_000) : ("", 0)
         guard let value = Double(digits), value.isFinite, value >= 0, value * scale <= 86_400_000 else { return nil }
         return Int64(value * scale)
+    }
+
+    /// A whole number of characters, 0 or more.
+    private static func characterCount(_ words: inout Words) throws(ScriptError) -> Int {
+        try words.integer("a number of characters", in: 0...Int(Int32.max))
     }
 }

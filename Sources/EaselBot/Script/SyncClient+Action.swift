@@ -52,16 +52,36 @@ extension SyncClient {
                 with: settings, Self.drawPoints([from] + (to.map { [$0] } ?? []), pace: .over(seconds: 0.2), pressure: nil),
                 at: now)
         case .type(let text):
-            let texts = editor.state.selection.filter { editor.document.kind(of: $0) == .text }
-            guard texts.count == 1, let entity = texts.first else {
-                throw ModelError.invalidInput(
-                    "type needs exactly one selected text entity; \(texts.count) are selected")
-            }
-            try perform(.editText(entity, text), at: now)
-        case .wait, .offline, .repeatBlock, .expect, .image:
+            try perform(.editText(try selectedText("type"), text), at: now)
+        case .typeInto(let text, let after, nil):
+            let entity = try selectedText("type into")
+            let position = after ?? editor.document.textSequenceForEditing(of: entity).count
+            try perform(.replaceText(entity, range: position..<position, with: Array(text.unicodeScalars)), at: now)
+        case .deleteCharacters(let from, let to):
+            try perform(.replaceText(try selectedText("delete characters"), range: from..<to, with: []), at: now)
+        case .typeInto, .wait, .offline, .repeatBlock, .expect, .image:
             // The script's host does these: time, the connection, files.
             break
         }
+    }
+
+    /// The one selected text, which `verb` acts on.
+    func selectedText(_ verb: String) throws(ModelError) -> EntityID {
+        let texts = editor.state.selection.filter { editor.document.kind(of: $0) == .text }
+        guard texts.count == 1, let entity = texts.first else {
+            throw ModelError.invalidInput("\(verb) needs exactly one selected text entity; \(texts.count) are selected")
+        }
+        return entity
+    }
+
+    /// Types one key into a text at the place `anchor` keeps; the anchor of
+    /// the place after it.
+    mutating func typeKey(_ scalar: Unicode.Scalar, into text: EntityID, at anchor: TextAnchor, now: Timestamp)
+        throws(ModelError) -> TextAnchor
+    {
+        let position = editor.document.textSequenceForEditing(of: text).position(of: anchor)
+        try perform(.replaceText(text, range: position..<position, with: [scalar]), at: now)
+        return editor.document.textSequenceForEditing(of: text).anchor(at: position + 1)
     }
 
     /// Draws with other settings, then puts the editor's back.
