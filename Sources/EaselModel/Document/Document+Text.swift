@@ -18,7 +18,21 @@ extension Document {
     public func textSequenceForEditing(of entity: EntityID) -> TextSequence {
         if let characters = texts[entity] { return characters.sequence }
         guard let slot = slots[entity] else { return TextSequence() }
-        return TextCharacters(base: records[Int(slot)].text.value, stamp: records[Int(slot)].text.stamp).sequence
+        return charactersFromRegister(of: slot).sequence
+    }
+
+    /// The characters a text's register starts: what its first character
+    /// op finds.
+    private func charactersFromRegister(of slot: Int32) -> TextCharacters {
+        TextCharacters(base: records[Int(slot)].text.value, stamp: records[Int(slot)].text.stamp)
+    }
+
+    /// The slot of a text about to take character ops, its characters
+    /// started from its register if they were not yet.
+    private mutating func slotWithCharacters(of entity: EntityID) -> Int32 {
+        let slot = slot(for: entity)
+        if texts[entity] == nil { texts[entity] = charactersFromRegister(of: slot) }
+        return slot
     }
 
     /// The latest op that changed a text's characters or its register: a
@@ -31,22 +45,20 @@ extension Document {
     /// The geometry of a visible record, read in place; a text's from its
     /// characters once they merge.
     func geometry(of record: EntityRecord) -> EntityGeometry? {
-        guard record.kind == .text, let characters = texts[record.id] else { return EntityGeometry(record) }
-        guard record.alive.value else { return nil }
-        let transform = Transform(
-            x: record.x.value, y: record.y.value, scale: record.scale.value, rotation: record.rotation.value)
-        return EntityGeometry(transform, text: characters.sequence.string, size: record.size.value)
+        EntityGeometry(record, text: mergedString(of: record))
     }
 
     /// The entity at `slot` as a value, its text's characters as they
     /// read; nil while it is not visible.
     func entity(at slot: Int32) -> Entity? {
-        guard var entity = records[Int(slot)].entity else { return nil }
-        if case .text(var content) = entity.content, let characters = texts[entity.id] {
-            content.string = characters.sequence.string
-            entity.content = .text(content)
-        }
-        return entity
+        records[Int(slot)].entity(text: mergedString(of: records[Int(slot)]))
+    }
+
+    /// A visible text's characters as they read, once they merge; nil for
+    /// anything else (its register is what it reads).
+    private func mergedString(of record: EntityRecord) -> String? {
+        guard record.kind == .text, record.alive.value, let characters = texts[record.id] else { return nil }
+        return characters.sequence.string
     }
 
     /// Character ops are rare beside sets: applied out of line, so applying
@@ -58,11 +70,7 @@ extension Document {
     }
 
     mutating func applyText(_ op: TextOp, to entity: EntityID, stamp: OpID) -> ApplyResult {
-        let slot = slot(for: entity)
-        if texts[entity] == nil {
-            texts[entity] = TextCharacters(base: records[Int(slot)].text.value, stamp: records[Int(slot)].text.stamp)
-        }
-        let created = records[Int(slot)].kind != nil
+        let created = records[Int(slotWithCharacters(of: entity))].kind != nil
         switch texts[entity]?.apply(op, stamp: stamp) {
         case .applied?: return created ? .applied : .appliedBeforeCreate
         case .duplicate?: return .duplicate
@@ -94,11 +102,7 @@ extension Document {
             for counted in ops[index..<next] where counted.lastCounter > highestCounter {
                 highestCounter = counted.lastCounter
             }
-            let slot = slot(for: entity)
-            if texts[entity] == nil {
-                texts[entity] = TextCharacters(
-                    base: records[Int(slot)].text.value, stamp: records[Int(slot)].text.stamp)
-            }
+            _ = slotWithCharacters(of: entity)
             texts[entity]?.apply(contentsOf: textOps, stamps: stamps)
             index = next
         }

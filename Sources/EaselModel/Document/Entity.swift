@@ -98,8 +98,10 @@ extension Entity {
 }
 
 extension EntityRecord {
-    /// The entity as a value, or nil while it is not visible.
-    var entity: Entity? {
+    /// The entity as a value, or nil while it is not visible; `text`: a
+    /// text's characters as they read, when they are not its register
+    /// (Document.entity(at:)).
+    func entity(text merged: String?) -> Entity? {
         guard let kind, alive.value else { return nil }
         let content: Entity.Content =
             switch kind {
@@ -108,7 +110,7 @@ extension EntityRecord {
             case .text:
                 .text(
                     TextContent(
-                        string: text.value, font: font.value, size: size.value,
+                        string: merged ?? text.value, font: font.value, size: size.value,
                         style: textStyle.value, alignment: alignment.value))
             case .stroke:
                 .stroke(

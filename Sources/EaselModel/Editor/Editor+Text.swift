@@ -9,10 +9,9 @@ extension Editor {
     /// between the longest common start and end.
     mutating func editText(_ id: EntityID, to string: String) throws(ModelError) -> [Op] {
         try checkText(id)
-        guard state.textMergesCharacters else {
-            return try transaction { _, transaction throws(ModelError) in try transaction.set(.text(string), of: id) }
-        }
-        let old = document.textSequenceForEditing(of: id).scalars
+        guard state.textMergesCharacters else { return try writeWhole(string, of: id) }
+        let sequence = document.textSequenceForEditing(of: id)
+        let old = sequence.scalars
         let new = Array(string.unicodeScalars)
         var start = 0
         while start < old.count, start < new.count, old[start] == new[start] { start += 1 }
@@ -20,7 +19,7 @@ extension Editor {
         while end < old.count - start, end < new.count - start, old[old.count - 1 - end] == new[new.count - 1 - end] {
             end += 1
         }
-        return try replaceText(id, range: start..<old.count - end, with: Array(new[start..<new.count - end]))
+        return try replace(start..<old.count - end, with: Array(new[start..<new.count - end]), in: sequence, of: id)
     }
 
     /// Deletes the characters at `range` and types `scalars` there, in one
@@ -29,7 +28,7 @@ extension Editor {
         -> [Op]
     {
         try checkText(id)
-        var sequence = document.textSequenceForEditing(of: id)
+        let sequence = document.textSequenceForEditing(of: id)
         guard range.lowerBound >= 0, range.upperBound <= sequence.count else {
             throw .invalidInput("characters \(range) of a text of \(sequence.count)")
         }
@@ -38,26 +37,31 @@ extension Editor {
             string.replaceSubrange(range, with: scalars)
             var view = String.UnicodeScalarView()
             view.append(contentsOf: string)
-            return try transaction { _, transaction throws(ModelError) in try transaction.set(.text(String(view)), of: id) }
+            return try writeWhole(String(view), of: id)
         }
+        return try replace(range, with: scalars, in: sequence, of: id)
+    }
+
+    /// The character ops that replace `range` of a text's characters, as
+    /// `sequence` holds them now.
+    private mutating func replace(
+        _ range: Range<Int>, with scalars: [Unicode.Scalar], in sequence: TextSequence, of id: EntityID
+    ) throws(ModelError) -> [Op] {
         guard !range.isEmpty || !scalars.isEmpty else { return [] }
         guard sequence.totalCount + scalars.count <= ModelLimits.charactersPerText else {
             throw .invalidText("a text has at most \(ModelLimits.charactersPerText) characters ever typed, deleted ones included")
         }
+        var sequence = sequence
         return try transaction { _, transaction throws(ModelError) in
-            if !range.isEmpty {
-                let runs = sequence.delete(range).runs
-                for start in stride(from: 0, to: runs.count, by: ModelLimits.runsPerDelete) {
-                    try transaction.deleteText(Array(runs[start..<min(runs.count, start + ModelLimits.runsPerDelete)]), of: id)
-                }
-            }
-            var origins = sequence.origins(at: range.lowerBound)
-            for start in stride(from: 0, to: scalars.count, by: ModelLimits.scalarsPerInsert) {
-                let piece = Array(scalars[start..<min(scalars.count, start + ModelLimits.scalarsPerInsert)])
-                let op = try transaction.insertText(piece, into: id, after: origins.left, before: origins.right)
-                origins.left = op.id.advanced(by: piece.count - 1)
-            }
+            if !range.isEmpty { try transaction.deleteText(inChunks: sequence.delete(range).runs, of: id) }
+            let origins = sequence.origins(at: range.lowerBound)
+            try transaction.insertText(inChunks: scalars, into: id, after: origins.left, before: origins.right)
         }
+    }
+
+    /// A write of the whole string, for a server older than version 4.
+    private mutating func writeWhole(_ string: String, of id: EntityID) throws(ModelError) -> [Op] {
+        try transaction { _, transaction throws(ModelError) in try transaction.set(.text(string), of: id) }
     }
 
     private func checkText(_ id: EntityID) throws(ModelError) {

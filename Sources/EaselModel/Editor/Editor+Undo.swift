@@ -72,20 +72,13 @@ extension Editor {
         let sequence = document.textSequenceForEditing(of: edit.entity)
         var inverse = TextEdit(entity: edit.entity)
         let visible = edit.typed.flatMap { sequence.visibleRuns(of: $0) }
-        for start in stride(from: 0, to: visible.count, by: ModelLimits.runsPerDelete) {
-            try transaction.deleteText(Array(visible[start..<min(visible.count, start + ModelLimits.runsPerDelete)]), of: edit.entity)
-        }
+        try transaction.deleteText(inChunks: visible, of: edit.entity)
         inverse.deleted = visible.map { TextEdit.Deleted(run: $0, scalars: sequence.scalars(of: $0)) }
         for deleted in edit.deleted where !deleted.scalars.isEmpty {
             // Right after the run's last character, deleted, where it stood.
-            var left = deleted.run.first.advanced(by: deleted.run.count - 1)
-            let right = sequence.id(after: left)
-            for start in stride(from: 0, to: deleted.scalars.count, by: ModelLimits.scalarsPerInsert) {
-                let piece = Array(deleted.scalars[start..<min(deleted.scalars.count, start + ModelLimits.scalarsPerInsert)])
-                let op = try transaction.insertText(piece, into: edit.entity, after: left, before: right)
-                inverse.typed.append(CharacterRun(first: op.id, count: piece.count))
-                left = op.id.advanced(by: piece.count - 1)
-            }
+            let left = deleted.run.first.advanced(by: deleted.run.count - 1)
+            inverse.typed += try transaction.insertText(
+                inChunks: deleted.scalars, into: edit.entity, after: left, before: sequence.id(after: left))
         }
         return inverse.typed.isEmpty && inverse.deleted.isEmpty ? nil : inverse
     }

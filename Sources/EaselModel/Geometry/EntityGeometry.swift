@@ -40,14 +40,16 @@ public struct EntityGeometry: Hashable, Sendable {
     }
 
     /// The geometry of a visible record, read in place: no entity is built.
-    init?(_ record: EntityRecord) {
+    /// `text`: a text's characters as they read, when they are not its
+    /// register (Document.geometry(of:)).
+    init?(_ record: EntityRecord, text: String?) {
         guard let kind = record.kind, record.alive.value else { return nil }
         let transform = Transform(
             x: record.x.value, y: record.y.value, scale: record.scale.value, rotation: record.rotation.value)
         switch kind {
         case .emoji: self.init(transform, width: record.size.value, height: record.size.value)
         case .shape, .image: self.init(transform, width: record.width.value, height: record.height.value)
-        case .text: self.init(transform, text: record.text.value, size: record.size.value)
+        case .text: self.init(transform, text: text ?? record.text.value, size: record.size.value)
         case .stroke:
             self.init(
                 transform, samples: record.strokeSamples.samples, weight: record.weight.value,
@@ -60,7 +62,7 @@ public struct EntityGeometry: Hashable, Sendable {
         self.init(transform, localBox: Rect(center: .zero, width: width, height: height), pivot: .zero)
     }
 
-    init(_ transform: Transform, text: String, size: Float) {
+    private init(_ transform: Transform, text: String, size: Float) {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         let longest = lines.map({ $0.count }).max() ?? 0
         self.init(

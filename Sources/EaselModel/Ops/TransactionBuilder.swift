@@ -67,6 +67,32 @@ public struct TransactionBuilder: Sendable {
         try add(.deleteText(text, runs))
     }
 
+    /// Deletes any number of runs, in as many deletes as
+    /// `ModelLimits.runsPerDelete` asks.
+    public mutating func deleteText(inChunks runs: [CharacterRun], of text: EntityID) throws(ModelError) {
+        for start in stride(from: 0, to: runs.count, by: ModelLimits.runsPerDelete) {
+            try deleteText(Array(runs[start..<min(runs.count, start + ModelLimits.runsPerDelete)]), of: text)
+        }
+    }
+
+    /// Types any number of characters between two, in as many inserts as
+    /// `ModelLimits.scalarsPerInsert` asks, each typed on from the last;
+    /// the runs of characters typed.
+    @discardableResult
+    public mutating func insertText(
+        inChunks scalars: [Unicode.Scalar], into text: EntityID, after originLeft: OpID?, before originRight: OpID?
+    ) throws(ModelError) -> [CharacterRun] {
+        var left = originLeft
+        var typed: [CharacterRun] = []
+        for start in stride(from: 0, to: scalars.count, by: ModelLimits.scalarsPerInsert) {
+            let piece = Array(scalars[start..<min(scalars.count, start + ModelLimits.scalarsPerInsert)])
+            let op = try insertText(piece, into: text, after: left, before: originRight)
+            typed.append(CharacterRun(first: op.id, count: piece.count))
+            left = op.id.advanced(by: piece.count - 1)
+        }
+        return typed
+    }
+
     /// Appends any number of samples from `start`, in as many appends as
     /// `ModelLimits.samplesPerAppend` asks; returns the index after the last.
     @discardableResult

@@ -143,6 +143,24 @@ struct SpanTree: Sendable {
         return cursor
     }
 
+    /// The place right after the character at `cursor`, in its leaf (a
+    /// leaf's end when the character ends it).
+    func after(_ cursor: Cursor) -> Cursor {
+        var next = cursor
+        next.offset += 1
+        if next.offset == self[cursor].length {
+            next.span += 1
+            next.offset = 0
+        }
+        return next
+    }
+
+    /// The id of the character at a place, moving past a leaf's end; nil
+    /// at the text's end.
+    func id(at place: Cursor) -> OpID? {
+        normalized(place).map { self[$0].id(at: $0.offset) }
+    }
+
     /// The place before the first character (the start of the first leaf).
     var start: Cursor { Cursor(leaf: 0, span: 0, offset: 0) }
 

@@ -53,25 +53,21 @@ struct TextCharacters: Sendable, Equatable {
     }
 
     mutating func apply(_ op: TextOp, stamp: OpID) -> ApplyOutcome {
-        latestStamp = max(latestStamp, stamp)
-        switch op {
-        case .insert(let insert):
-            if sequence.contains(insert.id) { return .duplicate }
-            return sequence.apply(op) ? .applied : .waiting
-        case .delete:
-            latestDelete = max(latestDelete ?? stamp, stamp)
-            return sequence.apply(op) ? .applied : .waiting
-        }
+        note(op, stamp: stamp)
+        if case .insert(let insert) = op, sequence.contains(insert.id) { return .duplicate }
+        return sequence.apply(op) ? .applied : .waiting
     }
 
     /// Ops received together (`TextSequence.apply(contentsOf:)` joins
     /// typing into runs), each with the stamp of the op that carried it.
     mutating func apply(contentsOf ops: [TextOp], stamps: [OpID]) {
-        for (op, stamp) in zip(ops, stamps) {
-            latestStamp = max(latestStamp, stamp)
-            if case .delete = op { latestDelete = max(latestDelete ?? stamp, stamp) }
-        }
+        for (op, stamp) in zip(ops, stamps) { note(op, stamp: stamp) }
         sequence.apply(contentsOf: ops)
+    }
+
+    private mutating func note(_ op: TextOp, stamp: OpID) {
+        latestStamp = max(latestStamp, stamp)
+        if case .delete = op { latestDelete = max(latestDelete ?? stamp, stamp) }
     }
 
     enum ApplyOutcome {

@@ -100,17 +100,22 @@ extension TextDelete {
     /// touch: deleting on forward, or backspacing, one key at a time.
     mutating func join(_ next: TextDelete) {
         for run in next.runs {
-            guard let last = runs.last, last.first.replica == run.first.replica else {
-                runs.append(run)
-                continue
-            }
-            if last.first.advanced(by: last.count) == run.first {
-                runs[runs.count - 1].count += run.count
-            } else if run.first.advanced(by: run.count) == last.first {
+            if let last = runs.last, run.first.replica == last.first.replica,
+                run.first.advanced(by: run.count) == last.first
+            {
                 runs[runs.count - 1] = CharacterRun(first: run.first, count: last.count + run.count)
             } else {
-                runs.append(run)
+                append(run)
             }
+        }
+    }
+
+    /// Adds a run, joined to the last one when it goes on from it.
+    mutating func append(_ run: CharacterRun) {
+        if let last = runs.last, last.first.replica == run.first.replica, last.first.advanced(by: last.count) == run.first {
+            runs[runs.count - 1].count += run.count
+        } else {
+            runs.append(run)
         }
     }
 }
@@ -182,13 +187,6 @@ extension TextSequence {
     /// The character after `id` in the text, deleted ones included; nil
     /// at the end or when `id` is not here.
     public func id(after id: OpID) -> OpID? {
-        guard let cursor = tree.cursor(of: id) else { return nil }
-        var next = cursor
-        next.offset += 1
-        if next.offset == tree[cursor].length {
-            next.span += 1
-            next.offset = 0
-        }
-        return tree.normalized(next).map { tree[$0].id(at: $0.offset) }
+        tree.cursor(of: id).flatMap { tree.id(at: tree.after($0)) }
     }
 }

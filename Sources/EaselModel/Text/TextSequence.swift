@@ -59,8 +59,8 @@ public struct TextSequence: Sendable {
     public func containsAll(_ run: CharacterRun) -> Bool {
         var done = 0
         while done < run.count {
-            guard let cursor = tree.cursor(of: run.first.advanced(by: done)) else { return false }
-            done += tree[cursor].length - cursor.offset
+            guard let present = presentRun(from: run.first.advanced(by: done)) else { return false }
+            done += present
         }
         return true
     }
@@ -76,7 +76,7 @@ public struct TextSequence: Sendable {
     /// which diamond-types and Loro follow too).
     public func origins(at position: Int) -> (left: OpID?, right: OpID?) {
         let (left, place) = place(at: position)
-        return (left, tree.normalized(place).map { tree[$0].id(at: $0.offset) })
+        return (left, tree.id(at: place))
     }
 
     /// The place right after the visible character before `position`, and
@@ -85,13 +85,7 @@ public struct TextSequence: Sendable {
         precondition((0...count).contains(position), "a position in the text")
         guard position > 0 else { return (nil, tree.start) }
         let left = tree.cursor(visible: position - 1)
-        var place = left
-        place.offset += 1
-        if place.offset == tree[left].length {
-            place.span += 1
-            place.offset = 0
-        }
-        return (tree[left].id(at: left.offset), place)
+        return (tree[left].id(at: left.offset), tree.after(left))
     }
 
     /// Types `scalars` before the character at `position` (0 ... count),
@@ -101,8 +95,7 @@ public struct TextSequence: Sendable {
     @discardableResult
     public mutating func insert(_ scalars: [Unicode.Scalar], at position: Int, id: OpID) -> TextInsert {
         let (originLeft, place) = place(at: position)
-        let originRight = tree.normalized(place).map { tree[$0].id(at: $0.offset) }
-        let op = TextInsert(id: id, originLeft: originLeft, originRight: originRight, scalars: scalars)
+        let op = TextInsert(id: id, originLeft: originLeft, originRight: tree.id(at: place), scalars: scalars)
         guard !scalars.isEmpty else { return op }
         land(op, at: place)
         if !waiting.isEmpty { retryWaiting() }
@@ -114,23 +107,17 @@ public struct TextSequence: Sendable {
     @discardableResult
     public mutating func delete(_ range: Range<Int>) -> TextDelete {
         precondition(range.lowerBound >= 0 && range.upperBound <= count, "a range of the text")
-        var runs: [CharacterRun] = []
+        var deleted = TextDelete(runs: [])
         var remaining = range.count
         // What follows a deleted piece moves down to the range's start.
         while remaining > 0 {
             let place = tree.cursor(visible: range.lowerBound)
             let first = tree[place].id(at: place.offset)
             let taken = tree.delete(at: place, count: remaining)
-            if let last = runs.last, last.first.replica == first.replica,
-                last.first.counter &+ UInt64(last.count) == first.counter
-            {
-                runs[runs.count - 1].count += taken
-            } else {
-                runs.append(CharacterRun(first: first, count: taken))
-            }
+            deleted.append(CharacterRun(first: first, count: taken))
             remaining -= taken
         }
-        return TextDelete(runs: runs)
+        return deleted
     }
 
     // MARK: Remote ops
@@ -217,12 +204,7 @@ public struct TextSequence: Sendable {
         var cursor = tree.start
         if let left = insert.originLeft {
             guard let found = tree.cursor(of: left) else { return false }
-            cursor = found
-            cursor.offset += 1
-            if cursor.offset == tree[found].length {
-                cursor.span += 1
-                cursor.offset = 0
-            }
+            cursor = tree.after(found)
         }
         if let right = insert.originRight, !contains(right) { return false }
         guard !insert.scalars.isEmpty else { return true }

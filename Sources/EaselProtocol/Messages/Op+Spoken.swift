@@ -46,24 +46,8 @@ extension Array where Element == Op {
     /// version 4 (one write a text, where its last character op was).
     public func spoken(in version: UInt32, texts: Document) -> [Op] {
         guard version < WireProtocol.version else { return self }
-        let lastEdits = version < WireProtocol.textVersion ? Self.lastTextEdits(map { $0 }) : [:]
-        var spoken: [Op] = []
-        spoken.reserveCapacity(count)
-        for (index, op) in enumerated() {
-            if op.isTextEdit {
-                if lastEdits[op.entity] == index, let write = texts.textWrite(of: op.entity) { spoken.append(write) }
-            } else if let kept = op.withoutLaterFields(in: version) {
-                spoken.append(kept)
-            }
-        }
-        return spoken
-    }
-
-    /// Where each text's last character op is.
-    fileprivate static func lastTextEdits(_ ops: [Op]) -> [EntityID: Int] {
-        var last: [EntityID: Int] = [:]
-        for (index, op) in ops.enumerated() where op.isTextEdit { last[op.entity] = index }
-        return last
+        let lastEdits = lastTextEdits(in: version)
+        return enumerated().compactMap { index, op in texts.spoken(op, at: index, lastEdits: lastEdits, in: version) }
     }
 }
 
@@ -72,20 +56,34 @@ extension Array where Element == PositionedOp {
     /// kept (a left-out op leaves a gap, which positions allow).
     public func spoken(in version: UInt32, texts: Document) -> [PositionedOp] {
         guard version < WireProtocol.version else { return self }
-        let lastEdits = version < WireProtocol.textVersion ? [Op].lastTextEdits(map { $0.op }) : [:]
-        var spoken: [PositionedOp] = []
-        spoken.reserveCapacity(count)
-        for (index, positioned) in enumerated() {
-            let op = positioned.op
-            if op.isTextEdit {
-                if lastEdits[op.entity] == index, let write = texts.textWrite(of: op.entity) {
-                    spoken.append(PositionedOp(position: positioned.position, op: write))
-                }
-            } else if let kept = op.withoutLaterFields(in: version) {
-                spoken.append(PositionedOp(position: positioned.position, op: kept))
+        let lastEdits = lazy.map { $0.op }.lastTextEdits(in: version)
+        return enumerated().compactMap { index, positioned in
+            texts.spoken(positioned.op, at: index, lastEdits: lastEdits, in: version).map {
+                PositionedOp(position: positioned.position, op: $0)
             }
         }
-        return spoken
+    }
+}
+
+extension Sequence where Element == Op {
+    /// Where each text's last character op is, for a peer below version 4
+    /// (none above it: it reads them all).
+    fileprivate func lastTextEdits(in version: UInt32) -> [EntityID: Int] {
+        guard version < WireProtocol.textVersion else { return [:] }
+        var last: [EntityID: Int] = [:]
+        for (index, op) in enumerated() where op.isTextEdit { last[op.entity] = index }
+        return last
+    }
+}
+
+extension Document {
+    /// What a peer speaking `version` is sent in place of the op at
+    /// `index` of a list: the op without later fields, or, for a text's
+    /// last character op in the list, the text's whole string; nil for
+    /// nothing.
+    fileprivate func spoken(_ op: Op, at index: Int, lastEdits: [EntityID: Int], in version: UInt32) -> Op? {
+        guard op.isTextEdit else { return op.withoutLaterFields(in: version) }
+        return lastEdits[op.entity] == index ? textWrite(of: op.entity) : nil
     }
 }
 
