@@ -608,7 +608,7 @@ def read_positioned_ops(r: Reader, max_ops: int) -> list[dict]:
 def read_presence_body(r: Reader) -> dict:
     body: dict[str, Any] = {"replica": replica_hex(r.u64le("presence replica")),
                             "user": read_user(r)}
-    flags = read_flags(r, "presence flags", 0x1F)
+    flags = read_flags(r, "presence flags", 0x3F)
     if flags & 0x01:
         body["cursor"] = read_point(r)
     if flags & 0x02:
@@ -620,6 +620,14 @@ def read_presence_body(r: Reader) -> dict:
     if flags & 0x10:
         position = r.uint("state position")
         body["state"] = {"position": str(position), "hash": f"{r.u64le('state hash'):016x}"}
+    if flags & 0x20:
+        caret = {"text": read_entity_id(r)}
+        for place in ("anchor", "head"):
+            # Counter 0 is the text's start; else the character it follows.
+            counter = r.uint(f"caret {place} counter")
+            if counter:
+                caret[place] = op_id(counter, r.u64le(f"caret {place} replica"))
+        body["caret"] = caret
     return body
 
 
@@ -1490,7 +1498,7 @@ INVALID_CASES: list[tuple[str, str, int]] = [
     ("hello token of 4097 bytes", f"{HELLO_HEAD} 01 {uleb(4097)} {'74' * 4097} {ALICE_HEX}", 109),
     ("user name of 65 bytes", f"01 06 {A11CE} 41 {'6e' * 65} 01 41 ff 00 00 ff 00 00", 109),
     ("user initials of 17 bytes", f"01 06 {A11CE} 01 6e 11 {'41' * 17} ff 00 00 ff 00 00", 109),
-    ("presence flag bit 5", f"{PRESENCE_HEAD} 20 00", 105),
+    ("presence flag bit 6", f"{PRESENCE_HEAD} 40 00", 105),
     ("presence state without its hash", f"{PRESENCE_HEAD} 10 00 2a 01 02 03", 100),
     ("selection of 1025 entities", f"{PRESENCE_HEAD} 00 {uleb(1025)} " + f"05 {A11CE} " * 1025, 109),
     ("selection entity with counter 0", f"{PRESENCE_HEAD} 00 01 00 {A11CE}", 108),

@@ -218,8 +218,11 @@ struct EntitySVG {
                 " height=\"\(n(box.height + 2 * pad))\" rx=\"\(n(pad))\"" + fill.paint("fill") + color.paint("stroke")
             svg += " stroke-width=\"\(n(max(1, entity.style.weight)))\"/>"
         }
+        // Spaces as typed: SVG would otherwise fold runs of them and drop
+        // those at a line's ends, unlike the box measured and the editor.
         svg +=
-            "<text font-family=\"\(text.font.xmlEscaped)\" font-size=\"\(n(text.size))\" text-anchor=\"\(anchor)\"\(paint)>"
+            "<text xml:space=\"preserve\" font-family=\"\(text.font.xmlEscaped)\" font-size=\"\(n(text.size))\""
+            + " text-anchor=\"\(anchor)\"\(paint)>"
         let lines = text.string.split(separator: "\n", omittingEmptySubsequences: false)
         for (index, line) in lines.enumerated() {
             // Baselines: one em below each line's top, lines 1.25 em apart.

@@ -100,8 +100,8 @@ def browsers():
     """Opens browsers on demand (each its own profile: its own user); quits them all."""
     opened = []
 
-    def open_browser():
-        driver = chromium()
+    def open_browser(width=1200, height=800):
+        driver = chromium(width, height)
         opened.append(driver)
         return driver
 

@@ -41,6 +41,19 @@ struct RoomPresenceTests {
         #expect(try #require(olderWelcome.welcome(to: lateOlder)).protocolVersion == 1)
     }
 
+    @Test func aTextCaretReachesVersionFourConnectionsAndIsLeftOutForOlderOnes() throws {
+        let harness = try ServerHarness()
+        let (sender, _) = harness.join(alice, as: "alice", protocol: 4)
+        let (current, _) = harness.join(bob, as: "bob", protocol: 4)
+        let (older, _) = harness.join(carol, as: "carol", protocol: 3)
+        var typing = presence(cursorX: 5)
+        let text = EntityID(OpID(counter: 1, replica: alice))
+        typing.caret = TextCaret(text: text, anchor: .start, head: TextAnchor(after: OpID(counter: 3, replica: alice)))
+        let transcript = harness.send(.presence(typing), from: sender)
+        #expect(transcript.messages(to: current) == [.presence(typing)])
+        #expect(transcript.messages(to: older) == [.presence(presence(cursorX: 5))])
+    }
+
     @Test func presenceBeyondTwentyASecondIsHeldAndOnlyTheLatestRelayedWhenTheIntervalEnds() throws {
         let harness = try ServerHarness()
         let (sender, _) = harness.join(alice, as: "alice")

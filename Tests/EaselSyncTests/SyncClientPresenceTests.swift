@@ -106,6 +106,26 @@ struct SyncClientPresenceTests {
         #expect(sentPresence(&client).last?.state == atTwo)
     }
 
+    @Test func aClientTypingSharesItsCaretByCharacterAndOnlyWithAVersionFourServer() throws {
+        for version: UInt32 in [3, 4] {
+            var client = try connectedClient(protocol: version)
+            try client.perform(.place(.text("Hi", font: "Georgia", size: 24), at: Point(x: 0, y: 0)), at: start + 10)
+            let text = try #require(client.editor.document.entities.first?.id)
+            try client.placeCaret(in: text, anchor: 2, head: 2, at: start + 100)
+            try client.perform(.replaceText(text, range: 2..<2, with: ["!"]), at: start + 200)
+            let shared = sentPresence(&client).last?.caret
+            if version == 3 {
+                #expect(shared == nil)
+                continue
+            }
+            let typed = try #require(shared)
+            #expect(typed.text == text && typed.anchor == typed.head)
+            #expect(client.editor.document.textSequenceForEditing(of: text).position(of: typed.head) == 3)
+            client.removeCaret(at: start + 300)
+            #expect(sentPresence(&client).last.map { $0.caret == nil } == true)
+        }
+    }
+
     @Test func aNewStateIsSharedAtMostOncePerStateInterval() throws {
         var client = try connectedClient(snapshot: [F.createStar()])
         #expect(client.presence(at: start).state?.position == 1)

@@ -118,9 +118,7 @@ let commandTable: [CommandEntry] = [
         return .perform(.setStyle(.alignment(alignment)))
     },
     CommandEntry(name: "editSelectedText", arguments: [("text", .text)]) { args, session in
-        let editor = session.client.editor
-        let texts = editor.state.selection.filter { editor.document.kind(of: $0) == .text }
-        guard texts.count == 1, let target = texts.first else { return .answer(Status.refused.rawValue) }
+        guard let target = session.oneSelectedText else { return .answer(Status.refused.rawValue) }
         return .perform(.editText(target, args.text))
     },
     CommandEntry(
@@ -176,6 +174,16 @@ let commandTable: [CommandEntry] = [
     CommandEntry(name: "paste", arguments: [("clipping", .text), ("x", .a), ("y", .b)]) { args, _ in
         guard let clipping = try? ClippingJSON.decode(args.text) else { return .answer(Status.outOfRange.rawValue) }
         return .perform(.paste(clipping, at: args.point))
+    },
+    // Typing, deleting and pasting in place: characters `start` to `end` of
+    // the one selected text (counted in Unicode scalars) become `text`.
+    CommandEntry(name: "replaceSelectedText", arguments: [("start", .a), ("end", .b), ("text", .text)]) {
+        args, session in
+        guard let target = session.oneSelectedText else { return .answer(Status.refused.rawValue) }
+        guard let start = Int(exactly: args.a), let end = Int(exactly: args.b), start >= 0, start <= end else {
+            return .answer(Status.outOfRange.rawValue)
+        }
+        return .perform(.replaceText(target, range: start..<end, with: Array(args.text.unicodeScalars)))
     },
 ]
 
@@ -280,6 +288,7 @@ let exportsJSON: StaticString = """
     "now"],"easel_session_placing_spot":["handle","x","y"],"easel_session_peers":["handle"],\
     "easel_session_copy":["handle"],"easel_session_export_svg":["handle","selectionOnly","background"],\
     "easel_session_selection_frame":["handle"],"easel_session_selected_text":["handle"],\
+    "easel_session_place_caret":["handle","anchor","head","now"],"easel_session_caret":["handle"],\
     "easel_session_place_image":["handle","hex","hexCount","x","y","width","height","now"],\
     "easel_session_set_background_image":["handle","hex","hexCount","width","height","fit","now"],\
     "easel_session_blob_stored":["handle","hex","hexCount"],\

@@ -561,7 +561,8 @@ public func easelSessionCommand(
 /// then name, initials and the selected IDs separated by spaces, each a u32
 /// length and UTF-8, then a u32 count (0 or 1) and that many frames around
 /// their selection as this page has it, where their gesture in flight shows
-/// it, on this page's screen (`frameBytes`). Little-endian throughout.
+/// it, on this page's screen (`frameBytes`), then their caret in a text
+/// (`caretBytes`). Little-endian throughout.
 @_cdecl("easel_session_peers")
 public func easelSessionPeers(_ handle: Int32) -> Int32 {
     var records = RecordWriter()
@@ -592,6 +593,7 @@ public func easelSessionPeers(_ handle: Int32) -> Int32 {
         }
         bytes.appendLittleEndian(UInt32(frame == nil ? 0 : 1))
         if let frame { bytes += frameBytes(frame, on: viewport) }
+        bytes += caretBytes(of: peer.caret, in: client.editor.document)
         records.record(1, bytes)
     }
     setResult(records.bytes)

@@ -119,9 +119,11 @@ async function start() {
   const toolbar = new Toolbar({ easel, session, numbers: { Tool: tool, DrawingAction: drawingAction }, perform });
   const textEditing = new TextEditing({
     session, editor: $('text-editor'), toolbar, perform,
-    hide: (id, hidden) => view.elements.get(id)?.classList.toggle('editing', hidden),
+    hide: (id, hidden) => view.hide(id, hidden),
   });
   textEditing.editOnDoubleClick(canvas, changed);
+  connection.beforeReceive = () => textEditing.flush();
+  connection.afterReceive = () => textEditing.refresh();
   const input = attachInput(canvas, session, {
     pressMode: () => toolbar.pressMode, changed, isHandling: () => handles.active,
     onText: (point) => textEditing.startNew(point),

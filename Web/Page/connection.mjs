@@ -13,6 +13,10 @@ export class Connection {
   constructor(session, url, changed, delay) {
     /** @type {((output: { hex: string, reason: string }) => void) | null} */
     this.onPlaceFailed = null;
+    /** Called before and after each message is applied (text typed in
+     * place goes in first, and then shows what merged). */
+    this.beforeReceive = () => {};
+    this.afterReceive = () => {};
     this.session = session;
     this.url = url;
     this.changed = changed;
@@ -34,7 +38,11 @@ export class Connection {
       this.changed();
     };
     socket.onmessage = (event) => {
-      if (event.data instanceof ArrayBuffer) this.session.receive(new Uint8Array(event.data));
+      if (event.data instanceof ArrayBuffer) {
+        this.beforeReceive();
+        this.session.receive(new Uint8Array(event.data));
+        this.afterReceive();
+      }
       this.changed();
     };
     socket.onclose = () => {

@@ -446,7 +446,9 @@ export class Session {
    * selection, frame }; `state` compares their document with this page's at
    * the same log position: 'same', 'diverged', or null (not at the same
    * position); `frame` is the box around their selection where their
-   * gesture in flight shows it (as `selectionFrame()`), or null.
+   * gesture in flight shows it (as `selectionFrame()`), or null; `caret` is
+   * where they type: { text (its ID), anchor, head } in Unicode scalars of
+   * the text as this page has it, or null.
    */
   peers() {
     this.exports.easel_session_peers(this.handle);
@@ -469,10 +471,18 @@ export class Session {
       const name = string();
       const initials = string();
       const selection = string();
-      const frame = view.getUint32(offset, true) === 0 ? null : readFrame(view, offset + 4);
+      const hasFrame = view.getUint32(offset, true) !== 0;
+      const frame = hasFrame ? readFrame(view, offset + 4) : null;
+      offset += hasFrame ? 24 : 4;
+      let caret = null;
+      if (view.getUint32(offset, true) !== 0) {
+        offset += 4;
+        const text = string();
+        caret = { text, anchor: view.getUint32(offset, true), head: view.getUint32(offset + 4, true) };
+      }
       return {
         replica, color, cursor: Number.isNaN(x) ? null : { x, y }, idle, state, name, initials,
-        selection: selection === '' ? [] : selection.split(' '), frame,
+        selection: selection === '' ? [] : selection.split(' '), frame, caret,
       };
     });
   }
@@ -536,6 +546,25 @@ export class Session {
       style: bytes[0], alignment: bytes[1], size: view.getFloat32(2, true), color: view.getUint32(6, true),
       font: text.decode(bytes.subarray(14, 14 + fontLength)), text: text.decode(bytes.subarray(14 + fontLength)),
     };
+  }
+
+  /**
+   * The caret moved in the one selected text: `anchor` to `head` in Unicode
+   * scalars (equal for a bare caret); null takes it out. Peers see it.
+   * @param {{ anchor: number, head: number } | null} caret
+   */
+  placeCaret(caret, now = Date.now()) {
+    const { anchor, head } = caret ?? { anchor: -1, head: -1 };
+    return this.exports.easel_session_place_caret(this.handle, anchor, head, now) === this.interface.status.done;
+  }
+
+  /** The caret's text as it reads now and where the caret is in it:
+   * { text, anchor, head } (Unicode scalars), or null when there is none. */
+  caret() {
+    if (this.exports.easel_session_caret(this.handle) === 0) return null;
+    const bytes = this.easel.result();
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    return { anchor: view.getUint32(0, true), head: view.getUint32(4, true), text: text.decode(bytes.subarray(8)) };
   }
 
   /** This session's replica, as 16 hex digits. */

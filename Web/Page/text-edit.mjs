@@ -1,11 +1,15 @@
 // Text typed in place: an editor over where the text is or will be, looking
 // as it will look — its font, size at this zoom, colour, turn, style and
-// alignment — while the text itself hides beneath it. Enter, Escape or a
-// click elsewhere keeps what was typed (as in tldraw and Excalidraw);
-// Shift+Enter starts a new line. A new text is placed by one command and an
-// edit is one command: each one step to undo.
+// alignment — while the text itself hides beneath it. What is typed,
+// deleted, pasted or composed becomes the text's character ops once a
+// frame, so peers see it as it is typed; what peers type merges into the
+// editor as it arrives, and the caret keeps to the character it follows.
+// A new text is placed with its first character. Enter, Escape or a click
+// elsewhere ends typing (as in tldraw and Excalidraw); Shift+Enter starts a
+// new line. Undo takes typing back a word at a time.
 import { ALIGNMENTS, TEXT_STYLES } from './tools.mjs';
 import { formatHex } from './colour.mjs';
+import { scalarsBefore, textEdit, utf16Offset } from './text-positions.mjs';
 
 /** Lines are this many ems apart, as the renderer draws them. */
 const LINE_HEIGHT = 1.25;
@@ -23,12 +27,31 @@ export class TextEditing {
     this.perform = perform;
     this.hide = hide;
     this.editing = null;
+    /** While an input method composes, what the editor shows is not typed yet. */
+    this.composing = false;
+    this.flushPending = false;
     this.measurer = document.createElement('canvas').getContext('2d');
-    editor.addEventListener('input', () => this.fit());
+    editor.addEventListener('input', () => {
+      this.fit();
+      this.flushSoon();
+    });
+    for (const type of ['select', 'keyup', 'pointerup']) editor.addEventListener(type, () => this.flushSoon());
+    editor.addEventListener('compositionstart', () => {
+      this.flush();
+      this.composing = true;
+    });
+    editor.addEventListener('compositionend', () => {
+      this.composing = false;
+      this.flush();
+    });
     editor.addEventListener('keydown', (event) => {
-      if ((event.key === 'Enter' && !event.shiftKey) || event.key === 'Escape') {
+      if ((event.key === 'Enter' && !event.shiftKey && !event.isComposing) || event.key === 'Escape') {
         event.preventDefault();
         this.commit();
+      } else if ((event.ctrlKey || event.metaKey) && !event.altKey && ['z', 'Z', 'y'].includes(event.key)) {
+        // The text's own undo, a word at a time, never the textarea's.
+        event.preventDefault();
+        this.undo(event.key === 'y' || event.shiftKey ? 'redo' : 'undo');
       }
       // Nothing typed here is a shortcut of the page's.
       event.stopPropagation();
@@ -83,8 +106,121 @@ export class TextEditing {
     editor.classList.toggle('framed', editing.style === 'framed');
     this.fit();
     editor.hidden = false;
+    document.body.classList.add('typing');
     editor.focus();
     editor.select();
+    /** The text as the model has it, as far as this editor knows. */
+    editing.synced = editing.value;
+    editing.caretSent = null;
+    if (!editing.isNew) this.shareCaret();
+  }
+
+  flushSoon() {
+    if (this.flushPending || !this.editing) return;
+    this.flushPending = true;
+    requestAnimationFrame(() => {
+      this.flushPending = false;
+      this.flush();
+    });
+  }
+
+  /**
+   * What was typed since the last flush becomes ops: a new text is placed
+   * with its first character, and then each change is one replace of the
+   * characters it changed. Also called before anything from the server is
+   * applied, so what is typed always applies to the text it was typed into.
+   */
+  flush() {
+    const editing = this.editing;
+    if (!editing || this.composing) return;
+    const value = this.editor.value;
+    if (value !== editing.synced) {
+      if (editing.isNew && !editing.id) {
+        if (value.trim() === '') return;
+        this.perform('placeText', {
+          x: editing.at.x, y: editing.at.y, size: editing.size, text: value, font: editing.font,
+          style: TEXT_STYLES.indexOf(editing.style), alignment: ALIGNMENTS.indexOf(editing.align),
+        });
+        [editing.id] = this.session.selection;
+        if (editing.id) this.hide(editing.id, true);
+        editing.synced = value;
+      } else {
+        this.replace(editing, value);
+        const model = this.session.caret();
+        if (model && model.text !== value) this.show(model); else editing.synced = value;
+      }
+    }
+    if (editing.id) this.shareCaret();
+  }
+
+  /** The change from what the model has to what the editor shows, as one
+   * replace of scalars. After a composition the model may have moved on
+   * under it: the composed text then replaces what the caret held. */
+  replace(editing, value) {
+    const edit = textEdit(editing.synced, value, this.editor.selectionEnd);
+    if (!edit) return;
+    const model = this.session.caret();
+    let start = scalarsBefore(editing.synced, edit.start);
+    let end = scalarsBefore(editing.synced, edit.end);
+    if (model && model.text !== editing.synced) {
+      start = Math.min(model.anchor, model.head);
+      end = Math.max(model.anchor, model.head);
+    }
+    this.perform('replaceSelectedText', { start, end, text: edit.inserted });
+  }
+
+  /** The editor's caret and selection to the model, for peers to see. */
+  shareCaret() {
+    const { editor, editing } = this;
+    const forward = editor.selectionDirection !== 'backward';
+    const [from, to] = [editor.selectionStart, editor.selectionEnd].map((offset) => scalarsBefore(editor.value, offset));
+    const caret = forward ? { anchor: from, head: to } : { anchor: to, head: from };
+    if (editing.caretSent?.anchor === caret.anchor && editing.caretSent?.head === caret.head) return;
+    editing.caretSent = caret;
+    this.session.placeCaret(caret);
+  }
+
+  /**
+   * After the server's messages were applied: the text as it merged, with
+   * the caret where the characters it follows are now. Typing ends when
+   * the text is gone. Nothing changes under an input method composing.
+   */
+  refresh() {
+    const editing = this.editing;
+    if (!editing?.id || this.composing) return;
+    const model = this.session.caret();
+    if (!model) {
+      this.close();
+      return;
+    }
+    if (model.text === this.editor.value) return;
+    this.show(model);
+  }
+
+  /** The editor shows the model's text, the caret at the model's places. */
+  show(model) {
+    const { editor, editing } = this;
+    editor.value = model.text;
+    editing.synced = model.text;
+    const [anchor, head] = [model.anchor, model.head].map((scalars) => utf16Offset(model.text, scalars));
+    editor.setSelectionRange(Math.min(anchor, head), Math.max(anchor, head), head < anchor ? 'backward' : 'forward');
+    editing.caretSent = { anchor: model.anchor, head: model.head };
+    this.fit();
+  }
+
+  /** Undo or redo while typing: the text's own steps, then the editor
+   * shows what they left. */
+  undo(command) {
+    this.flush();
+    this.perform(command);
+    const editing = this.editing;
+    if (!editing?.id) return;
+    const model = this.session.caret();
+    if (!model) {
+      this.close();
+      return;
+    }
+    this.show(model);
   }
 
   /** The editor as large as what is typed in it. */
@@ -98,21 +234,26 @@ export class TextEditing {
     this.editor.style.height = `${Math.ceil(lines.length * LINE_HEIGHT * px + 2)}px`;
   }
 
-  /** Keeps what was typed: a new text placed, or the selected one changed. */
+  /** Ends typing, what was typed kept; a new text left blank is removed. */
   commit() {
     const editing = this.editing;
     if (!editing) return;
-    this.editing = null;
-    const text = this.editor.value;
-    if (editing.isNew && text.trim() !== '') {
-      this.perform('placeText', {
-        x: editing.at.x, y: editing.at.y, size: editing.size, text, font: editing.font,
-        style: TEXT_STYLES.indexOf(editing.style), alignment: ALIGNMENTS.indexOf(editing.align),
-      });
-    } else if (!editing.isNew && text !== editing.value) {
-      this.perform('editSelectedText', { text });
+    this.composing = false;
+    this.flush();
+    if (editing.isNew && editing.id && this.editor.value.trim() === '' && this.session.selectedText !== null) {
+      this.perform('deleteSelection');
     }
+    this.close();
+  }
+
+  /** The editor hidden, the caret taken out of the text. */
+  close() {
+    const editing = this.editing;
+    if (!editing) return;
+    this.editing = null;
+    this.session.placeCaret(null);
     this.editor.hidden = true;
+    document.body.classList.remove('typing');
     if (editing.id) this.hide(editing.id, false);
     if (editing.isNew) this.toolbar.setTool('select');
   }

@@ -1,5 +1,6 @@
 // The SVG on the page, patched per changed entity from the module's
 // renderer: the page draws nothing itself.
+import { utf16Offset } from './text-positions.mjs';
 
 const SVG = 'http://www.w3.org/2000/svg';
 
@@ -19,7 +20,16 @@ export class CanvasView {
     this.previewed = new Map();
     /** Entities shown selected: ID → the element that carries the mark. */
     this.marked = new Map();
+    /** Entities hidden while their text is typed into in place. */
+    this.hidden = new Set();
     this.parser = new DOMParser();
+  }
+
+  /** Hides an entity's drawing (a text typed into in place), and keeps it
+   * hidden when it is drawn anew. */
+  hide(id, hidden) {
+    if (hidden) this.hidden.add(id); else this.hidden.delete(id);
+    this.elements.get(id)?.classList.toggle('editing', hidden);
   }
 
   /** Applies `Session.render()`'s changes. */
@@ -33,6 +43,7 @@ export class CanvasView {
         const element = this.parse(change.svg);
         if (!element) continue;
         const old = this.elements.get(change.draw);
+        if (this.hidden.has(change.draw)) element.classList.add('editing');
         if (old) old.replaceWith(element); else this.layer.append(element);
         this.elements.set(change.draw, element);
         this.previewed.delete(change.draw);
@@ -129,13 +140,17 @@ export class CanvasView {
    * @param {any[]} peers
    */
   setPeers(peers) {
-    // Rebuilt only when something shown changed.
-    const shown = JSON.stringify(peers);
-    if (shown === this.peersShown) return;
+    // Rebuilt only when something shown changed: a caret moves with its
+    // text's drawing and the view, too.
+    const texts = peers.map((peer) => (peer.caret ? this.elements.get(peer.caret.text) : null));
+    const shown = JSON.stringify(peers) + this.viewport.getAttribute('transform');
+    if (shown === this.peersShown && texts.every((text, index) => text === this.caretTexts?.[index])) return;
     this.peersShown = shown;
+    this.caretTexts = texts;
     const layer = this.svg.querySelector('#peers');
     layer.replaceChildren();
     for (const peer of peers) {
+      if (peer.caret) this.showCaret(layer, peer);
       if (peer.frame) {
         const { x, y, width, height, rotation } = peer.frame;
         layer.append(element('rect', {
@@ -165,6 +180,48 @@ export class CanvasView {
     }
   }
 
+  /**
+   * A peer's caret in a text, in their colour: a bar where they type and
+   * their selected characters shaded, placed on the glyphs as drawn (the
+   * drawing's own character positions), turned and scaled with the text.
+   */
+  showCaret(layer, peer) {
+    const text = this.elements.get(peer.caret.text)?.querySelector('text');
+    const toLayer = text?.getScreenCTM() && layer.getScreenCTM()?.inverse().multiply(text.getScreenCTM());
+    if (!text || !toLayer) return;
+    const size = Number(text.getAttribute('font-size')) || 16;
+    const lines = [...text.querySelectorAll('tspan')];
+    if (lines.length === 0) return;
+    const { a, b, c, d, e, f } = toLayer;
+    const mark = element('g', {
+      class: 'peer-caret', 'data-replica': peer.replica, transform: `matrix(${a} ${b} ${c} ${d} ${e} ${f})`,
+    });
+    const { anchor, head } = peer.caret;
+    const [from, to] = [Math.min(anchor, head), Math.max(anchor, head)].map((at) => placeInText(text, lines, at));
+    for (let line = from.line; line <= to.line && from !== to; line += 1) {
+      const start = line === from.line ? from.x : lineEdge(text, lines[line], 'start');
+      const end = line === to.line ? to.x : lineEdge(text, lines[line], 'end');
+      if (end <= start) continue;
+      mark.append(element('rect', {
+        class: 'peer-text-selection', x: start, y: linesTop(lines[line], size),
+        width: end - start, height: size * 1.1, fill: peer.color, 'fill-opacity': 0.25,
+      }));
+    }
+    const at = placeInText(text, lines, head);
+    const top = linesTop(lines[at.line], size);
+    mark.append(element('line', {
+      class: 'peer-caret-bar', x1: at.x, y1: top, x2: at.x, y2: top + size * 1.1, stroke: peer.color,
+      'stroke-width': 2, 'vector-effect': 'non-scaling-stroke',
+    }));
+    mark.append(element('rect', {
+      x: at.x - size * 0.08, y: top - size * 0.16, width: size * 0.16, height: size * 0.16, fill: peer.color,
+    }));
+    const title = element('title', {});
+    title.textContent = peer.name;
+    mark.append(title);
+    layer.append(mark);
+  }
+
   /** Marks the selected entities; touches only those whose mark changes,
    * and those drawn anew since (a new element comes without the mark). */
   setSelection(ids) {
@@ -182,6 +239,53 @@ export class CanvasView {
       this.marked.set(id, element);
     }
   }
+}
+
+/**
+ * Where the place after `scalars` characters of a drawn text is: its line
+ * and x in the text's own units (lines are `<tspan>`s, the characters
+ * between them newlines).
+ */
+function placeInText(text, lines, scalars) {
+  let before = 0;
+  for (let line = 0; line < lines.length; line += 1) {
+    const content = lines[line].textContent ?? '';
+    const count = [...content].length;
+    if (scalars <= count || line === lines.length - 1) {
+      const offset = utf16Offset(content, Math.min(scalars, count));
+      return { line, x: characterEdge(text, lines[line], before, content, offset) };
+    }
+    scalars -= count + 1;
+    before += content.length;
+  }
+  return { line: 0, x: 0 };
+}
+
+/** The x of the place `offset` (UTF-16) into a line whose characters
+ * start at `before` among the text's. */
+function characterEdge(text, line, before, content, offset) {
+  try {
+    if (content.length === 0) return lineEdge(text, line, 'start');
+    if (offset === 0) return text.getStartPositionOfChar(before).x;
+    const last = offset - (offset >= 2 && /[\udc00-\udfff]/.test(content[offset - 1]) ? 2 : 1);
+    return text.getEndPositionOfChar(before + last).x;
+  } catch {
+    return lineEdge(text, line, 'start');
+  }
+}
+
+/** A line's left or right end, in the text's units. */
+function lineEdge(text, line, side) {
+  try {
+    const box = line.getBBox();
+    if (box.width > 0) return side === 'start' ? box.x : box.x + box.width;
+  } catch { /* not laid out */ }
+  return Number(line.getAttribute('x')) || 0;
+}
+
+/** The top of a line's letters: its baseline sits 0.8 em below it. */
+function linesTop(line, size) {
+  return Number(line.getAttribute('y')) - size * 0.8 - size * 0.05;
 }
 
 /** Setting an attribute, even to the value it has, makes Chromium lay out

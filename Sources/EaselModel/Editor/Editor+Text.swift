@@ -37,9 +37,41 @@ extension Editor {
             string.replaceSubrange(range, with: scalars)
             var view = String.UnicodeScalarView()
             view.append(contentsOf: string)
-            return try writeWhole(String(view), of: id)
+            let ops = try writeWhole(String(view), of: id)
+            moveCaret(in: id, to: range.lowerBound + scalars.count)
+            return ops
         }
         return try replace(range, with: scalars, in: sequence, of: id)
+    }
+
+    /// Puts the caret in a text, selecting from `anchor` to `head`
+    /// (positions in the text as it reads, clamped to it; equal for a bare
+    /// caret).
+    public mutating func placeCaret(in id: EntityID, anchor: Int, head: Int) throws(ModelError) {
+        try checkText(id)
+        let sequence = document.textSequenceForEditing(of: id)
+        func clamped(_ position: Int) -> Int { min(max(position, 0), sequence.count) }
+        state.textCaret = TextCaret(
+            text: id, anchor: sequence.anchor(at: clamped(anchor)), head: sequence.anchor(at: clamped(head)))
+    }
+
+    /// Takes the caret out of the text it was in.
+    public mutating func removeCaret() {
+        state.textCaret = nil
+    }
+
+    /// Where the caret's two places are in its text now.
+    public var caretPositions: (anchor: Int, head: Int)? {
+        guard let caret = state.textCaret else { return nil }
+        return caret.positions(in: document.textSequenceForEditing(of: caret.text))
+    }
+
+    /// After typing into the text the caret is in, the caret follows what
+    /// was typed, as in any editor.
+    private mutating func moveCaret(in id: EntityID, to position: Int) {
+        guard state.textCaret?.text == id else { return }
+        let place = document.textSequenceForEditing(of: id).anchor(at: position)
+        state.textCaret = TextCaret(text: id, anchor: place, head: place)
     }
 
     /// The character ops that replace `range` of a text's characters, as
@@ -52,11 +84,13 @@ extension Editor {
             throw .invalidText("a text has at most \(ModelLimits.charactersPerText) characters ever typed, deleted ones included")
         }
         var sequence = sequence
-        return try transaction { _, transaction throws(ModelError) in
+        let ops = try transaction { _, transaction throws(ModelError) in
             if !range.isEmpty { try transaction.deleteText(inChunks: sequence.delete(range).runs, of: id) }
             let origins = sequence.origins(at: range.lowerBound)
             try transaction.insertText(inChunks: scalars, into: id, after: origins.left, before: origins.right)
         }
+        moveCaret(in: id, to: range.lowerBound + scalars.count)
+        return ops
     }
 
     /// A write of the whole string, for a server older than version 4.

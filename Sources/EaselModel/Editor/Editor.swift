@@ -83,6 +83,7 @@ public struct Editor: Sendable {
     /// from the gesture in flight.
     mutating func pruneEditorState() {
         state.selection = state.selection.filter(document.isVisible)
+        if let caret = state.textCaret, !document.isVisible(caret.text) { state.textCaret = nil }
         if let gesture = state.gesture {
             let gone = gesture.entities.filter { !document.isVisible($0) }
             if !gone.isEmpty { state.gesture = gesture.removing(gone) }

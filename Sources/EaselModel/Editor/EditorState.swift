@@ -16,6 +16,9 @@ public struct EditorState: Hashable, Sendable {
     /// and later) or, for a server that speaks an older version, writes of
     /// the whole string.
     public var textMergesCharacters = true
+    /// The caret and text selection inside the text being edited; nil when
+    /// no text is.
+    public var textCaret: TextCaret?
 
     public init() {}
 

@@ -6,7 +6,8 @@ private enum PresenceFlags {
     static let gesture: UInt8 = 0x04
     static let idle: UInt8 = 0x08
     static let state: UInt8 = 0x10
-    static let known: UInt8 = 0x1F
+    static let caret: UInt8 = 0x20
+    static let known: UInt8 = 0x3F
 }
 
 extension ByteWriter {
@@ -35,6 +36,7 @@ extension ByteWriter {
         if presence.gesture != nil { flags |= PresenceFlags.gesture }
         if presence.idle { flags |= PresenceFlags.idle }
         if presence.state != nil { flags |= PresenceFlags.state }
+        if presence.caret != nil { flags |= PresenceFlags.caret }
         byte(flags)
         if let cursor = presence.cursor { point(cursor) }
         if let area = presence.viewport {
@@ -49,6 +51,18 @@ extension ByteWriter {
             varint(state.position)
             uint64(state.hash.rawValue)
         }
+        if let caret = presence.caret {
+            entityID(caret.text)
+            textAnchor(caret.anchor)
+            textAnchor(caret.head)
+        }
+    }
+
+    /// Counter 0 for the text's start, else the character's ID.
+    private mutating func textAnchor(_ anchor: TextAnchor) {
+        guard let character = anchor.after else { return varint(0) }
+        varint(character.counter)
+        uint64(character.replica.rawValue)
     }
 
     private mutating func gesture(_ gesture: GesturePreview) {
@@ -118,9 +132,20 @@ extension BinaryReader {
             let position = try varint("the state position")
             state = PresenceState(position: position, hash: StateHash(rawValue: try fixed64("the state hash")))
         }
+        var caret: TextCaret?
+        if flags & PresenceFlags.caret != 0 {
+            let text = try entityID()
+            caret = TextCaret(text: text, anchor: try textAnchor(), head: try textAnchor())
+        }
         return Presence(
             replica: replica, user: user, cursor: cursor, viewport: viewport, selection: selection, gesture: gesture,
-            idle: flags & PresenceFlags.idle != 0, state: state)
+            idle: flags & PresenceFlags.idle != 0, state: state, caret: caret)
+    }
+
+    private mutating func textAnchor() throws(DecodeError) -> TextAnchor {
+        let counter = try varint("a caret's character counter")
+        guard counter > 0 else { return .start }
+        return TextAnchor(after: OpID(counter: counter, replica: try replicaID("a caret's character replica")))
     }
 
     private mutating func gesture() throws(DecodeError) -> GesturePreview {

@@ -199,10 +199,21 @@ extension Message {
             state = PresenceState(
                 position: try fields.uint64("position"), hash: StateHash(rawValue: try fields.hex64("hash")))
         }
+        var caret: TextCaret?
+        if let fields = try json.optionalFields("caret") {
+            caret = TextCaret(
+                text: EntityID(try fields.opID("text")), anchor: try textAnchor(fields, "anchor"),
+                head: try textAnchor(fields, "head"))
+        }
         return Presence(
             replica: try json.replica("replica"), user: try user(json.fields("user")), cursor: cursor,
             viewport: viewport, selection: try entities(json, "selection"), gesture: gesture,
-            idle: try json.bool("idle"), state: state)
+            idle: try json.bool("idle"), state: state, caret: caret)
+    }
+
+    /// The character a caret's place follows; absent for the text's start.
+    private static func textAnchor(_ json: JSONFields, _ key: String) throws(DecodeError) -> TextAnchor {
+        json.has(key) ? TextAnchor(after: try json.opID(key)) : .start
     }
 
     private static func entities(_ json: JSONFields, _ key: String) throws(DecodeError) -> [EntityID] {
@@ -310,6 +321,14 @@ extension JSONWriter {
             object { json in
                 json.member("position", String(state.position))
                 json.member("hash", state.hash.hex)
+            }
+        }
+        if let caret = presence.caret {
+            key("caret")
+            object { json in
+                json.member("text", caret.text.creation.description)
+                if let after = caret.anchor.after { json.member("anchor", after.description) }
+                if let after = caret.head.after { json.member("head", after.description) }
             }
         }
     }

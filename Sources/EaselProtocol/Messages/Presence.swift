@@ -14,10 +14,14 @@ public struct Presence: Hashable, Sendable {
     /// The client's document state at a position of the log, for peers to
     /// compare with theirs at the same position (protocol version 2).
     public var state: PresenceState?
+    /// The caret and text selection in the text the client is typing into
+    /// (protocol version 4).
+    public var caret: TextCaret?
 
     public init(
         replica: ReplicaID, user: UserInfo, cursor: Point? = nil, viewport: VisibleArea? = nil,
-        selection: [EntityID] = [], gesture: GesturePreview? = nil, idle: Bool = false, state: PresenceState? = nil
+        selection: [EntityID] = [], gesture: GesturePreview? = nil, idle: Bool = false, state: PresenceState? = nil,
+        caret: TextCaret? = nil
     ) {
         self.replica = replica
         self.user = user
@@ -27,6 +31,7 @@ public struct Presence: Hashable, Sendable {
         self.gesture = gesture
         self.idle = idle
         self.state = state
+        self.caret = caret
     }
 }
 
@@ -34,10 +39,10 @@ extension Presence {
     /// This presence as a peer speaking `version` may be sent it: without
     /// the fields its version does not know.
     public func spoken(in version: UInt32) -> Presence {
-        guard version < WireProtocol.presenceStateVersion, state != nil else { return self }
-        var older = self
-        older.state = nil
-        return older
+        var spoken = self
+        if version < WireProtocol.presenceStateVersion { spoken.state = nil }
+        if version < WireProtocol.textVersion { spoken.caret = nil }
+        return spoken
     }
 }
 

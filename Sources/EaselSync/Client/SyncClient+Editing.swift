@@ -24,6 +24,19 @@ extension SyncClient {
         interacted(at: now)
     }
 
+    /// The caret (and text selection, `anchor` to `head`) moved inside a
+    /// text: peers see it with the next presence.
+    public mutating func placeCaret(in text: EntityID, anchor: Int, head: Int, at now: Timestamp) throws(ModelError) {
+        try editor.placeCaret(in: text, anchor: anchor, head: head)
+        interacted(at: now)
+    }
+
+    /// Typing into a text ended.
+    public mutating func removeCaret(at now: Timestamp) {
+        editor.removeCaret()
+        interacted(at: now)
+    }
+
     private mutating func interacted(at now: Timestamp) {
         lastInteraction = now
         latestTime = max(latestTime, now)

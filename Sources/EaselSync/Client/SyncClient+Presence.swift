@@ -9,7 +9,8 @@ extension SyncClient {
             selection: Array(editor.state.selection.sorted().prefix(ProtocolLimits.entitiesInPresence)),
             gesture: gesturePreview,
             idle: now.milliseconds(since: lastInteraction) >= configuration.idleAfter,
-            state: agreedVersion >= WireProtocol.presenceStateVersion ? sharedState?.state : nil)
+            state: agreedVersion >= WireProtocol.presenceStateVersion ? sharedState?.state : nil,
+            caret: agreedVersion >= WireProtocol.textVersion ? editor.state.textCaret : nil)
     }
 
     /// This copy's state at its position in the log, when the document is

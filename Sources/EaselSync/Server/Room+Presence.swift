@@ -45,18 +45,19 @@ extension Room {
     }
 
     /// Sends a presence to everyone else, as each one's protocol version
-    /// has it: one message for those who know presence `state`, one for the rest.
+    /// has it: one message for each distinct form (the fields a version does
+    /// not know are left out), so the common case is still one message.
     private func broadcast(_ presence: Presence, except sender: ConnectionID, into io: inout RoomIO) {
-        var current: [ConnectionID] = []
-        var older: [ConnectionID] = []
+        var forms: [(presence: Presence, connections: [ConnectionID])] = []
         for connection in memberOrder where connection != sender {
-            if let member = members[connection], member.protocolVersion < WireProtocol.presenceStateVersion {
-                older.append(connection)
+            guard let member = members[connection] else { continue }
+            let spoken = presence.spoken(in: member.protocolVersion)
+            if let index = forms.firstIndex(where: { $0.presence == spoken }) {
+                forms[index].connections.append(connection)
             } else {
-                current.append(connection)
+                forms.append((spoken, [connection]))
             }
         }
-        if !current.isEmpty { io.outputs.append(.send(.presence(presence), to: current)) }
-        if !older.isEmpty { io.outputs.append(.send(.presence(presence.spoken(in: 1)), to: older)) }
+        for form in forms { io.outputs.append(.send(.presence(form.presence), to: form.connections)) }
     }
 }

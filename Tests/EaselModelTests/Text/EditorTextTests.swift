@@ -117,4 +117,28 @@ import Testing
         #expect(text.string == "XYb!def" && text.position(of: caret) == 3, "where the deleted c stood")
         #expect(text.position(of: .start) == 0)
     }
+
+    @Test func theEditorsCaretFollowsItsOwnTypingAndKeepsItsPlaceThroughAPeersEdits() throws {
+        var (editor, text) = try Self.editorWithText(string: "Meeting notes")
+        var peer = Editor(replica: ReplicaID(rawValue: 0xB2), document: editor.document)
+        try editor.placeCaret(in: text, anchor: 13, head: 13)
+        _ = try Self.type(" from Ann", into: text, with: &editor)
+        #expect(editor.caretPositions! == (22, 22))
+        // Bob types at the start and deletes "notes" before the caret.
+        var bobOps = try peer.perform(.replaceText(text, range: 0..<0, with: Array("Our ".unicodeScalars)))
+        bobOps += try peer.perform(.replaceText(text, range: 12..<17, with: []))
+        editor.receive(bobOps)
+        #expect(editor.document.textString(of: text) == "Our Meeting  from Ann")
+        #expect(editor.caretPositions! == (21, 21))
+        try editor.placeCaret(in: text, anchor: 4, head: 99)
+        #expect(editor.caretPositions! == (4, 21), "a place past the end is the end")
+    }
+
+    @Test func theCaretLeavesWithItsTextWhenAPeerDeletesIt() throws {
+        var (editor, text) = try Self.editorWithText(string: "gone")
+        var peer = Editor(replica: ReplicaID(rawValue: 0xB2), document: editor.document)
+        try editor.placeCaret(in: text, anchor: 0, head: 4)
+        editor.receive(try peer.perform(.clearAll))
+        #expect(editor.state.textCaret == nil && editor.caretPositions == nil)
+    }
 }

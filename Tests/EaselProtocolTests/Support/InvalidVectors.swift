@@ -88,8 +88,8 @@ enum InvalidVectors {
                 "unknown-force-mode", pushOneEntity + " 25 00 00 01 03 00000000 00000000 00000000", .unknownTag,
                 "force mode 3"),
             bin(
-                "unknown-presence-flag", "01 06 ce110a0000000000" + aliceUser + " 20 00", .unknownTag,
-                "presence flag bit 5"),
+                "unknown-presence-flag", "01 06 ce110a0000000000" + aliceUser + " 40 00", .unknownTag,
+                "presence flag bit 6"),
             bin(
                 "unknown-gesture-kind", "01 06 ce110a0000000000" + aliceUser + " 04 00 05", .unknownTag,
                 "gesture kind 5"),

@@ -95,6 +95,14 @@ enum ValidVectors {
                         replica: bob, user: bobUser, selection: [star],
                         state: PresenceState(position: 300, hash: StateHash(rawValue: 0x0123_4567_89AB_CDEF))))
             ),
+            (
+                "presence-caret",
+                .presence(
+                    Presence(
+                        replica: bob, user: bobUser, selection: [star],
+                        caret: TextCaret(
+                            text: star, anchor: .start, head: TextAnchor(after: opID(12, alice)))))
+            ),
             ("leave", .leave(bob)),
             (
                 "error-refused-push",
