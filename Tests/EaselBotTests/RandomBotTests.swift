@@ -58,8 +58,8 @@ import Testing
             return
         }
         #expect(points.count == 13 && points[0] == Point(x: 791.6, y: 581.12) && seconds == 0.42)
-        #expect(bot.history.count == 230)
-        #expect(client.editor.document.stateHash.hex == "1ecfee0641998819")
+        #expect(bot.history.count == 236)
+        #expect(client.editor.document.stateHash.hex == "49b14e0894bd53b8")
     }
 
     @Test func theSameSeedOnAnotherReplicaMakesTheSameGestures() throws {
@@ -97,7 +97,8 @@ import Testing
         #expect(uses { if case .pinch = $0 { true } else { false } })
         #expect(uses { if case .rotate = $0 { true } else { false } })
         #expect(uses { if case .draw = $0 { true } else { false } })
-        #expect(uses { if case .type = $0 { true } else { false } })
+        #expect(uses { if case .typeInto(_, .some, nil) = $0 { true } else { false } })
+        #expect(uses { if case .deleteCharacters = $0 { true } else { false } })
         #expect(uses { if case .command(.setStyle) = $0 { true } else { false } })
         #expect(uses { $0 == .command(.duplicateSelection) })
         #expect(uses { $0 == .command(.deleteSelection) })

@@ -87,6 +87,23 @@ struct BotTests {
         try expectEveryAcknowledgedOpStored(outcome, database: server.databasePath, document: "bots/crowd")
     }
 
+    @Test func randomBotsTypingIntoSharedTextsAtOnceLeaveEveryAcknowledgedCharacterWhereTheCRDTSays() throws {
+        let server = try ServerProcess(database: temporaryDatabase())
+        defer { server.kill() }
+        let report = temporaryDatabase() + ".json"
+        let run = try runEasel([
+            "bot", "--url", "ws://127.0.0.1:\(server.port)", "--doc", "bots/typists", "--random", "--bots", "4",
+            "--duration", "5s", "--rate", "12", "--seed", "31", "--mix", "type=40,place=4,offline=1,clear=0",
+            "--report", report,
+        ])
+        #expect(run.status == 0, "\(run.output) \(run.errors)")
+        let outcome = try BotReport(path: report)
+        #expect(outcome.verdict == "converged")
+        #expect(outcome.misplacedCharacters.isEmpty, "\(outcome.misplacedCharacters)")
+        #expect(outcome.charactersChecked > 200, "\(outcome.charactersChecked) characters typed")
+        #expect(run.output.contains("each where the CRDT puts it"), "\(run.output)")
+    }
+
     @Test func botsRideThroughASigkilledServerAndNoAcknowledgedOpIsMissing() throws {
         let database = temporaryDatabase()
         var server = try ServerProcess(database: database)
@@ -173,6 +190,8 @@ private struct BotReport: Decodable {
 
     var verdict: String
     var serverStateHash: String?
+    var charactersChecked: Int
+    var misplacedCharacters: [String]
     var bots: [Bot]
 
     init(path: String) throws {

@@ -294,11 +294,26 @@ private struct Run {
         // Every image any bot saw, during the run or at its end, must download whole.
         let seen = imagesSeen.union(bots.flatMap { $0.session.read { $0.editor.document.shownBlobs } })
         images.verify(seen, timeout: max(deadline - ContinuousClock.now, .seconds(10)))
-        return outcome(diverged.isEmpty ? .converged : .diverged(diverged.map(\.name)), server: server)
+        var outcome = outcome(diverged.isEmpty ? .converged : .diverged(diverged.map(\.name)), server: server)
+        (outcome.charactersChecked, outcome.misplacedCharacters) = checkCharacters(in: server.document)
+        return outcome
+    }
+
+    /// Every acknowledged character where the CRDT says, in the document a
+    /// fresh client read (`CharacterCheck`).
+    private func checkCharacters(in document: Document) -> (checked: Int, problems: [String]) {
+        var check = CharacterCheck()
+        for bot in bots {
+            let highest = bot.ledger.withLock { $0.highestAcknowledged }
+            for op in bot.characterOps where op.lastCounter <= highest { check.note(op, by: bot.name) }
+        }
+        return check.problems(in: document)
     }
 
     /// What a client that has never been here reads from the server.
-    private mutating func readServer(before deadline: ContinuousClock.Instant) -> (hash: StateHash, entities: Int)? {
+    private mutating func readServer(before deadline: ContinuousClock.Instant)
+        -> (hash: StateHash, entities: Int, document: Document)?
+    {
         var engine = SyncClient(
             document: configuration.document, user: UserInfo(name: "easel-bot-check", initials: "✓", color: .black),
             replica: .random(), at: now)
@@ -311,10 +326,12 @@ private struct Run {
             session.read { $0.connectionState == .connected || $0.connectionState == .weak }
         }
         guard joined else { return nil }
-        return session.read { ($0.editor.document.stateHash, $0.editor.document.visibleCount) }
+        return session.read { ($0.editor.document.stateHash, $0.editor.document.visibleCount, $0.editor.document) }
     }
 
-    private func outcome(_ verdict: FleetOutcome.Verdict, server: (hash: StateHash, entities: Int)?) -> FleetOutcome {
+    private func outcome(_ verdict: FleetOutcome.Verdict, server: (hash: StateHash, entities: Int, document: Document)?)
+        -> FleetOutcome
+    {
         let results = bots.map { bot in
             let ledger = bot.ledger.withLock { $0 }
             let (replica, hash) = bot.session.read { ($0.replica, $0.editor.document.stateHash) }

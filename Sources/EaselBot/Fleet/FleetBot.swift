@@ -23,6 +23,9 @@ final class FleetBot {
     /// While offline: when to reconnect.
     var offlineUntil: Timestamp?
     var offlinePeriods = 0
+    /// The character ops the bot made, for the verdict to find their
+    /// characters where the CRDT says once they are acknowledged.
+    var characterOps: [Op] = []
 
     init(name: String, session: DocumentSession, ledger: Shared<AckLedger>, behaviour: any BotBehaviour) {
         self.name = name
@@ -42,6 +45,7 @@ final class FleetBot {
                 let made = client.unacknowledgedCount - pending
                 let upTo = client.editor.clock.counter
                 ledger.withLock { $0.made(made, upTo: upTo, at: .now) }
+                if made > 0 { characterOps += client.unacknowledged.suffix(made).filter(\.isCharacterOp) }
             }
             do throws(ScriptError) {
                 return try behaviour.advance(&client, at: now)
@@ -56,5 +60,14 @@ final class FleetBot {
 
     var isJoined: Bool {
         session.read { $0.connectionState == .connected || $0.connectionState == .weak }
+    }
+}
+
+extension Op {
+    fileprivate var isCharacterOp: Bool {
+        switch action {
+        case .insertText, .deleteText: true
+        default: false
+        }
     }
 }

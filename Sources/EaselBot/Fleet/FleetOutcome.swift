@@ -43,6 +43,10 @@ public struct FleetOutcome: Sendable {
     public var ackLatency: Histogram<UInt64>
     public var reconnects: Int
     public var images = Images()
+    /// Characters typed in acknowledged ops that the verdict found where
+    /// the CRDT says, and what it found wrong (`CharacterCheck`).
+    public var charactersChecked = 0
+    public var misplacedCharacters: [String] = []
 
     /// The images the bots uploaded, and those they saw, each downloaded
     /// and checked against its hash.
@@ -63,7 +67,7 @@ public struct FleetOutcome: Sendable {
     /// downloads whole.
     public var passed: Bool {
         failures.isEmpty && opsRefused == 0 && verdict == .converged && images.uploadFailures.isEmpty
-            && images.unverified.isEmpty
+            && images.unverified.isEmpty && misplacedCharacters.isEmpty
     }
 
     public var opsMade: Int { bots.reduce(0) { $0 + $1.opsMade } }

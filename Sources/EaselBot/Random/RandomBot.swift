@@ -137,27 +137,35 @@ public struct RandomBot: BotBehaviour {
     /// Typing needs exactly one text entity selected: selects a random one
     /// on an empty selection, clears any other selection first (a tap on
     /// empty canvas), and gives up on a document without text.
+    /// Typing into a text as people do: words inserted at some place in
+    /// it, or a few characters deleted, by character ops, so bots sharing
+    /// texts type into them at once.
     private mutating func typing(in editor: Editor) -> [Action] {
+        var actions: [Action] = []
         let selection = editor.state.selection
+        let target: EntityID
         if selection.count == 1, let id = selection.first, editor.document.kind(of: id) == .text {
-            return [.type(words(int(in: 1...3)))]
+            target = id
+        } else {
+            let texts = editor.document.zOrder.filter { editor.document.kind(of: $0) == .text }
+            guard !texts.isEmpty, let text = editor.document[texts[below(texts.count)]] else {
+                let new = NewEntity.text(words(int(in: 1...3)), font: pick(Self.fonts), size: float(in: 12...64))
+                return [.command(.place(new, at: anywhere()))]
+            }
+            if !selection.isEmpty { actions.append(.command(.clearSelection)) }
+            let point = editor.state.viewport.screenPoint(
+                fromDocument: Point(x: text.transform.x, y: text.transform.y))
+            actions.append(.tap(point))
+            target = text.id
         }
-        if !selection.isEmpty {
-            return emptySpot(in: editor).map { [.tap($0)] } ?? []
+        let count = editor.document.textSequenceForEditing(of: target).count
+        if count > 0, below(3) == 0 {
+            let from = below(count)
+            actions.append(.deleteCharacters(from: from, to: min(count, from + int(in: 1...6))))
+        } else {
+            actions.append(.typeInto(" " + words(int(in: 1...3)), after: below(count + 1), perSecond: nil))
         }
-        let texts = editor.document.zOrder.filter { editor.document.kind(of: $0) == .text }
-        guard !texts.isEmpty, let text = editor.document[texts[below(texts.count)]]
-        else { return [] }
-        let point = editor.state.viewport.screenPoint(fromDocument: Point(x: text.transform.x, y: text.transform.y))
-        return [.tap(point), .type(words(int(in: 1...3)))]
-    }
-
-    private mutating func emptySpot(in editor: Editor) -> Point? {
-        for _ in 0..<8 {
-            let point = anywhere()
-            if editor.entity(atScreen: point) == nil { return point }
-        }
-        return nil
+        return actions
     }
 
     private mutating func drawing() -> [Action] {

@@ -190,3 +190,23 @@ extension TextSequence {
         tree.cursor(of: id).flatMap { tree.id(at: tree.after($0)) }
     }
 }
+
+/// Where one character stands in a text: its index among all characters,
+/// deleted ones included (the order the CRDT gave it), its scalar, and
+/// whether it is deleted.
+public struct CharacterPlace: Hashable, Sendable {
+    public var index: Int
+    public var scalar: Unicode.Scalar
+    public var isDeleted: Bool
+}
+
+extension TextSequence {
+    /// Where the character `id` stands; nil when it is not here.
+    public func place(of id: OpID) -> CharacterPlace? {
+        guard let cursor = tree.cursor(of: id) else { return nil }
+        let span = tree[cursor]
+        return CharacterPlace(
+            index: tree.position(of: cursor, all: true), scalar: content[span.content + cursor.offset],
+            isDeleted: span.isDeleted)
+    }
+}

@@ -63,6 +63,14 @@ struct BotSummary {
         for failure in images.uploadFailures { line("failed", "upload \(failure)") }
         for failure in images.unverified { line("failed", "image \(failure)") }
         for (bot, failure) in outcome.failures { line("failed", "\(bot): \(failure)") }
+        if outcome.charactersChecked > 0 || !outcome.misplacedCharacters.isEmpty {
+            line(
+                "text",
+                outcome.misplacedCharacters.isEmpty
+                    ? "\(outcome.charactersChecked) characters typed in acknowledged ops, each where the CRDT puts it"
+                    : "MISPLACED characters, of \(outcome.charactersChecked) typed in acknowledged ops:")
+        }
+        for problem in outcome.misplacedCharacters { line("failed", problem) }
         if outcome.opsRefused > 0 {
             line("refused", "the server refused \(outcome.opsRefused) ops (a view-only token, a limit): they are lost")
         }
@@ -103,7 +111,9 @@ struct BotSummary {
                 ? .init(
                     p50: latency(50), p90: latency(90), p99: latency(99), max: Double(outcome.ackLatency.max) / 1000)
                 : nil,
-            reconnects: outcome.reconnects, cpuSeconds: cpuSeconds, images: outcome.images, bots: outcome.bots)
+            reconnects: outcome.reconnects, cpuSeconds: cpuSeconds, images: outcome.images,
+            charactersChecked: outcome.charactersChecked, misplacedCharacters: outcome.misplacedCharacters,
+            bots: outcome.bots)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return try encoder.encode(report)
@@ -126,6 +136,8 @@ struct BotSummary {
         var reconnects: Int
         var cpuSeconds: Double
         var images: FleetOutcome.Images
+        var charactersChecked: Int
+        var misplacedCharacters: [String]
         var bots: [FleetOutcome.Bot]
     }
 }
