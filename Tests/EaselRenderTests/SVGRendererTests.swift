@@ -79,6 +79,24 @@ import Testing
             "rendering changed; if on purpose, run again with EASEL_UPDATE_GOLDEN=1 and review the diff")
     }
 
+    /// The fixture's texts are written whole, as every text was before
+    /// texts merged characters: they render as the golden file says, and a
+    /// character typed and deleted again upgrades each one to characters
+    /// that render exactly as the string did.
+    @Test func textsFromTheLastWriterWinsFormatRenderTheSameBeforeAndAfterTheyUpgradeOnEdit() throws {
+        let document = try Self.fixture()
+        let texts = document.zOrder.filter { document.kind(of: $0) == .text }
+        try #require(texts.count >= 3)
+        #expect(texts.allSatisfy { document.textSequence(of: $0) == nil }, "written whole, never edited by character")
+        var editor = Editor(replica: ReplicaID(rawValue: 0xF2), document: document)
+        for text in texts {
+            _ = try editor.perform(.replaceText(text, range: 0..<0, with: ["x"]))
+            _ = try editor.perform(.replaceText(text, range: 0..<1, with: []))
+        }
+        #expect(texts.allSatisfy { editor.document.textSequence(of: $0) != nil }, "upgraded by the edit")
+        #expect(SVGRenderer().render(editor.document) == SVGRenderer().render(document))
+    }
+
     @Test func renderingTwiceGivesIdenticalBytes() throws {
         let document = try Self.fixture()
         #expect(Array(SVGRenderer().render(document).utf8) == Array(SVGRenderer().render(document).utf8))

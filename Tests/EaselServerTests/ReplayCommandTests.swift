@@ -96,6 +96,35 @@ import Testing
         #expect(bad.errors.contains("cannot read \"sparkles\""))
     }
 
+    @Test func findNamesWhoTypedAndWhoDeletedAPieceOfText() throws {
+        // Bo types " world" after ada's "hello", then deletes "lo w".
+        var typedAndDeleted = 0
+        let log = try writeLog { logged in
+            var bo = Editor(replica: ReplicaID(rawValue: 0xB0))
+            bo.receive(logged.map(\.op))
+            guard let text = bo.document.zOrder.first(where: { bo.document.kind(of: $0) == .text }),
+                var added = try? bo.perform(.replaceText(text, range: 5..<5, with: Array(" world".unicodeScalars))),
+                let deleted = try? bo.perform(.replaceText(text, range: 3..<7, with: []))
+            else { return }
+            added += deleted
+            typedAndDeleted = added.count
+            for op in added {
+                logged.append(LoggedOp(position: UInt64(logged.count + 1), op: op, author: "bo", receivedAt: 0))
+            }
+        }
+        try #require(typedAndDeleted == 2)
+        let typed = try runEasel(["replay", "--log", log.path, "--find", "typed helorld"])
+        #expect(typed.status == 0, "\(typed.errors)")
+        #expect(typed.output.contains("\"hel\" typed by ada (replica 0000000000000ada) at position 3"), "\(typed.output)")
+        #expect(typed.output.contains("\"orld\" typed by bo (replica 00000000000000b0) at position 8"), "\(typed.output)")
+        let deleted = try runEasel(["replay", "--log", log.path, "--find", "deleted \"lo w\""])
+        #expect(deleted.status == 0, "\(deleted.errors)")
+        #expect(deleted.output.contains("\"lo\" typed by ada"), "\(deleted.output)")
+        #expect(deleted.output.contains("\" w\" typed by bo (replica 00000000000000b0) at position 8, deleted by bo (replica 00000000000000b0) at position 9"), "\(deleted.output)")
+        let nowhere = try runEasel(["replay", "--log", log.path, "--find", "typed nowhere"])
+        #expect(nowhere.status == 1 && nowhere.output.contains("no text holds typed \"nowhere\""))
+    }
+
     @Test func checkReportsThePlantedFaultAtItsPosition() throws {
         let clean = try writeLog()
         #expect(try runEasel(["replay", "--log", clean.path, "--check"]).status == 0)

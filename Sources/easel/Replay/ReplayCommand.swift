@@ -15,6 +15,7 @@ struct Replay: ParsableCommand {
 
               easel replay --db easel.db --doc team/board --print
               easel replay --log board.jsonl --find 'missing e12@9c0ffee000000001'
+              easel replay --log board.jsonl --find 'deleted "from Ann"'
               easel replay --log board.jsonl --check
               easel replay --diff yesterday.jsonl easel.db --doc team/board
               easel replay --log board.jsonl --frames frames/ --every 10
@@ -31,7 +32,11 @@ struct Replay: ParsableCommand {
     @Option(help: "Write SVG frames and an index.html filmstrip into this folder.") var frames: String?
     @Option(help: "With --frames: a frame every N ops (and the last).") var every = 1
     @Flag(help: "Check invariants after every op; report the first op that breaks one.") var check = false
-    @Option(help: "The first position where a predicate holds, e.g. 'missing ID', 'ID.x > 100', 'count > 50'.")
+    @Option(
+        help: """
+            The first position where a predicate holds, e.g. 'missing ID', 'ID.x > 100', 'count > 50'; or who \
+            typed or deleted a piece of text: 'typed "from Ann"', 'deleted "from Ann"'.
+            """)
     var find: String?
     @Option(
         parsing: .upToNextOption,
@@ -157,6 +162,7 @@ struct Replay: ParsableCommand {
     }
 
     private func runFind(_ history: OpHistory, _ text: String) throws {
+        if let search = try TextFind(parsing: text) { return try runTextFind(history, search) }
         let predicate = try Predicate(parsing: text)
         var timeline = Timeline(history)
         let result = try timeline.find(predicate, until: until)
@@ -168,6 +174,32 @@ struct Replay: ParsableCommand {
         Swift.print("\(history.name): \(predicate) first holds at position \(position) (\(how))")
         let document = try timeline.document(at: position)
         Swift.print("  " + StepLine(for: history).line(position, history.op(at: position), document))
+    }
+
+    /// Who typed (and deleted) the characters of a piece of text, as the
+    /// state at `--until` (or the end) holds them.
+    private func runTextFind(_ history: OpHistory, _ search: TextFind) throws {
+        let position = until ?? history.head
+        let document = try history.document(at: until)
+        let findings = search.findings(in: document, ops: history.ops.filter { $0.position <= position })
+        let among = search.kind == .typed ? "characters" : "deleted characters"
+        guard !findings.isEmpty else {
+            Swift.print("\(history.name): no text holds \(search) at position \(position)")
+            throw ExitCode(1)
+        }
+        for finding in findings {
+            Swift.print(
+                "\(history.name): \(search) in text \(finding.text), from its \(among) at \(finding.index), at \(position):")
+            for part in finding.parts {
+                var line = "  \(part.text.debugDescription) typed "
+                line += part.typed.map { "by \($0.author) (replica \($0.replica)) at position \($0.position)" }
+                    ?? "before the history's first op"
+                if let deleted = part.deleted {
+                    line += ", deleted by \(deleted.author) (replica \(deleted.replica)) at position \(deleted.position)"
+                }
+                Swift.print(line)
+            }
+        }
     }
 
     private func runDiff() throws {
