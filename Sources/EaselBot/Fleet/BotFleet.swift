@@ -305,7 +305,8 @@ private struct Run {
         var check = CharacterCheck()
         for bot in bots {
             let highest = bot.ledger.withLock { $0.highestAcknowledged }
-            for op in bot.characterOps where op.lastCounter <= highest { check.note(op, by: bot.name) }
+            // Acknowledged in order, each op by its ID.
+            for op in bot.characterOps where op.id.counter <= highest { check.note(op, by: bot.name) }
         }
         return check.problems(in: document)
     }

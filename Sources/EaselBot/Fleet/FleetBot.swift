@@ -24,8 +24,10 @@ final class FleetBot {
     var offlineUntil: Timestamp?
     var offlinePeriods = 0
     /// The character ops the bot made, for the verdict to find their
-    /// characters where the CRDT says once they are acknowledged.
-    var characterOps: [Op] = []
+    /// characters where the CRDT says once they are acknowledged; by ID,
+    /// since a key typed on joins the unsent op before it (`Op.join`).
+    private(set) var characterOps: [Op] = []
+    private var characterOpIndex: [OpID: Int] = [:]
 
     init(name: String, session: DocumentSession, ledger: Shared<AckLedger>, behaviour: any BotBehaviour) {
         self.name = name
@@ -45,7 +47,8 @@ final class FleetBot {
                 let made = client.unacknowledgedCount - pending
                 let upTo = client.editor.clock.counter
                 ledger.withLock { $0.made(made, upTo: upTo, at: .now) }
-                if made > 0 { characterOps += client.unacknowledged.suffix(made).filter(\.isCharacterOp) }
+                // The op before the new ones too: a key may have joined it.
+                for op in client.unacknowledged.suffix(max(0, made) + 1) where op.isCharacterOp { note(op) }
             }
             do throws(ScriptError) {
                 return try behaviour.advance(&client, at: now)
@@ -56,6 +59,15 @@ final class FleetBot {
         }
         if step == .finished, phase == .running { phase = .finished }
         return step
+    }
+
+    private func note(_ op: Op) {
+        if let index = characterOpIndex[op.id] {
+            characterOps[index] = op
+        } else {
+            characterOpIndex[op.id] = characterOps.count
+            characterOps.append(op)
+        }
     }
 
     var isJoined: Bool {

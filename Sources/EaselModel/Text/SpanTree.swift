@@ -196,7 +196,10 @@ struct SpanTree: Sendable {
         }
         index.assign(span.first, count: span.length, to: cursor.leaf)
         adjustCounts(of: cursor.leaf, visible: span.visibleLength, total: span.length)
-        if spanCounts[Int(cursor.leaf)] > Self.leafCapacity { splitLeaf(cursor.leaf) }
+        // Typing goes on where it went: the new span starts the new leaf,
+        // so a run of inserts at one place fills leaves instead of moving
+        // half of one at every split.
+        if spanCounts[Int(cursor.leaf)] > Self.leafCapacity { splitLeaf(cursor.leaf, at: position) }
     }
 
     /// Deletes up to `count` characters from `cursor` within its span; how
@@ -218,7 +221,7 @@ struct SpanTree: Sendable {
         }
         spans[first + position].isDeleted = true
         adjustCounts(of: cursor.leaf, visible: -covered, total: 0)
-        if spanCounts[Int(cursor.leaf)] > Self.leafCapacity { splitLeaf(cursor.leaf) }
+        if spanCounts[Int(cursor.leaf)] > Self.leafCapacity { splitLeaf(cursor.leaf, at: position) }
         return covered
     }
 
@@ -276,9 +279,11 @@ struct SpanTree: Sendable {
         return node
     }
 
-    private mutating func splitLeaf(_ leaf: Int32) {
+    /// Moves the spans from `at` (at least half of them) to a new leaf
+    /// after this one.
+    private mutating func splitLeaf(_ leaf: Int32, at: Int = 0) {
         let count = spanCounts[Int(leaf)]
-        let half = count / 2
+        let half = max(count / 2, min(at, count - 1))
         let parent = leafParents[Int(leaf)]
         let moved = newLeaf(parent: parent, next: leafNexts[Int(leaf)])
         leafNexts[Int(leaf)] = moved

@@ -130,6 +130,19 @@ struct BinaryReader: ~Copyable {
     mutating func string(
         _ what: @autoclosure () -> String, limit: Int, limitCode: ErrorCode = .tooLarge
     ) throws(DecodeError) -> String {
+        let slice = try lengthPrefixed(what(), limit: limit, limitCode: limitCode)
+        let start = offset - slice.count
+        guard let string = String(validating: slice, as: UTF8.self) else {
+            throw DecodeError(.invalidValue, "\(what()) at byte \(start) is not valid UTF-8")
+        }
+        return string
+    }
+
+    /// The bytes of a length-prefixed string, its length checked against
+    /// `limit` and what is left.
+    private mutating func lengthPrefixed(
+        _ what: @autoclosure () -> String, limit: Int, limitCode: ErrorCode
+    ) throws(DecodeError) -> UnsafeRawBufferPointer {
         let length = try varint("the length of \(what())")
         guard length <= UInt64(limit) else {
             throw DecodeError(limitCode, "\(what()) is \(length) bytes; at most \(limit)")
@@ -138,12 +151,35 @@ struct BinaryReader: ~Copyable {
             throw DecodeError(
                 .lengthExceedsInput, "\(what()) claims \(length) bytes; \(remaining) are left at byte \(offset)")
         }
-        let slice = UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + Int(length)])
-        guard let string = String(validating: slice, as: UTF8.self) else {
-            throw DecodeError(.invalidValue, "\(what()) at byte \(offset) is not valid UTF-8")
+        defer { offset += Int(length) }
+        return UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + Int(length)])
+    }
+
+    /// A string's Unicode scalars, decoded straight from its UTF-8 with
+    /// `string`'s checks: no String in between, for typed characters.
+    mutating func scalars(
+        _ what: @autoclosure () -> String, limit: Int, limitCode: ErrorCode = .tooLarge
+    ) throws(DecodeError) -> [Unicode.Scalar] {
+        let slice = try lengthPrefixed(what(), limit: limit, limitCode: limitCode)
+        let start = offset - slice.count
+        var scalars: [Unicode.Scalar] = []
+        scalars.reserveCapacity(slice.count)
+        // Most typing is ASCII: one byte, one scalar, nothing to check.
+        var ascii = 0
+        while ascii < slice.count, slice[ascii] < 0x80 {
+            scalars.append(Unicode.Scalar(slice[ascii]))
+            ascii += 1
         }
-        offset += Int(length)
-        return string
+        var iterator = UnsafeRawBufferPointer(rebasing: slice[ascii...]).makeIterator()
+        var decoder = UTF8()
+        decoding: while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar): scalars.append(scalar)
+            case .emptyInput: break decoding
+            case .error: throw DecodeError(.invalidValue, "\(what()) at byte \(start) is not valid UTF-8")
+            }
+        }
+        return scalars
     }
 
     mutating func bytes(count: Int, _ what: @autoclosure () -> String) throws(DecodeError) -> UnsafeRawBufferPointer {

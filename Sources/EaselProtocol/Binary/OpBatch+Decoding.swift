@@ -177,10 +177,9 @@ extension BinaryReader {
         let originRight =
             flags & OpBatch.hasOriginRight != 0
             ? try characterID(replicas: replicas, "op \(index)'s right origin") : nil
-        let text = try string(
+        let scalars = try scalars(
             "op \(index)'s characters", limit: ModelLimits.scalarsPerInsert * 4, limitCode: .invalidValue)
-        return .insertText(
-            entity, TextInsertion(originLeft: originLeft, originRight: originRight, scalars: Array(text.unicodeScalars)))
+        return .insertText(entity, TextInsertion(originLeft: originLeft, originRight: originRight, scalars: scalars))
     }
 
     @inline(never)

@@ -6,7 +6,7 @@ extension SyncClient {
     /// for the server.
     public mutating func send(_ event: GestureEvent, at now: Timestamp) throws(ModelError) {
         let ops = try editor.send(event)
-        unsent += ops
+        queue(ops)
         interacted(at: now)
     }
 
@@ -14,7 +14,7 @@ extension SyncClient {
     /// queued for the server.
     public mutating func perform(_ command: Command, at now: Timestamp) throws(ModelError) {
         let ops = try editor.perform(command)
-        unsent += ops
+        queue(ops)
         interacted(at: now)
     }
 
@@ -35,6 +35,21 @@ extension SyncClient {
     public mutating func removeCaret(at now: Timestamp) {
         editor.removeCaret()
         interacted(at: now)
+    }
+
+    /// A transaction's ops join the outbox. A key typed (or a character
+    /// deleted) on from the last unsent one joins that op (`Op.join`), so
+    /// what waits to be sent — typing offline, or faster than pushes go —
+    /// travels as runs; each op here is alone in its transaction.
+    private mutating func queue(_ ops: [Op]) {
+        if ops.count == 1, let last = unsent.last,
+            unsent.count < 2 || unsent[unsent.count - 2].transaction != last.transaction,
+            last.transaction == TransactionID(last.id), ops[0].transaction == TransactionID(ops[0].id),
+            unsent[unsent.count - 1].join(ops[0])
+        {
+            return
+        }
+        unsent += ops
     }
 
     private mutating func interacted(at now: Timestamp) {

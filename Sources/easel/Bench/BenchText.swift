@@ -23,6 +23,11 @@ struct BenchText: ParsableCommand {
     @Option(help: "The peers' script.") var script = "Benchmarks/peers/text_trace.py"
     @Option(help: ArgumentHelp("Merge the ops together this many times and stop, for a profiler.", visibility: .hidden))
     var profileMerges = 0
+    @Option(
+        help: ArgumentHelp(
+            "Decode the outbox's ops messages and merge them into a document this many times and stop, for a profiler.",
+            visibility: .hidden))
+    var profileDocumentMerges = 0
 
     func run() throws {
         let trace = try TextTrace(path: trace)
@@ -55,12 +60,18 @@ struct BenchText: ParsableCommand {
         // then each edit as an op, in binary `ops` messages.
         let note = EntityID(OpID(counter: 1, replica: ReplicaID(rawValue: 2)))
         let documentOps = Self.documentOps(ops, into: note)
-        let messages = stride(from: 0, to: documentOps.count, by: ProtocolLimits.opsPerMessage).map { start in
-            Message.ops(
-                documentOps[start..<min(documentOps.count, start + ProtocolLimits.opsPerMessage)].enumerated().map {
-                    PositionedOp(position: UInt64(start + $0.offset + 1), op: $0.element)
-                }
-            ).binaryEncoded()
+        let messages = Self.messages(documentOps)
+        // As a client that typed the trace offline sends it: its outbox
+        // joins keys typed on, and characters deleted on, into one op.
+        var outbox: [Op] = []
+        for op in documentOps {
+            if var last = outbox.last, last.join(op) { outbox[outbox.count - 1] = last } else { outbox.append(op) }
+        }
+        let outboxMessages = Self.messages(outbox)
+        print("an outbox joins the \(documentOps.count) ops into \(outbox.count), \(outboxMessages.reduce(0) { $0 + $1.count }) bytes on the wire")
+        if profileDocumentMerges > 0 {
+            for _ in 0..<profileDocumentMerges { _ = try Self.decodeAndMerge(outboxMessages).get() }
+            return
         }
         let wireBytes = messages.reduce(0) { $0 + $1.count }
         print("on the wire: \(wireBytes) bytes in \(messages.count) ops messages, \(String(format: "%.2f", Double(wireBytes) / Double(documentOps.count))) bytes an op")
@@ -81,22 +92,12 @@ struct BenchText: ParsableCommand {
             timings["merge ops together", default: []].append(measure { together.apply(contentsOf: ops) })
             try check(together, against: trace, "the merge of ops together")
 
-            var received = Document()
-            var decodeError: DecodeError?
-            timings["decode + merge in the document", default: []].append(
-                measure {
-                    for bytes in messages {
-                        do throws(DecodeError) {
-                            guard case .ops(let positioned) = try Message(binary: bytes) else { continue }
-                            received.apply(contentsOf: positioned.map(\.op))
-                        } catch {
-                            decodeError = error
-                        }
-                    }
-                })
-            if let decodeError { throw decodeError }
-            guard received.textString(of: note) == trace.endContent else {
-                throw ValidationError("the document's merge did not end as the trace's end content")
+            for (name, sent) in [("decode + merge in the document", messages), ("decode + merge, outbox", outboxMessages)] {
+                var received = Result<Document, DecodeError>.success(Document())
+                timings[name, default: []].append(measure { received = Self.decodeAndMerge(sent) })
+                guard try received.get().textString(of: note) == trace.endContent else {
+                    throw ValidationError("\(name) did not end as the trace's end content")
+                }
             }
 
             var loaded = TextSequence()
@@ -120,7 +121,10 @@ struct BenchText: ParsableCommand {
             print("run \(run)/\(runs) done")
         }
         print("text, \(trace.patches.count) patches, median of \(runs) (min-max), milliseconds:")
-        for name in ["replay", "merge op by op", "merge ops together", "decode + merge in the document", "load a snapshot"]
+        for name in [
+            "replay", "merge op by op", "merge ops together", "decode + merge in the document", "decode + merge, outbox",
+            "load a snapshot",
+        ]
             + peerNames.flatMap({ ["\($0) replay", "\($0) merge"] })
         {
             guard let values = timings[name] else { continue }
@@ -133,9 +137,38 @@ struct BenchText: ParsableCommand {
             print("  \(peer): updates \(bytes.update) bytes, snapshot \(bytes.snapshot) bytes")
         }
         if let loro = timings["loro merge"] {
-            for name in ["merge op by op", "merge ops together", "decode + merge in the document", "load a snapshot"] {
+            for name in [
+                "merge op by op", "merge ops together", "decode + merge in the document", "decode + merge, outbox",
+                "load a snapshot",
+            ] {
                 print(String(format: "ratio Loro merge / Easel %@: %.2fx", name, median(loro) / median(timings[name] ?? [1])))
             }
+        }
+    }
+
+    /// What a replica does with `ops` messages: decode each and merge its
+    /// ops into the document (`Document.apply(contentsOf:)`).
+    static func decodeAndMerge(_ messages: [[UInt8]]) -> Result<Document, DecodeError> {
+        var document = Document()
+        for bytes in messages {
+            do throws(DecodeError) {
+                guard case .ops(let positioned) = try Message(binary: bytes) else { continue }
+                document.apply(contentsOf: positioned.map(\.op))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return .success(document)
+    }
+
+    /// Ops in binary `ops` messages of at most the protocol's ops a message.
+    static func messages(_ ops: [Op]) -> [[UInt8]] {
+        stride(from: 0, to: ops.count, by: ProtocolLimits.opsPerMessage).map { start in
+            Message.ops(
+                ops[start..<min(ops.count, start + ProtocolLimits.opsPerMessage)].enumerated().map {
+                    PositionedOp(position: UInt64(start + $0.offset + 1), op: $0.element)
+                }
+            ).binaryEncoded()
         }
     }
 
