@@ -292,13 +292,22 @@ struct SpanTree: Sendable {
         let to = Int(moved) * Self.leafStride
         var visible = 0
         var total = 0
+        // Spans whose IDs follow on (a run cut by deletes) move in one
+        // assignment: the index's work is per range of IDs, not per span.
+        var pending: (first: OpID, count: Int)?
         for at in half..<count {
             let span = spans[from + at]
             spans[to + at - half] = span
-            index.assign(span.first, count: span.length, to: moved)
             visible += span.visibleLength
             total += span.length
+            if let run = pending, run.first.advanced(by: run.count) == span.first {
+                pending = (run.first, run.count + span.length)
+            } else {
+                if let run = pending { index.assign(run.first, count: run.count, to: moved) }
+                pending = (span.first, span.length)
+            }
         }
+        if let run = pending { index.assign(run.first, count: run.count, to: moved) }
         spanCounts[Int(leaf)] = half
         spanCounts[Int(moved)] = count - half
         addSibling(moved, after: leaf, in: parent, visible: visible, total: total)
