@@ -40,9 +40,13 @@ final class StorageHealth: Sendable {
 /// Numbers for failures the client hears of and the log explains.
 enum Incident {
     /// Eight hex digits, random: unguessable enough to say nothing, short
-    /// enough to read out.
+    /// enough to read out. The first is a letter, a–f: the log writes a
+    /// value that reads as a whole number as a JSON number, and an incident
+    /// must stay a string wherever it appears (one in 43 of all digits did
+    /// not).
     static func next() -> String {
-        let digits = String(UInt32.random(in: .min ... .max), radix: 16)
-        return String(repeating: "0", count: 8 - digits.count) + digits
+        let first = "abcdef".randomElement() ?? "a"
+        let digits = String(UInt32.random(in: 0..<(1 << 28)), radix: 16)
+        return String(first) + String(repeating: "0", count: 7 - digits.count) + digits
     }
 }

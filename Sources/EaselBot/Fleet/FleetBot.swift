@@ -74,12 +74,3 @@ final class FleetBot {
         session.read { $0.connectionState == .connected || $0.connectionState == .weak }
     }
 }
-
-extension Op {
-    fileprivate var isCharacterOp: Bool {
-        switch action {
-        case .insertText, .deleteText: true
-        default: false
-        }
-    }
-}

@@ -85,25 +85,19 @@ extension Document {
         var index = ops.startIndex
         while index < ops.endIndex {
             let op = ops[index]
-            guard let first = op.textOp else {
+            guard op.isCharacterOp else {
                 apply(op)
                 index += 1
                 continue
             }
             let entity = op.entity
-            var textOps = [first]
-            var stamps = [op.id]
             var next = index + 1
-            while next < ops.endIndex, ops[next].entity == entity, let textOp = ops[next].textOp {
-                textOps.append(textOp)
-                stamps.append(ops[next].id)
-                next += 1
-            }
+            while next < ops.endIndex, ops[next].entity == entity, ops[next].isCharacterOp { next += 1 }
             for counted in ops[index..<next] where counted.lastCounter > highestCounter {
                 highestCounter = counted.lastCounter
             }
             _ = slotWithCharacters(of: entity)
-            texts[entity]?.apply(contentsOf: textOps, stamps: stamps)
+            texts[entity]?.apply(contentsOf: ops[index..<next])
             index = next
         }
     }

@@ -81,6 +81,14 @@ public struct Op: Hashable, Sendable {
     }
 
     /// The op as an edit of a text's characters, if it is one.
+    /// Whether the op types or deletes characters of a text.
+    public var isCharacterOp: Bool {
+        switch action {
+        case .insertText, .deleteText: true
+        default: false
+        }
+    }
+
     public var textOp: TextOp? {
         switch action {
         case .insertText(_, let insertion):

@@ -58,16 +58,25 @@ struct TextCharacters: Sendable, Equatable {
         return sequence.apply(op) ? .applied : .waiting
     }
 
-    /// Ops received together (`TextSequence.apply(contentsOf:)` joins
-    /// typing into runs), each with the stamp of the op that carried it.
-    mutating func apply(contentsOf ops: [TextOp], stamps: [OpID]) {
-        for (op, stamp) in zip(ops, stamps) { note(op, stamp: stamp) }
-        sequence.apply(contentsOf: ops)
+    /// Ops of this text received together, read from the ops that carry
+    /// them as they are merged (`TextSequence.apply(contentsOf:)` joins
+    /// typing into runs), each stamped with its op: no list of them is made.
+    mutating func apply(contentsOf ops: ArraySlice<Op>) {
+        for op in ops {
+            let deleting: Bool = if case .deleteText = op.action { true } else { false }
+            note(deleting: deleting, stamp: op.id)
+        }
+        sequence.apply(contentsOf: ops.lazy.compactMap { $0.textOp })
     }
 
     private mutating func note(_ op: TextOp, stamp: OpID) {
+        let deleting: Bool = if case .delete = op { true } else { false }
+        note(deleting: deleting, stamp: stamp)
+    }
+
+    private mutating func note(deleting: Bool, stamp: OpID) {
         latestStamp = max(latestStamp, stamp)
-        if case .delete = op { latestDelete = max(latestDelete ?? stamp, stamp) }
+        if deleting { latestDelete = max(latestDelete ?? stamp, stamp) }
     }
 
     enum ApplyOutcome {

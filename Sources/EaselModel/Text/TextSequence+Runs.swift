@@ -61,7 +61,7 @@ extension TextSequence {
     /// one right after the other put the second right after the first's
     /// last character, as the run does, and the order ops arrive in never
     /// changes where anything ends up.
-    public mutating func apply(contentsOf ops: [TextOp]) {
+    public mutating func apply(contentsOf ops: some Sequence<TextOp>) {
         var insert: TextInsert?
         var delete: TextDelete?
         for op in ops {

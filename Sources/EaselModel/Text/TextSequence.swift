@@ -206,7 +206,7 @@ public struct TextSequence: Sendable {
             guard let found = tree.cursor(of: left) else { return false }
             cursor = tree.after(found)
         }
-        if let right = insert.originRight, !contains(right) { return false }
+        if let right = insert.originRight, tree.index.leaf(of: right) == nil { return false }
         guard !insert.scalars.isEmpty else { return true }
         // Positions (tombstones counted) of the origins, and of the others'
         // origins when they differ: found only when a scan needs them.

@@ -41,4 +41,12 @@ import Testing
         #expect(record["user"] as? String == "a\"b\nc")
         #expect((record["time"] as? String)?.hasSuffix("Z") == true)
     }
+
+    @Test func anIncidentIsEightHexDigitsThatNeverReadAsANumberSoTheJSONLogKeepsItAString() {
+        for _ in 0..<5000 {
+            let incident = Incident.next()
+            #expect(incident.count == 8 && incident.allSatisfy(\.isHexDigit), "\(incident)")
+            #expect(Int64(incident) == nil, "\(incident) would go into the JSON log as a number")
+        }
+    }
 }
