@@ -66,7 +66,7 @@ struct TextCharacters: Sendable, Equatable {
             let deleting: Bool = if case .deleteText = op.action { true } else { false }
             note(deleting: deleting, stamp: op.id)
         }
-        sequence.apply(contentsOf: ops.lazy.compactMap { $0.textOp })
+        sequence.applyJoining(ops.lazy.compactMap { $0.textOp })
     }
 
     private mutating func note(_ op: TextOp, stamp: OpID) {
