@@ -58,6 +58,12 @@ def test_two_pages_typing_into_one_text_at_once_both_keep_every_keystroke_and_se
     wait_until(lambda: any(r == bob_replica for r, _ in peer_carets(ann)), what="Bob's caret on Ann's page")
     wait_until(lambda: any(r == ann_replica for r, _ in peer_carets(bob)), what="Ann's caret on Bob's page")
     assert seen_while_typing["ann"] or seen_while_typing["bob"], "a caret showed while typing"
+    # Each page's peer caret settles after that peer's last key.
+    def peer_head(page, replica):
+        return page.js("const p = window.easel.session.peers().find(p => p.replica === arguments[0]);"
+                       "return p && p.caret && p.caret.head", replica)
+    for page, replica, run in ((ann, bob_replica, typed["bob"]), (bob, ann_replica, typed["ann"])):
+        wait_until(lambda: peer_head(page, replica) == merged.index(run) + len(run), what="the peer's caret after its last key")
     colour = bob.js("return window.easel.session.peers().find(p => p.replica === arguments[0]).color", ann_replica)
     assert [c for r, c in peer_carets(bob) if r == ann_replica] == [colour], "Ann's caret in Ann's colour"
     SHOTS.mkdir(parents=True, exist_ok=True)

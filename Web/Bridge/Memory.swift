@@ -71,4 +71,10 @@ extension [UInt8] {
     mutating func appendLittleEndian<T: FixedWidthInteger>(_ value: T) {
         for shift in stride(from: 0, to: T.bitWidth, by: 8) { append(UInt8(truncatingIfNeeded: value >> shift)) }
     }
+
+    /// The string as a u32 length (little-endian) and its UTF-8.
+    mutating func appendLengthPrefixed(_ string: String) {
+        appendLittleEndian(UInt32(string.utf8.count))
+        append(contentsOf: string.utf8)
+    }
 }

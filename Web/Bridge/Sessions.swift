@@ -572,10 +572,6 @@ public func easelSessionPeers(_ handle: Int32) -> Int32 {
     let viewport = client.editor.state.displayedViewport
     for peer in peers {
         var bytes: [UInt8] = []
-        func text(_ string: String) {
-            bytes.appendLittleEndian(UInt32(string.utf8.count))
-            bytes += Array(string.utf8)
-        }
         bytes.appendLittleEndian(peer.replica.rawValue)
         bytes.appendLittleEndian(peer.user.color.rawValue)
         let cursor = peer.cursor.map { viewport.screenPoint(fromDocument: $0) }
@@ -584,9 +580,9 @@ public func easelSessionPeers(_ handle: Int32) -> Int32 {
         bytes.append(peer.idle ? 1 : 0)
         bytes.append(
             agreement.agreeing.contains(peer.replica) ? 1 : agreement.disagreeing.contains(peer.replica) ? 2 : 0)
-        text(peer.user.name)
-        text(peer.user.initials)
-        text(peer.selection.map { $0.description }.joined(separator: " "))
+        bytes.appendLengthPrefixed(peer.user.name)
+        bytes.appendLengthPrefixed(peer.user.initials)
+        bytes.appendLengthPrefixed(peer.selection.map { $0.description }.joined(separator: " "))
         let gesture = peer.gesture
         let frame = client.editor.document.frame(of: peer.selection.prefix(256)) { entity in
             gesture?.transform(of: entity) ?? entity.transform
@@ -676,8 +672,7 @@ public func easelSessionSelectedText(_ handle: Int32) -> Int32 {
     var bytes: [UInt8] = [text.style.rawValue, text.alignment.rawValue]
     bytes.appendLittleEndian(text.size.bitPattern)
     bytes.appendLittleEndian(entity.style.color.rawValue)
-    bytes.appendLittleEndian(UInt32(text.font.utf8.count))
-    bytes += Array(text.font.utf8)
+    bytes.appendLengthPrefixed(text.font)
     bytes += Array(text.string.utf8)
     setResult(bytes)
     return 1

@@ -8,8 +8,7 @@ import EaselSync
 extension WebSession {
     /// The one text in the selection: the one typed into.
     var oneSelectedText: EntityID? {
-        let editor = client.editor
-        let texts = editor.state.selection.filter { editor.document.kind(of: $0) == .text }
+        let texts = client.editor.selectedTexts
         return texts.count == 1 ? texts.first : nil
     }
 }
@@ -58,10 +57,8 @@ func caretBytes(of caret: TextCaret?, in document: Document) -> [UInt8] {
         return bytes
     }
     let positions = caret.positions(in: document.textSequenceForEditing(of: caret.text))
-    let name = caret.text.description
     bytes.appendLittleEndian(UInt32(1))
-    bytes.appendLittleEndian(UInt32(name.utf8.count))
-    bytes += Array(name.utf8)
+    bytes.appendLengthPrefixed(caret.text.description)
     bytes.appendLittleEndian(UInt32(positions.anchor))
     bytes.appendLittleEndian(UInt32(positions.head))
     return bytes

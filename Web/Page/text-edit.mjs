@@ -186,15 +186,16 @@ export class TextEditing {
    * the text is gone. Nothing changes under an input method composing.
    */
   refresh() {
-    const editing = this.editing;
-    if (!editing?.id || this.composing) return;
+    if (!this.editing?.id || this.composing) return;
+    this.follow({ always: false });
+  }
+
+  /** The editor takes the model's text and caret (`always`, or when the
+   * text differs); typing ends when the text is gone. */
+  follow({ always }) {
     const model = this.session.caret();
-    if (!model) {
-      this.close();
-      return;
-    }
-    if (model.text === this.editor.value) return;
-    this.show(model);
+    if (!model) this.close();
+    else if (always || model.text !== this.editor.value) this.show(model);
   }
 
   /** The editor shows the model's text, the caret at the model's places. */
@@ -213,14 +214,7 @@ export class TextEditing {
   undo(command) {
     this.flush();
     this.perform(command);
-    const editing = this.editing;
-    if (!editing?.id) return;
-    const model = this.session.caret();
-    if (!model) {
-      this.close();
-      return;
-    }
-    this.show(model);
+    if (this.editing?.id) this.follow({ always: true });
   }
 
   /** The editor as large as what is typed in it. */

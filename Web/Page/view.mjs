@@ -1,6 +1,6 @@
 // The SVG on the page, patched per changed entity from the module's
 // renderer: the page draws nothing itself.
-import { utf16Offset } from './text-positions.mjs';
+import { scalarsBefore, utf16Offset } from './text-positions.mjs';
 
 const SVG = 'http://www.w3.org/2000/svg';
 
@@ -198,9 +198,9 @@ export class CanvasView {
     });
     const { anchor, head } = peer.caret;
     const [from, to] = [Math.min(anchor, head), Math.max(anchor, head)].map((at) => placeInText(text, lines, at));
-    for (let line = from.line; line <= to.line && from !== to; line += 1) {
-      const start = line === from.line ? from.x : lineEdge(text, lines[line], 'start');
-      const end = line === to.line ? to.x : lineEdge(text, lines[line], 'end');
+    for (let line = from.line; line <= to.line && anchor !== head; line += 1) {
+      const start = line === from.line ? from.x : lineEdge(lines[line], 'start');
+      const end = line === to.line ? to.x : lineEdge(lines[line], 'end');
       if (end <= start) continue;
       mark.append(element('rect', {
         class: 'peer-text-selection', x: start, y: linesTop(lines[line], size),
@@ -265,17 +265,18 @@ function placeInText(text, lines, scalars) {
  * start at `before` among the text's. */
 function characterEdge(text, line, before, content, offset) {
   try {
-    if (content.length === 0) return lineEdge(text, line, 'start');
+    if (content.length === 0) return lineEdge(line, 'start');
     if (offset === 0) return text.getStartPositionOfChar(before).x;
-    const last = offset - (offset >= 2 && /[\udc00-\udfff]/.test(content[offset - 1]) ? 2 : 1);
+    // The last character before the place, by where its scalar starts.
+    const last = utf16Offset(content, scalarsBefore(content, offset) - 1);
     return text.getEndPositionOfChar(before + last).x;
   } catch {
-    return lineEdge(text, line, 'start');
+    return lineEdge(line, 'start');
   }
 }
 
 /** A line's left or right end, in the text's units. */
-function lineEdge(text, line, side) {
+function lineEdge(line, side) {
   try {
     const box = line.getBBox();
     if (box.width > 0) return side === 'start' ? box.x : box.x + box.width;

@@ -67,7 +67,7 @@ extension SyncClient {
 
     /// The one selected text, which `verb` acts on.
     func selectedText(_ verb: String) throws(ModelError) -> EntityID {
-        let texts = editor.state.selection.filter { editor.document.kind(of: $0) == .text }
+        let texts = editor.selectedTexts
         guard texts.count == 1, let entity = texts.first else {
             throw ModelError.invalidInput("\(verb) needs exactly one selected text entity; \(texts.count) are selected")
         }

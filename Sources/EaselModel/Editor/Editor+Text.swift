@@ -44,6 +44,12 @@ extension Editor {
         return try replace(range, with: scalars, in: sequence, of: id)
     }
 
+    /// The selected entities that are texts: a text command that names no
+    /// text acts on the one there is, when there is exactly one.
+    public var selectedTexts: [EntityID] {
+        state.selection.filter { document.kind(of: $0) == .text }
+    }
+
     /// Puts the caret in a text, selecting from `anchor` to `head`
     /// (positions in the text as it reads, clamped to it; equal for a bare
     /// caret).
