@@ -82,19 +82,19 @@ extension Document {
     /// consecutive character ops on one text go to it together, so typing
     /// and backspacing join into runs (`TextSequence.apply(contentsOf:)`).
     public mutating func apply(contentsOf ops: [Op]) {
+        // By index: iterating would copy every op.
         var index = ops.startIndex
         while index < ops.endIndex {
-            let op = ops[index]
-            guard op.isCharacterOp else {
-                apply(op)
+            guard ops[index].isCharacterOp else {
+                apply(ops[index])
                 index += 1
                 continue
             }
-            let entity = op.entity
+            let entity = ops[index].entity
             var next = index + 1
-            while next < ops.endIndex, ops[next].entity == entity, ops[next].isCharacterOp { next += 1 }
-            for counted in ops[index..<next] where counted.lastCounter > highestCounter {
-                highestCounter = counted.lastCounter
+            while next < ops.endIndex, ops[next].isCharacterOp, ops[next].entity == entity { next += 1 }
+            for counted in index..<next where ops[counted].lastCounter > highestCounter {
+                highestCounter = ops[counted].lastCounter
             }
             _ = slotWithCharacters(of: entity)
             texts[entity]?.apply(contentsOf: ops[index..<next])

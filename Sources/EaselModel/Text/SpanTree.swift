@@ -26,37 +26,55 @@ struct SpanTree: Sendable {
         var offset: Int
     }
 
+    /// A child's characters: those that read and all.
+    private struct Counts: Sendable {
+        var visible: Int
+        var total: Int
+    }
+
     // Leaves: spans in slots of `leafStride`.
     private var spans: [TextSpan] = []
     private var spanCounts: [Int] = []
-    private var leafParents: [Int32] = []
+    /// Where each leaf is counted: its slot in its parent's children, so
+    /// that counting an edit up the tree searches no node.
+    private var leafSlots: [Int32] = []
     /// The leaf after each in document order.
     private var leafNexts: [Int32] = []
 
     // Inner nodes: children and their counts in slots of `innerStride`.
     private var children: [Int32] = []
-    private var visibleCounts: [Int] = []
-    private var totalCounts: [Int] = []
+    private var counts: [Counts] = []
     private var childCounts: [Int] = []
-    private var innerParents: [Int32] = []
+    /// Each inner node's slot in its parent, `none` for the root.
+    private var innerSlots: [Int32] = []
     private var holdsLeaves: [Bool] = []
 
     private var root: Int32 = 0
     /// The leaf at the text's end, where a snapshot's spans are appended.
     private var lastLeaf: Int32 = 0
-    /// Which leaf holds each character.
-    private(set) var index = SpanIndex()
+    /// The leaf holding each character, by arrival: the tree's index from
+    /// what ops name to where it is. Kept as leaves split.
+    private var leafOfArrival: [Int32] = []
 
     init() {
-        let leaf = newLeaf(parent: 0, next: Self.none)
-        let inner = newInner(parent: Self.none, holdsLeaves: true)
+        let leaf = newLeaf(next: Self.none)
+        let inner = newInner(holdsLeaves: true)
         children[0] = leaf
+        leafSlots[Int(leaf)] = 0
         childCounts[Int(inner)] = 1
     }
+
+    /// The node a slot belongs to.
+    @inline(__always)
+    private func node(of slot: Int32) -> Int { Int(slot) / Self.innerStride }
 
     var innerCount: Int { childCounts.count }
     private(set) var visibleCount = 0
     private(set) var totalCount = 0
+
+    mutating func reserveCapacity(forArrivals count: Int) {
+        leafOfArrival.reserveCapacity(count)
+    }
 
     subscript(cursor: Cursor) -> TextSpan {
         spans[Int(cursor.leaf) * Self.leafStride + cursor.span]
@@ -66,16 +84,17 @@ struct SpanTree: Sendable {
 
     // MARK: Finding
 
-    /// The place of the character with `id`, if it has arrived.
-    func cursor(of id: OpID) -> Cursor? {
-        guard let leaf = index.leaf(of: id) else { return nil }
+    /// The place of the character that arrived `arrival`th.
+    func cursor(of arrival: Int) -> Cursor {
+        let leaf = leafOfArrival[arrival]
+        let number = Int32(truncatingIfNeeded: arrival)
         let base = Int(leaf) * Self.leafStride
         for position in 0..<spanCounts[Int(leaf)] {
-            if let offset = spans[base + position].offset(of: id) {
+            if let offset = spans[base + position].offset(of: number) {
                 return Cursor(leaf: leaf, span: position, offset: offset)
             }
         }
-        return nil
+        preconditionFailure("character \(arrival) is in its leaf")
     }
 
     /// The place of the visible character at `position` (0 ..< visibleCount).
@@ -86,8 +105,8 @@ struct SpanTree: Sendable {
             let base = node * Self.innerStride
             let last = childCounts[node] - 1
             var child = 0
-            while child < last, remaining >= visibleCounts[base + child] {
-                remaining -= visibleCounts[base + child]
+            while child < last, remaining >= counts[base + child].visible {
+                remaining -= counts[base + child].visible
                 child += 1
             }
             if holdsLeaves[node] {
@@ -116,17 +135,13 @@ struct SpanTree: Sendable {
         if cursor.span < spanCounts[Int(cursor.leaf)], all || !spans[first + cursor.span].isDeleted {
             position += cursor.offset
         }
-        var child = cursor.leaf
-        var node = leafParents[Int(cursor.leaf)]
-        while node != Self.none {
-            let base = Int(node) * Self.innerStride
-            var slot = 0
-            while children[base + slot] != child {
-                position += all ? totalCounts[base + slot] : visibleCounts[base + slot]
-                slot += 1
+        var slot = leafSlots[Int(cursor.leaf)]
+        while slot != Self.none {
+            let node = node(of: slot)
+            for before in node * Self.innerStride..<Int(slot) {
+                position += all ? counts[before].total : counts[before].visible
             }
-            child = node
-            node = innerParents[Int(node)]
+            slot = innerSlots[node]
         }
         return position
     }
@@ -155,10 +170,10 @@ struct SpanTree: Sendable {
         return next
     }
 
-    /// The id of the character at a place, moving past a leaf's end; nil
-    /// at the text's end.
-    func id(at place: Cursor) -> OpID? {
-        normalized(place).map { self[$0].id(at: $0.offset) }
+    /// The arrival of the character at a place, moving past a leaf's end;
+    /// nil at the text's end.
+    func arrival(at place: Cursor) -> Int32? {
+        normalized(place).map { self[$0].arrival(at: $0.offset) }
     }
 
     /// The place before the first character (the start of the first leaf).
@@ -179,9 +194,11 @@ struct SpanTree: Sendable {
 
     // MARK: Changing
 
-    /// Puts `span` at `cursor` (cutting the span there if the place is
-    /// inside it), joining the span before when `span` continues it.
-    mutating func insert(_ span: TextSpan, at cursor: Cursor) {
+    /// Puts `span`, the characters to arrive next, at `cursor` (cutting the
+    /// span there if the place is inside it), joining the span before when
+    /// `span` continues it and their ids go on (`idsGoOn`).
+    mutating func insert(_ span: TextSpan, at cursor: Cursor, idsGoOn: Bool) {
+        precondition(span.first == leafOfArrival.count, "spans arrive in order")
         let first = Int(cursor.leaf) * Self.leafStride
         var position = cursor.span
         if cursor.offset > 0 {
@@ -189,12 +206,12 @@ struct SpanTree: Sendable {
             position += 1
             insertSpan(right, in: cursor.leaf, at: position)
         }
-        if position > 0, spans[first + position - 1].isContinued(by: span) {
+        if idsGoOn, position > 0, spans[first + position - 1].isContinued(by: span) {
             spans[first + position - 1].length += span.length
         } else {
             insertSpan(span, in: cursor.leaf, at: position)
         }
-        index.assign(span.first, count: span.length, to: cursor.leaf)
+        leafOfArrival.append(contentsOf: repeatElement(cursor.leaf, count: span.length))
         adjustCounts(of: cursor.leaf, visible: span.visibleLength, total: span.length)
         // Typing goes on where it went: the new span starts the new leaf,
         // so a run of inserts at one place fills leaves instead of moving
@@ -240,43 +257,38 @@ struct SpanTree: Sendable {
     private mutating func adjustCounts(of leaf: Int32, visible: Int, total: Int) {
         visibleCount += visible
         totalCount += total
-        var child = leaf
-        var node = leafParents[Int(leaf)]
-        while node != Self.none {
-            let slot = slot(of: child, in: node)
-            visibleCounts[slot] += visible
-            totalCounts[slot] += total
-            child = node
-            node = innerParents[Int(node)]
+        var slot = leafSlots[Int(leaf)]
+        while slot != Self.none {
+            counts[Int(slot)].visible += visible
+            counts[Int(slot)].total += total
+            slot = innerSlots[node(of: slot)]
         }
     }
 
-    /// Where in the inner slots `child` of `node` is counted.
-    private func slot(of child: Int32, in node: Int32) -> Int {
-        var slot = Int(node) * Self.innerStride
-        while children[slot] != child { slot += 1 }
-        return slot
-    }
-
-    private mutating func newLeaf(parent: Int32, next: Int32) -> Int32 {
+    private mutating func newLeaf(next: Int32) -> Int32 {
         let leaf = Int32(spanCounts.count)
-        let filler = TextSpan(first: .unwritten, length: 0, content: 0, originLeft: nil, originRight: nil, isDeleted: true)
+        let filler = TextSpan(first: 0, length: 0, originLeft: TextSpan.none, originRight: TextSpan.none, isDeleted: false)
         spans.append(contentsOf: repeatElement(filler, count: Self.leafStride))
         spanCounts.append(0)
-        leafParents.append(parent)
+        leafSlots.append(Self.none)
         leafNexts.append(next)
         return leaf
     }
 
-    private mutating func newInner(parent: Int32, holdsLeaves leaves: Bool) -> Int32 {
+    private mutating func newInner(holdsLeaves leaves: Bool) -> Int32 {
         let node = Int32(childCounts.count)
         children.append(contentsOf: repeatElement(Self.none, count: Self.innerStride))
-        visibleCounts.append(contentsOf: repeatElement(0, count: Self.innerStride))
-        totalCounts.append(contentsOf: repeatElement(0, count: Self.innerStride))
+        counts.append(contentsOf: repeatElement(Counts(visible: 0, total: 0), count: Self.innerStride))
         childCounts.append(0)
-        innerParents.append(parent)
+        innerSlots.append(Self.none)
         holdsLeaves.append(leaves)
         return node
+    }
+
+    /// Records that `child` of a node is counted at `slot`.
+    private mutating func place(_ child: Int32, at slot: Int, leaf: Bool) {
+        children[slot] = child
+        if leaf { leafSlots[Int(child)] = Int32(slot) } else { innerSlots[Int(child)] = Int32(slot) }
     }
 
     /// Moves the spans from `at` (at least half of them) to a new leaf
@@ -284,91 +296,75 @@ struct SpanTree: Sendable {
     private mutating func splitLeaf(_ leaf: Int32, at: Int = 0) {
         let count = spanCounts[Int(leaf)]
         let half = max(count / 2, min(at, count - 1))
-        let parent = leafParents[Int(leaf)]
-        let moved = newLeaf(parent: parent, next: leafNexts[Int(leaf)])
+        let moved = newLeaf(next: leafNexts[Int(leaf)])
         leafNexts[Int(leaf)] = moved
         if lastLeaf == leaf { lastLeaf = moved }
         let from = Int(leaf) * Self.leafStride
         let to = Int(moved) * Self.leafStride
         var visible = 0
         var total = 0
-        // Spans whose IDs follow on (a run cut by deletes) move in one
-        // assignment: the index's work is per range of IDs, not per span.
-        var pending: (first: OpID, count: Int)?
-        for at in half..<count {
-            let span = spans[from + at]
-            spans[to + at - half] = span
-            visible += span.visibleLength
-            total += span.length
-            if let run = pending, run.first.advanced(by: run.count) == span.first {
-                pending = (run.first, run.count + span.length)
-            } else {
-                if let run = pending { index.assign(run.first, count: run.count, to: moved) }
-                pending = (span.first, span.length)
+        leafOfArrival.withUnsafeMutableBufferPointer { leafOfArrival in
+            for at in half..<count {
+                let span = spans[from + at]
+                spans[to + at - half] = span
+                visible += span.visibleLength
+                total += span.length
+                UnsafeMutableBufferPointer(rebasing: leafOfArrival[span.first..<span.first + span.length])
+                    .update(repeating: moved)
             }
         }
-        if let run = pending { index.assign(run.first, count: run.count, to: moved) }
         spanCounts[Int(leaf)] = half
         spanCounts[Int(moved)] = count - half
-        addSibling(moved, after: leaf, in: parent, visible: visible, total: total)
+        addSibling(moved, after: Int(leafSlots[Int(leaf)]), leaf: true, visible: visible, total: total)
     }
 
-    /// Puts `new`, holding `visible` and `total` characters taken from
-    /// `old`, right after it in `parent`, splitting the parent when full.
-    private mutating func addSibling(_ new: Int32, after old: Int32, in parent: Int32, visible: Int, total: Int) {
-        let slot = slot(of: old, in: parent)
-        visibleCounts[slot] -= visible
-        totalCounts[slot] -= total
-        let end = Int(parent) * Self.innerStride + childCounts[Int(parent)]
-        var at = end
+    /// Puts `new`, holding `visible` and `total` characters taken from the
+    /// child at `slot`, right after it, splitting their parent when full.
+    private mutating func addSibling(_ new: Int32, after slot: Int, leaf: Bool, visible: Int, total: Int) {
+        let parent = slot / Self.innerStride
+        counts[slot].visible -= visible
+        counts[slot].total -= total
+        var at = parent * Self.innerStride + childCounts[parent]
         while at > slot + 1 {
-            children[at] = children[at - 1]
-            visibleCounts[at] = visibleCounts[at - 1]
-            totalCounts[at] = totalCounts[at - 1]
+            place(children[at - 1], at: at, leaf: leaf)
+            counts[at] = counts[at - 1]
             at -= 1
         }
-        children[slot + 1] = new
-        visibleCounts[slot + 1] = visible
-        totalCounts[slot + 1] = total
-        childCounts[Int(parent)] += 1
-        if childCounts[Int(parent)] > Self.innerCapacity { splitInner(parent) }
+        place(new, at: slot + 1, leaf: leaf)
+        counts[slot + 1] = Counts(visible: visible, total: total)
+        childCounts[parent] += 1
+        if childCounts[parent] > Self.innerCapacity { splitInner(Int32(parent)) }
     }
 
     private mutating func splitInner(_ node: Int32) {
         let count = childCounts[Int(node)]
         let half = count / 2
-        let parent = innerParents[Int(node)]
-        let moved = newInner(parent: parent, holdsLeaves: holdsLeaves[Int(node)])
+        let leaves = holdsLeaves[Int(node)]
+        let moved = newInner(holdsLeaves: leaves)
         let from = Int(node) * Self.innerStride
         let to = Int(moved) * Self.innerStride
         var visible = 0
         var total = 0
         for at in half..<count {
-            let child = children[from + at]
-            children[to + at - half] = child
-            visibleCounts[to + at - half] = visibleCounts[from + at]
-            totalCounts[to + at - half] = totalCounts[from + at]
-            visible += visibleCounts[from + at]
-            total += totalCounts[from + at]
-            if holdsLeaves[Int(node)] { leafParents[Int(child)] = moved } else { innerParents[Int(child)] = moved }
+            place(children[from + at], at: to + at - half, leaf: leaves)
+            counts[to + at - half] = counts[from + at]
+            visible += counts[from + at].visible
+            total += counts[from + at].total
         }
         childCounts[Int(node)] = half
         childCounts[Int(moved)] = count - half
-        if parent == Self.none {
-            let newRoot = newInner(parent: Self.none, holdsLeaves: false)
+        let slot = innerSlots[Int(node)]
+        if slot == Self.none {
+            let newRoot = newInner(holdsLeaves: false)
             let base = Int(newRoot) * Self.innerStride
-            children[base] = node
-            visibleCounts[base] = visibleCount - visible
-            totalCounts[base] = totalCount - total
-            children[base + 1] = moved
-            visibleCounts[base + 1] = visible
-            totalCounts[base + 1] = total
+            place(node, at: base, leaf: false)
+            counts[base] = Counts(visible: visibleCount - visible, total: totalCount - total)
+            place(moved, at: base + 1, leaf: false)
+            counts[base + 1] = Counts(visible: visible, total: total)
             childCounts[Int(newRoot)] = 2
-            innerParents[Int(node)] = newRoot
-            innerParents[Int(moved)] = newRoot
             root = newRoot
         } else {
-            addSibling(moved, after: node, in: parent, visible: visible, total: total)
+            addSibling(moved, after: Int(slot), leaf: false, visible: visible, total: total)
         }
     }
 }

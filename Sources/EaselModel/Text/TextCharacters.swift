@@ -62,11 +62,32 @@ struct TextCharacters: Sendable, Equatable {
     /// them as they are merged (`TextSequence.apply(contentsOf:)` joins
     /// typing into runs), each stamped with its op: no list of them is made.
     mutating func apply(contentsOf ops: ArraySlice<Op>) {
-        for op in ops {
-            let deleting: Bool = if case .deleteText = op.action { true } else { false }
-            note(deleting: deleting, stamp: op.id)
+        // By index, reading only the parts wanted: iterating would copy
+        // every op.
+        var arriving = 0
+        for index in ops.indices {
+            switch ops[index].action {
+            case .insertText(_, let insertion):
+                note(deleting: false, stamp: ops[index].id)
+                arriving += insertion.scalars.count
+            case .deleteText: note(deleting: true, stamp: ops[index].id)
+            default: continue
+            }
         }
-        sequence.applyJoining(ops.lazy.compactMap { $0.textOp })
+        sequence.reserveCapacity(forArriving: arriving)
+        var batch = TextSequence.Batch()
+        for index in ops.indices {
+            switch ops[index].action {
+            case .insertText(_, let insertion):
+                let insert = TextInsert(
+                    id: ops[index].id, originLeft: insertion.originLeft, originRight: insertion.originRight,
+                    scalars: insertion.scalars)
+                sequence.add(insert, to: &batch)
+            case .deleteText(_, let runs): sequence.add(TextDelete(runs: runs), to: &batch)
+            default: continue
+            }
+        }
+        sequence.finish(&batch)
     }
 
     private mutating func note(_ op: TextOp, stamp: OpID) {

@@ -16,19 +16,20 @@ extension TextSequence {
     public var runs: [TextRun] {
         var runs: [TextRun] = []
         tree.forEachSpan { span in
-            let scalars = content[span.content..<span.content + span.length]
+            let scalars = content[span.first..<span.first + span.length]
+            let first = arrivals.id(of: span.first)
+            let originLeft = id(of: span.originLeft)
+            let originRight = id(of: span.originRight)
             if let last = runs.last, last.isDeleted == span.isDeleted,
-                last.insert.originRight == span.originRight,
-                span.first == last.insert.id.advanced(by: last.insert.scalars.count),
-                span.originLeft == last.insert.id.advanced(by: last.insert.scalars.count - 1)
+                last.insert.originRight == originRight,
+                first == last.insert.id.advanced(by: last.insert.scalars.count),
+                originLeft == last.insert.id.advanced(by: last.insert.scalars.count - 1)
             {
                 runs[runs.count - 1].insert.scalars.append(contentsOf: scalars)
             } else {
                 runs.append(
                     TextRun(
-                        insert: TextInsert(
-                            id: span.first, originLeft: span.originLeft, originRight: span.originRight,
-                            scalars: Array(scalars)),
+                        insert: TextInsert(id: first, originLeft: originLeft, originRight: originRight, scalars: Array(scalars)),
                         isDeleted: span.isDeleted))
             }
         }
@@ -38,20 +39,46 @@ extension TextSequence {
     /// The text a snapshot's runs make, taken in the order given, which is
     /// the order of the text they were read from: no run is scanned for its
     /// place, so loading costs about as much as reading. Runs that are
-    /// empty or name a character twice are refused.
+    /// empty, name a character twice or name an origin the snapshot lacks
+    /// are refused.
     public init(runs: [TextRun]) throws(ModelError) {
         self.init()
+        // A run's right origin comes later in the text: every character is
+        // numbered before any origin is looked up.
+        var idsGoOn: [Bool] = []
+        idsGoOn.reserveCapacity(runs.count)
         for run in runs {
             let insert = run.insert
             guard !insert.scalars.isEmpty else { throw .invalidText("a run with no characters") }
             guard insert.id.counter <= UInt64.max - UInt64(insert.scalars.count) else {
                 throw .invalidText("a run's counters reach past the largest")
             }
-            guard !tree.index.containsAny(insert.id, count: insert.scalars.count) else {
+            guard let arrived = arrive(insert.id, insert.scalars) else {
                 throw .invalidText("character \(insert.id) is in the snapshot twice")
             }
-            land(insert, at: tree.end, isDeleted: run.isDeleted)
+            idsGoOn.append(arrived.idsGoOn)
         }
+        var first = 0
+        for (at, run) in runs.enumerated() {
+            // Origins are most often the runs on either side, which cost no
+            // lookup.
+            let length = run.insert.scalars.count
+            let before = at > 0 ? runs[at - 1].insert.id.advanced(by: runs[at - 1].insert.scalars.count - 1) : nil
+            let after = at + 1 < runs.count ? runs[at + 1].insert.id : nil
+            let originLeft = run.insert.originLeft == before && before != nil ? Int32(first - 1) : try arrival(of: run.insert.originLeft)
+            let originRight = run.insert.originRight == after && after != nil ? Int32(first + length) : try arrival(of: run.insert.originRight)
+            let span = TextSpan(first: first, length: length, originLeft: originLeft, originRight: originRight, isDeleted: run.isDeleted)
+            append(span, idsGoOn: idsGoOn[at])
+            first += length
+        }
+    }
+
+    private func arrival(of origin: OpID?) throws(ModelError) -> Int32 {
+        guard let origin else { return TextSpan.none }
+        guard let arrival = arrivals.arrival(of: origin) else {
+            throw .invalidText("a run's origin \(origin) is not in the snapshot")
+        }
+        return Int32(arrival)
     }
 
     /// Applies ops received together: consecutive inserts that continue one
@@ -69,27 +96,44 @@ extension TextSequence {
     /// in this module is specialized (a public generic called from another
     /// module would run unspecialized, slower by half).
     mutating func applyJoining(_ ops: some Sequence<TextOp>) {
-        var insert: TextInsert?
-        var delete: TextDelete?
+        var batch = Batch()
         for op in ops {
             switch op {
-            case .insert(let next):
-                if let delete { apply(.delete(delete)) }
-                delete = nil
-                if insert?.isContinued(by: next) == true {
-                    insert?.scalars.append(contentsOf: next.scalars)
-                } else {
-                    if let insert { apply(.insert(insert)) }
-                    insert = next
-                }
-            case .delete(let next):
-                if let insert { apply(.insert(insert)) }
-                insert = nil
-                if delete == nil { delete = next } else { delete?.join(next) }
+            case .insert(let insert): add(insert, to: &batch)
+            case .delete(let delete): add(delete, to: &batch)
             }
         }
-        if let insert { apply(.insert(insert)) }
-        if let delete { apply(.delete(delete)) }
+        finish(&batch)
+    }
+
+    /// Ops received together, held while the next ones may join them.
+    struct Batch {
+        fileprivate var insert: TextInsert?
+        fileprivate var delete: TextDelete?
+    }
+
+    mutating func add(_ next: TextInsert, to batch: inout Batch) {
+        if let delete = batch.delete { apply(delete) }
+        batch.delete = nil
+        if batch.insert?.isContinued(by: next) == true {
+            batch.insert?.scalars.append(contentsOf: next.scalars)
+        } else {
+            if let insert = batch.insert { apply(insert) }
+            batch.insert = next
+        }
+    }
+
+    mutating func add(_ next: TextDelete, to batch: inout Batch) {
+        if let insert = batch.insert { apply(insert) }
+        batch.insert = nil
+        if batch.delete == nil { batch.delete = next } else { batch.delete?.join(next) }
+    }
+
+    /// Applies what the batch still holds.
+    mutating func finish(_ batch: inout Batch) {
+        if let insert = batch.insert { apply(insert) }
+        if let delete = batch.delete { apply(delete) }
+        batch = Batch()
     }
 }
 
@@ -152,7 +196,8 @@ extension TextSequence {
     /// Where an anchor's place is now, as a position in the text as it
     /// reads; an anchor naming a character not here is the start.
     public func position(of anchor: TextAnchor) -> Int {
-        guard let id = anchor.after, let cursor = tree.cursor(of: id) else { return 0 }
+        guard let id = anchor.after, let arrival = arrivals.arrival(of: id) else { return 0 }
+        let cursor = tree.cursor(of: arrival)
         let before = tree.position(of: cursor, all: false)
         return tree[cursor].isDeleted ? before : before + 1
     }
@@ -163,10 +208,9 @@ extension TextSequence {
         var scalars: [Unicode.Scalar] = []
         var done = 0
         while done < run.count {
-            guard let cursor = tree.cursor(of: run.first.advanced(by: done)) else { break }
-            let span = tree[cursor]
-            let taken = min(run.count - done, span.length - cursor.offset)
-            scalars.append(contentsOf: content[span.content + cursor.offset..<span.content + cursor.offset + taken])
+            guard let present = arrivals.run(from: run.first.advanced(by: done)) else { break }
+            let taken = min(run.count - done, present.count)
+            scalars.append(contentsOf: content[present.arrival..<present.arrival + taken])
             done += taken
         }
         return scalars
@@ -177,12 +221,13 @@ extension TextSequence {
         var runs: [CharacterRun] = []
         var done = 0
         while done < run.count {
-            guard let cursor = tree.cursor(of: run.first.advanced(by: done)) else {
+            guard let present = arrivals.run(from: run.first.advanced(by: done)) else {
                 done += 1
                 continue
             }
+            let cursor = tree.cursor(of: present.arrival)
             let span = tree[cursor]
-            let taken = min(run.count - done, span.length - cursor.offset)
+            let taken = min(run.count - done, present.count, span.length - cursor.offset)
             if !span.isDeleted { runs.append(CharacterRun(first: run.first.advanced(by: done), count: taken)) }
             done += taken
         }
@@ -194,7 +239,9 @@ extension TextSequence {
     /// The character after `id` in the text, deleted ones included; nil
     /// at the end or when `id` is not here.
     public func id(after id: OpID) -> OpID? {
-        tree.cursor(of: id).flatMap { tree.id(at: tree.after($0)) }
+        guard let arrival = arrivals.arrival(of: id), let next = tree.arrival(at: tree.after(tree.cursor(of: arrival)))
+        else { return nil }
+        return arrivals.id(of: Int(next))
     }
 }
 
@@ -210,10 +257,11 @@ public struct CharacterPlace: Hashable, Sendable {
 extension TextSequence {
     /// Where the character `id` stands; nil when it is not here.
     public func place(of id: OpID) -> CharacterPlace? {
-        guard let cursor = tree.cursor(of: id) else { return nil }
+        guard let arrival = arrivals.arrival(of: id) else { return nil }
+        let cursor = tree.cursor(of: arrival)
         let span = tree[cursor]
         return CharacterPlace(
-            index: tree.position(of: cursor, all: true), scalar: content[span.content + cursor.offset],
+            index: tree.position(of: cursor, all: true), scalar: content[arrival],
             isDeleted: span.isDeleted)
     }
 }

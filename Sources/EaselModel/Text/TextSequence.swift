@@ -11,12 +11,14 @@
 /// here waits until it arrives; an op applied twice changes nothing.
 ///
 /// Characters are kept as runs (`TextSpan`) in a B-tree counted by visible
-/// position (`SpanTree`), with an index from ids to leaves, so an edit
-/// costs time in the logarithm of the text's length (Docs/text.md).
+/// position (`SpanTree`), named by the order they arrived in (`Arrivals`),
+/// with an index from arrivals to leaves, so an edit costs time in the
+/// logarithm of the text's length (Docs/text.md).
 public struct TextSequence: Sendable {
     private(set) var tree = SpanTree()
-    /// Every scalar ever typed, in the order its insert landed; spans point
-    /// into it.
+    private(set) var arrivals = Arrivals()
+    /// Every scalar ever typed, in the order it arrived; spans point into
+    /// it by arrival.
     private(set) var content: [Unicode.Scalar] = []
     /// Ops that name characters not here yet.
     private(set) var waiting: [TextOp] = []
@@ -31,7 +33,7 @@ public struct TextSequence: Sendable {
         var scalars: [Unicode.Scalar] = []
         scalars.reserveCapacity(count)
         tree.forEachSpan { span in
-            if !span.isDeleted { scalars.append(contentsOf: content[span.content..<span.content + span.length]) }
+            if !span.isDeleted { scalars.append(contentsOf: content[span.first..<span.first + span.length]) }
         }
         return scalars
     }
@@ -46,13 +48,12 @@ public struct TextSequence: Sendable {
     public var isWaiting: Bool { !waiting.isEmpty }
 
     /// Whether the character `id` has arrived (deleted or not).
-    public func contains(_ id: OpID) -> Bool { tree.cursor(of: id) != nil }
+    public func contains(_ id: OpID) -> Bool { arrivals.arrival(of: id) != nil }
 
     /// How many characters from `id` on, of one replica's consecutive
-    /// counters, are here; nil when `id` is not.
+    /// counters, are here (some, if not all); nil when `id` is not.
     public func presentRun(from id: OpID) -> Int? {
-        guard let cursor = tree.cursor(of: id) else { return nil }
-        return tree[cursor].length - cursor.offset
+        arrivals.run(from: id)?.count
     }
 
     /// Whether every character of the run has arrived.
@@ -76,16 +77,21 @@ public struct TextSequence: Sendable {
     /// which diamond-types and Loro follow too).
     public func origins(at position: Int) -> (left: OpID?, right: OpID?) {
         let (left, place) = place(at: position)
-        return (left, tree.id(at: place))
+        return (id(of: left), id(of: tree.arrival(at: place) ?? TextSpan.none))
     }
 
     /// The place right after the visible character before `position`, and
-    /// that character's id.
-    private func place(at position: Int) -> (left: OpID?, place: SpanTree.Cursor) {
+    /// that character's arrival (`TextSpan.none` at the start).
+    private func place(at position: Int) -> (left: Int32, place: SpanTree.Cursor) {
         precondition((0...count).contains(position), "a position in the text")
-        guard position > 0 else { return (nil, tree.start) }
+        guard position > 0 else { return (TextSpan.none, tree.start) }
         let left = tree.cursor(visible: position - 1)
-        return (tree[left].id(at: left.offset), tree.after(left))
+        return (tree[left].arrival(at: left.offset), tree.after(left))
+    }
+
+    /// The id of an arrival; nil for `TextSpan.none`.
+    func id(of arrival: Int32) -> OpID? {
+        arrival == TextSpan.none ? nil : arrivals.id(of: Int(arrival))
     }
 
     /// Types `scalars` before the character at `position` (0 ... count),
@@ -94,10 +100,11 @@ public struct TextSequence: Sendable {
     /// between the origins, so the run goes right after the left one.
     @discardableResult
     public mutating func insert(_ scalars: [Unicode.Scalar], at position: Int, id: OpID) -> TextInsert {
-        let (originLeft, place) = place(at: position)
-        let op = TextInsert(id: id, originLeft: originLeft, originRight: tree.id(at: place), scalars: scalars)
+        let (left, place) = place(at: position)
+        let right = tree.arrival(at: place) ?? TextSpan.none
+        let op = TextInsert(id: id, originLeft: self.id(of: left), originRight: self.id(of: right), scalars: scalars)
         guard !scalars.isEmpty else { return op }
-        land(op, at: place)
+        land(id, scalars, originLeft: left, originRight: right, at: place)
         if !waiting.isEmpty { retryWaiting() }
         return op
     }
@@ -112,7 +119,7 @@ public struct TextSequence: Sendable {
         // What follows a deleted piece moves down to the range's start.
         while remaining > 0 {
             let place = tree.cursor(visible: range.lowerBound)
-            let first = tree[place].id(at: place.offset)
+            let first = arrivals.id(of: Int(tree[place].arrival(at: place.offset)))
             let taken = tree.delete(at: place, count: remaining)
             deleted.append(CharacterRun(first: first, count: taken))
             remaining -= taken
@@ -129,13 +136,38 @@ public struct TextSequence: Sendable {
     /// again after each op that lands. False when any of this one waits.
     @discardableResult
     public mutating func apply(_ op: TextOp) -> Bool {
-        guard let rest = integrate(op) else {
-            // Only characters arriving can let a waiting op land.
-            if case .insert = op, !waiting.isEmpty { retryWaiting() }
-            return true
+        switch op {
+        case .insert(let insert): apply(insert)
+        case .delete(let delete): apply(delete)
         }
-        if !waiting.contains(rest) { waiting.append(rest) }
+    }
+
+    @discardableResult
+    mutating func apply(_ insert: TextInsert) -> Bool {
+        guard integrate(insert) else {
+            if !waiting.contains(.insert(insert)) { waiting.append(.insert(insert)) }
+            return false
+        }
+        // Only characters arriving can let a waiting op land.
+        if !waiting.isEmpty { retryWaiting() }
+        return true
+    }
+
+    @discardableResult
+    mutating func apply(_ delete: TextDelete) -> Bool {
+        guard let rest = integrate(delete) else { return true }
+        if !waiting.contains(.delete(rest)) { waiting.append(.delete(rest)) }
         return false
+    }
+
+    /// Makes room for `count` more characters at once, where a batch of
+    /// ops would otherwise grow the stores several times over.
+    mutating func reserveCapacity(forArriving count: Int) {
+        let needed = content.count + count
+        guard needed > content.capacity else { return }
+        let capacity = max(needed, content.capacity * 2)
+        content.reserveCapacity(capacity)
+        tree.reserveCapacity(forArrivals: capacity)
     }
 
     private mutating func retryWaiting() {
@@ -165,8 +197,14 @@ public struct TextSequence: Sendable {
             var done = 0
             while done < run.count {
                 let id = run.first.advanced(by: done)
-                if let cursor = tree.cursor(of: id) {
-                    done += tree.delete(at: cursor, count: run.count - done)
+                if let present = arrivals.run(from: id) {
+                    // Arrived together, perhaps in several spans.
+                    let wanted = min(run.count - done, present.count)
+                    var covered = 0
+                    while covered < wanted {
+                        covered += tree.delete(at: tree.cursor(of: present.arrival + covered), count: wanted - covered)
+                    }
+                    done += wanted
                 } else {
                     missing.join(TextDelete(runs: [CharacterRun(first: id, count: 1)]))
                     done += 1
@@ -187,26 +225,31 @@ public struct TextSequence: Sendable {
     /// one's left origin is the character before it, already scanned past,
     /// so it changes nothing.
     private mutating func integrate(_ insert: TextInsert) -> Bool {
-        var insert = insert
-        if let present = tree.cursor(of: insert.id) {
+        if let present = arrivals.run(from: insert.id) {
             // Here already, or part of it is: a run joined from ops of
             // which the first ones arrived before. The rest types on.
-            let had = tree[present].length - present.offset
+            let had = present.count
             guard had < insert.scalars.count else { return true }
-            insert = TextInsert(
-                id: insert.id.advanced(by: had), originLeft: insert.id.advanced(by: had - 1),
-                originRight: insert.originRight, scalars: Array(insert.scalars[had...]))
-            return integrate(insert)
+            return integrate(
+                TextInsert(
+                    id: insert.id.advanced(by: had), originLeft: insert.id.advanced(by: had - 1),
+                    originRight: insert.originRight, scalars: Array(insert.scalars[had...])))
         }
         // A run that takes ids some characters here have is not one any
         // replica made; it changes nothing.
-        if tree.index.containsAny(insert.id, count: insert.scalars.count) { return true }
+        if arrivals.containsAny(insert.id, count: insert.scalars.count) { return true }
         var cursor = tree.start
-        if let left = insert.originLeft {
-            guard let found = tree.cursor(of: left) else { return false }
-            cursor = tree.after(found)
+        var left = TextSpan.none
+        if let originLeft = insert.originLeft {
+            guard let found = arrivals.arrival(of: originLeft) else { return false }
+            left = Int32(found)
+            cursor = tree.after(tree.cursor(of: found))
         }
-        if let right = insert.originRight, tree.index.leaf(of: right) == nil { return false }
+        var right = TextSpan.none
+        if let originRight = insert.originRight {
+            guard let found = arrivals.arrival(of: originRight) else { return false }
+            right = Int32(found)
+        }
         guard !insert.scalars.isEmpty else { return true }
         // Positions (tombstones counted) of the origins, and of the others'
         // origins when they differ: found only when a scan needs them.
@@ -217,19 +260,19 @@ public struct TextSequence: Sendable {
         while let place = tree.normalized(cursor) {
             if !scanning { destination = place }
             let span = tree[place]
-            let other = span.id(at: place.offset)
-            if other == insert.originRight { break }
+            let other = span.arrival(at: place.offset)
+            if other == right { break }
             let otherLeft = span.originLeft(at: place.offset)
-            if otherLeft == insert.originLeft {
-                if span.originRight == insert.originRight {
-                    if Self.goesFirst(insert.id, before: other) { break }
+            if otherLeft == left {
+                if span.originRight == right {
+                    if Self.goesFirst(insert.id, before: arrivals.id(of: Int(other))) { break }
                     scanning = false
                 } else {
-                    if rightPosition == nil { rightPosition = position(of: insert.originRight, missing: tree.totalCount) }
+                    if rightPosition == nil { rightPosition = position(of: right, missing: tree.totalCount) }
                     scanning = position(of: span.originRight, missing: tree.totalCount) < rightPosition ?? 0
                 }
             } else {
-                if leftPosition == nil { leftPosition = position(of: insert.originLeft, missing: -1) }
+                if leftPosition == nil { leftPosition = position(of: left, missing: -1) }
                 if position(of: otherLeft, missing: -1) < leftPosition ?? 0 { break }
             }
             // On past the rest of the span. An op a replica made never
@@ -237,7 +280,7 @@ public struct TextSequence: Sendable {
             // scan enters it (the character before would have been its
             // left origin); a forged one might, and the scan still stops.
             var end = span.length
-            if let right = insert.originRight, let offset = span.offset(of: right), offset > place.offset {
+            if let offset = span.offset(of: right), offset > place.offset {
                 end = offset
             }
             cursor = place
@@ -249,21 +292,42 @@ public struct TextSequence: Sendable {
             }
             if !scanning { destination = cursor }
         }
-        land(insert, at: destination)
+        land(insert.id, insert.scalars, originLeft: left, originRight: right, at: destination)
         return true
     }
 
-    private func position(of id: OpID?, missing: Int) -> Int {
-        guard let id, let cursor = tree.cursor(of: id) else { return missing }
-        return tree.position(of: cursor, all: true)
+    /// Where a character is among all, tombstones counted; `missing` for
+    /// `TextSpan.none`.
+    private func position(of arrival: Int32, missing: Int) -> Int {
+        guard arrival != TextSpan.none else { return missing }
+        return tree.position(of: tree.cursor(of: Int(arrival)), all: true)
     }
 
-    mutating func land(_ insert: TextInsert, at place: SpanTree.Cursor, isDeleted: Bool = false) {
+    /// Characters `id`, `id + 1`, … arrive, to stand at `place`.
+    mutating func land(
+        _ id: OpID, _ scalars: [Unicode.Scalar], originLeft: Int32, originRight: Int32, at place: SpanTree.Cursor,
+        isDeleted: Bool = false
+    ) {
+        // Callers have checked that the characters are new.
+        guard let (first, idsGoOn) = arrive(id, scalars) else { preconditionFailure("characters \(id) arrived twice") }
         let span = TextSpan(
-            first: insert.id, length: insert.scalars.count, content: content.count,
-            originLeft: insert.originLeft, originRight: insert.originRight, isDeleted: isDeleted)
-        content.append(contentsOf: insert.scalars)
-        tree.insert(span, at: place)
+            first: first, length: scalars.count, originLeft: originLeft, originRight: originRight, isDeleted: isDeleted)
+        tree.insert(span, at: place, idsGoOn: idsGoOn)
+    }
+
+    /// Puts characters that arrived last at the text's end, as a snapshot
+    /// gives them.
+    mutating func append(_ span: TextSpan, idsGoOn: Bool) {
+        tree.insert(span, at: tree.end, idsGoOn: idsGoOn)
+    }
+
+    /// Numbers the characters and stores their scalars: their first
+    /// arrival, and whether their ids go on from the last arrival's; nil
+    /// when some of them are here already.
+    mutating func arrive(_ id: OpID, _ scalars: [Unicode.Scalar]) -> (first: Int, idsGoOn: Bool)? {
+        guard let (first, idsGoOn) = arrivals.add(id, count: scalars.count) else { return nil }
+        content.append(contentsOf: scalars)
+        return (first, idsGoOn)
     }
 
     /// Of two inserts with the same origins, the lower replica goes first;
@@ -302,8 +366,9 @@ extension TextSequence {
     var items: [Item] {
         var items: [Item] = []
         tree.forEachSpan { span in
+            let first = arrivals.id(of: span.first)
             for offset in 0..<span.length {
-                items.append(Item(id: span.id(at: offset), scalar: content[span.content + offset], isDeleted: span.isDeleted))
+                items.append(Item(id: first.advanced(by: offset), scalar: content[span.first + offset], isDeleted: span.isDeleted))
             }
         }
         return items

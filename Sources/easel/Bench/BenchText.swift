@@ -28,6 +28,8 @@ struct BenchText: ParsableCommand {
             "Decode the outbox's ops messages and merge them into a document this many times and stop, for a profiler.",
             visibility: .hidden))
     var profileDocumentMerges = 0
+    @Option(help: ArgumentHelp("Load the trace's snapshot this many times and stop, for a profiler.", visibility: .hidden))
+    var profileSnapshotLoads = 0
 
     func run() throws {
         let trace = try TextTrace(path: trace)
@@ -48,6 +50,10 @@ struct BenchText: ParsableCommand {
             "\(trace.patches.count) patches: \(ops.count) ops (\(joined) when inserts typed on are joined), \(typed.count) characters, \(snapshot.count) runs in a snapshot"
         )
 
+        if profileSnapshotLoads > 0 {
+            for _ in 0..<profileSnapshotLoads { try check(try TextSequence(runs: snapshot), against: trace, "the snapshot") }
+            return
+        }
         if profileMerges > 0 {
             for _ in 0..<profileMerges {
                 var together = TextSequence()

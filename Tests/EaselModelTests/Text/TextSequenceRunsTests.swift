@@ -101,6 +101,22 @@ import Testing
         #expect((try? TextSequence(runs: [run]))?.string == "abc")
     }
 
+    @Test func aSnapshotWhoseRunNamesAnOriginItLacksIsRefused() {
+        let replica = ReplicaID(rawValue: 2)
+        let first = TextRun(
+            insert: TextInsert(id: OpID(counter: 1, replica: replica), originLeft: nil, originRight: nil, scalars: Array("ab".unicodeScalars)),
+            isDeleted: false)
+        let dangling = TextRun(
+            insert: TextInsert(
+                id: OpID(counter: 5, replica: replica), originLeft: OpID(counter: 2, replica: replica),
+                originRight: OpID(counter: 40, replica: replica), scalars: Array("c".unicodeScalars)),
+            isDeleted: false)
+        #expect(throws: ModelError.self) { try TextSequence(runs: [first, dangling]) }
+        var named = dangling
+        named.insert.originRight = nil
+        #expect((try? TextSequence(runs: [first, named]))?.string == "abc")
+    }
+
     @Test func backspacingAndDeletingForwardAKeyAtATimeJoinIntoOneRun() {
         let replica = ReplicaID(rawValue: 3)
         var backspaces = TextDelete(runs: [CharacterRun(first: OpID(counter: 9, replica: replica), count: 1)])
