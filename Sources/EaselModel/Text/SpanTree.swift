@@ -72,10 +72,6 @@ struct SpanTree: Sendable {
     private(set) var visibleCount = 0
     private(set) var totalCount = 0
 
-    mutating func reserveCapacity(forArrivals count: Int) {
-        leafOfArrival.reserveCapacity(count)
-    }
-
     subscript(cursor: Cursor) -> TextSpan {
         spans[Int(cursor.leaf) * Self.leafStride + cursor.span]
     }
@@ -245,12 +241,14 @@ struct SpanTree: Sendable {
     private mutating func insertSpan(_ span: TextSpan, in leaf: Int32, at position: Int) {
         let first = Int(leaf) * Self.leafStride
         let count = spanCounts[Int(leaf)]
-        var at = first + count
-        while at > first + position {
-            spans[at] = spans[at - 1]
-            at -= 1
+        precondition(count < Self.leafStride && position <= count, "room in the leaf")
+        spans.withUnsafeMutableBufferPointer { spans in
+            // Spans are plain values: one move of the bytes.
+            guard let base = spans.baseAddress else { return }
+            let from = UnsafeMutableRawPointer(base + first + position)
+            (from + MemoryLayout<TextSpan>.stride).copyMemory(from: from, byteCount: (count - position) * MemoryLayout<TextSpan>.stride)
+            spans[first + position] = span
         }
-        spans[first + position] = span
         spanCounts[Int(leaf)] = count + 1
     }
 

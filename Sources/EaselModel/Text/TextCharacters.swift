@@ -64,26 +64,18 @@ struct TextCharacters: Sendable, Equatable {
     mutating func apply(contentsOf ops: ArraySlice<Op>) {
         // By index, reading only the parts wanted: iterating would copy
         // every op.
-        var arriving = 0
-        for index in ops.indices {
-            switch ops[index].action {
-            case .insertText(_, let insertion):
-                note(deleting: false, stamp: ops[index].id)
-                arriving += insertion.scalars.count
-            case .deleteText: note(deleting: true, stamp: ops[index].id)
-            default: continue
-            }
-        }
-        sequence.reserveCapacity(forArriving: arriving)
         var batch = TextSequence.Batch()
         for index in ops.indices {
             switch ops[index].action {
             case .insertText(_, let insertion):
+                note(deleting: false, stamp: ops[index].id)
                 let insert = TextInsert(
                     id: ops[index].id, originLeft: insertion.originLeft, originRight: insertion.originRight,
                     scalars: insertion.scalars)
                 sequence.add(insert, to: &batch)
-            case .deleteText(_, let runs): sequence.add(TextDelete(runs: runs), to: &batch)
+            case .deleteText(_, let runs):
+                note(deleting: true, stamp: ops[index].id)
+                sequence.add(TextDelete(runs: runs), to: &batch)
             default: continue
             }
         }

@@ -160,16 +160,6 @@ public struct TextSequence: Sendable {
         return false
     }
 
-    /// Makes room for `count` more characters at once, where a batch of
-    /// ops would otherwise grow the stores several times over.
-    mutating func reserveCapacity(forArriving count: Int) {
-        let needed = content.count + count
-        guard needed > content.capacity else { return }
-        let capacity = max(needed, content.capacity * 2)
-        content.reserveCapacity(capacity)
-        tree.reserveCapacity(forArrivals: capacity)
-    }
-
     private mutating func retryWaiting() {
         var progressed = true
         while progressed, !waiting.isEmpty {
@@ -225,9 +215,14 @@ public struct TextSequence: Sendable {
     /// one's left origin is the character before it, already scanned past,
     /// so it changes nothing.
     private mutating func integrate(_ insert: TextInsert) -> Bool {
-        if let present = arrivals.run(from: insert.id) {
+        if arrivals.containsAny(insert.id, count: insert.scalars.count) {
             // Here already, or part of it is: a run joined from ops of
             // which the first ones arrived before. The rest types on.
+            guard let present = arrivals.run(from: insert.id) else {
+                // A run that takes ids some characters here have, but not
+                // its first, is not one any replica made: it changes nothing.
+                return true
+            }
             let had = present.count
             guard had < insert.scalars.count else { return true }
             return integrate(
@@ -235,9 +230,6 @@ public struct TextSequence: Sendable {
                     id: insert.id.advanced(by: had), originLeft: insert.id.advanced(by: had - 1),
                     originRight: insert.originRight, scalars: Array(insert.scalars[had...])))
         }
-        // A run that takes ids some characters here have is not one any
-        // replica made; it changes nothing.
-        if arrivals.containsAny(insert.id, count: insert.scalars.count) { return true }
         var cursor = tree.start
         var left = TextSpan.none
         if let originLeft = insert.originLeft {
