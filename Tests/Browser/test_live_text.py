@@ -21,6 +21,33 @@ def peer_carets(page):
                    "[g.dataset.replica, g.querySelector('.peer-caret-bar').getAttribute('stroke')])")
 
 
+def caret_bar_and_glyph_x(page, replica, index):
+    """The x of a peer's caret bar on the screen, the x where the editor
+    draws the place before its character `index` (UTF-16; a hidden mirror of
+    the editor finds it by layout), and the editor's font size."""
+    return page.js("""
+        const [replica, index] = arguments;
+        const mark = [...document.querySelectorAll('#peers .peer-caret')].find(g => g.dataset.replica === String(replica));
+        const bar = mark.querySelector('.peer-caret-bar').getBoundingClientRect();
+        const editor = document.getElementById('text-editor');
+        const box = editor.getBoundingClientRect(), style = getComputedStyle(editor);
+        const mirror = document.createElement('div');
+        for (const name of ['fontFamily', 'fontSize', 'fontWeight', 'fontStyle', 'letterSpacing', 'paddingLeft',
+                            'paddingRight', 'paddingTop', 'borderLeftWidth', 'borderLeftStyle', 'borderRightWidth',
+                            'borderRightStyle', 'textAlign', 'whiteSpace', 'lineHeight', 'boxSizing', 'width']) {
+          mirror.style[name] = style[name];
+        }
+        Object.assign(mirror.style, { position: 'fixed', left: `${box.left}px`, top: `${box.top}px`, visibility: 'hidden' });
+        const marker = document.createElement('span');
+        marker.textContent = '\u200b';
+        mirror.append(editor.value.slice(0, index), marker, editor.value.slice(index));
+        document.body.append(mirror);
+        const glyph = marker.getBoundingClientRect().left;
+        mirror.remove();
+        return [bar.left + bar.width / 2, glyph, parseFloat(style.fontSize)];
+    """, replica, index)
+
+
 def open_text_for_typing(page, text):
     """Selects the text and opens it for typing, the caret at its end."""
     page.js("window.easel.session.perform('clearSelection')")
@@ -64,6 +91,12 @@ def test_two_pages_typing_into_one_text_at_once_both_keep_every_keystroke_and_se
                        "return p && p.caret && p.caret.head", replica)
     for page, replica, run in ((ann, bob_replica, typed["bob"]), (bob, ann_replica, typed["ann"])):
         wait_until(lambda: peer_head(page, replica) == merged.index(run) + len(run), what="the peer's caret after its last key")
+    # Where each page's peer caret is drawn: on the glyphs of the editor
+    # this person types in (laid out by a mirror of it), not on the
+    # drawing hidden under it.
+    for page, replica, run in ((ann, bob_replica, typed["bob"]), (bob, ann_replica, typed["ann"])):
+        bar, glyph, size = caret_bar_and_glyph_x(page, replica, merged.index(run) + len(run))
+        assert abs(bar - glyph) < size * 0.3, f"the peer's caret at x {bar}, the character's end at {glyph}"
     colour = bob.js("return window.easel.session.peers().find(p => p.replica === arguments[0]).color", ann_replica)
     assert [c for r, c in peer_carets(bob) if r == ann_replica] == [colour], "Ann's caret in Ann's colour"
     SHOTS.mkdir(parents=True, exist_ok=True)

@@ -122,6 +122,8 @@ async function start() {
     hide: (id, hidden) => view.hide(id, hidden),
   });
   textEditing.editOnDoubleClick(canvas, changed);
+  view.typedGlyphs = (id) => textEditing.glyphs(id);
+  view.typedState = () => textEditing.typedState();
   connection.beforeReceive = () => textEditing.flush();
   connection.afterReceive = () => textEditing.refresh();
   const input = attachInput(canvas, session, {

@@ -217,6 +217,61 @@ export class TextEditing {
     if (this.editing?.id) this.follow({ always: true });
   }
 
+  /**
+   * The editor's glyphs, for a peer's caret in the text typed here: what
+   * this person sees is the editor, laid out by its own measure, not the
+   * drawing under it. In the editor's pixels, unturned, from its top left
+   * corner; null when `id` is not the text being typed.
+   */
+  glyphs(id) {
+    const { editing, editor } = this;
+    if (!editing || editing.id === undefined || editing.id !== id || editor.hidden) return null;
+    const { px, font, align } = editing;
+    const style = getComputedStyle(editor);
+    const left = parseFloat(style.borderLeftWidth) + parseFloat(style.paddingLeft);
+    const top = parseFloat(style.borderTopWidth) + parseFloat(style.paddingTop);
+    const inner = editor.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    const lines = editor.value.split('\n');
+    const measure = (text) => {
+      this.measurer.font = `${px}px "${font}"`;
+      return this.measurer.measureText(text).width;
+    };
+    const lineStart = (line) => {
+      const width = measure(lines[line]);
+      return left + (align === 'center' ? (inner - width) / 2 : align === 'right' ? inner - width : 0);
+    };
+    return {
+      size: px,
+      toScreen: () => {
+        // The editor turns about its centre (`translate(-50%, -50%)
+        // rotate(…)`), and its bounding box keeps that centre.
+        const box = editor.getBoundingClientRect();
+        return new DOMMatrix()
+          .translate(box.left + box.width / 2, box.top + box.height / 2)
+          .rotate((editing.rotation * 180) / Math.PI)
+          .translate(-editor.offsetWidth / 2, -editor.offsetHeight / 2);
+      },
+      place: (scalars) => {
+        let line = 0;
+        for (; line < lines.length - 1; line += 1) {
+          const count = [...lines[line]].length;
+          if (scalars <= count) break;
+          scalars -= count + 1;
+        }
+        const content = lines[line];
+        return { line, x: lineStart(line) + measure(content.slice(0, utf16Offset(content, scalars))) };
+      },
+      lineEdge: (line, side) => lineStart(line) + (side === 'end' ? measure(lines[line]) : 0),
+      // A line's letters sit in the middle of its line box.
+      lineTop: (line) => top + line * LINE_HEIGHT * px + ((LINE_HEIGHT - 1.1) * px) / 2,
+    };
+  }
+
+  /** What the editor shows, for redrawing peers' carets when it changes. */
+  typedState() {
+    return this.editing ? `${this.editor.value}|${this.editor.style.width}` : '';
+  }
+
   /** The editor as large as what is typed in it. */
   fit() {
     if (!this.editing) return;

@@ -20,6 +20,11 @@ export class CanvasView {
     this.previewed = new Map();
     /** Entities shown selected: ID → the element that carries the mark. */
     this.marked = new Map();
+    /** The glyphs of a text being typed into here, when `id` is that text
+     * (set by the page's text editing). @type {(id: string) => any} */
+    this.typedGlyphs = (_id) => null;
+    /** What the text editor shows, so peers' carets follow it. @type {() => string} */
+    this.typedState = () => '';
     /** Entities hidden while their text is typed into in place. */
     this.hidden = new Set();
     this.parser = new DOMParser();
@@ -143,7 +148,7 @@ export class CanvasView {
     // Rebuilt only when something shown changed: a caret moves with its
     // text's drawing and the view, too.
     const texts = peers.map((peer) => (peer.caret ? this.elements.get(peer.caret.text) : null));
-    const shown = JSON.stringify(peers) + this.viewport.getAttribute('transform');
+    const shown = JSON.stringify(peers) + this.viewport.getAttribute('transform') + this.typedState();
     if (shown === this.peersShown && texts.every((text, index) => text === this.caretTexts?.[index])) return;
     this.peersShown = shown;
     this.caretTexts = texts;
@@ -182,33 +187,37 @@ export class CanvasView {
 
   /**
    * A peer's caret in a text, in their colour: a bar where they type and
-   * their selected characters shaded, placed on the glyphs as drawn (the
-   * drawing's own character positions), turned and scaled with the text.
+   * their selected characters shaded, placed on the glyphs this person
+   * sees: the editor's while they type in that text themselves
+   * (`typedGlyphs`), else the drawing's; turned and scaled with the text.
    */
   showCaret(layer, peer) {
-    const text = this.elements.get(peer.caret.text)?.querySelector('text');
-    const toLayer = text?.getScreenCTM() && layer.getScreenCTM()?.inverse().multiply(text.getScreenCTM());
-    if (!text || !toLayer) return;
-    const size = Number(text.getAttribute('font-size')) || 16;
-    const lines = [...text.querySelectorAll('tspan')];
-    if (lines.length === 0) return;
+    const glyphs = this.typedGlyphs(peer.caret.text)
+      ?? drawnGlyphs(this.elements.get(peer.caret.text)?.querySelector('text'));
+    const screen = glyphs?.toScreen();
+    const layerToScreen = layer.getScreenCTM();
+    // As DOMMatrix both: an SVGMatrix multiplies only another SVGMatrix.
+    const toLayer = screen && layerToScreen
+      && DOMMatrix.fromMatrix(layerToScreen).inverse().multiply(DOMMatrix.fromMatrix(screen));
+    if (!glyphs || !toLayer) return;
+    const { size } = glyphs;
     const { a, b, c, d, e, f } = toLayer;
     const mark = element('g', {
       class: 'peer-caret', 'data-replica': peer.replica, transform: `matrix(${a} ${b} ${c} ${d} ${e} ${f})`,
     });
     const { anchor, head } = peer.caret;
-    const [from, to] = [Math.min(anchor, head), Math.max(anchor, head)].map((at) => placeInText(text, lines, at));
+    const [from, to] = [Math.min(anchor, head), Math.max(anchor, head)].map((at) => glyphs.place(at));
     for (let line = from.line; line <= to.line && anchor !== head; line += 1) {
-      const start = line === from.line ? from.x : lineEdge(lines[line], 'start');
-      const end = line === to.line ? to.x : lineEdge(lines[line], 'end');
+      const start = line === from.line ? from.x : glyphs.lineEdge(line, 'start');
+      const end = line === to.line ? to.x : glyphs.lineEdge(line, 'end');
       if (end <= start) continue;
       mark.append(element('rect', {
-        class: 'peer-text-selection', x: start, y: linesTop(lines[line], size),
+        class: 'peer-text-selection', x: start, y: glyphs.lineTop(line),
         width: end - start, height: size * 1.1, fill: peer.color, 'fill-opacity': 0.25,
       }));
     }
-    const at = placeInText(text, lines, head);
-    const top = linesTop(lines[at.line], size);
+    const at = glyphs.place(head);
+    const top = glyphs.lineTop(at.line);
     mark.append(element('line', {
       class: 'peer-caret-bar', x1: at.x, y1: top, x2: at.x, y2: top + size * 1.1, stroke: peer.color,
       'stroke-width': 2, 'vector-effect': 'non-scaling-stroke',
@@ -239,6 +248,23 @@ export class CanvasView {
       this.marked.set(id, element);
     }
   }
+}
+
+/**
+ * A drawn text's glyphs, as a peer's caret is placed on them: in the
+ * text's own units, lines being its `<tspan>`s. Null when nothing is drawn.
+ */
+function drawnGlyphs(text) {
+  const lines = text ? [...text.querySelectorAll('tspan')] : [];
+  if (lines.length === 0) return null;
+  const size = Number(text.getAttribute('font-size')) || 16;
+  return {
+    size,
+    toScreen: () => text.getScreenCTM(),
+    place: (scalars) => placeInText(text, lines, scalars),
+    lineEdge: (line, side) => lineEdge(lines[line], side),
+    lineTop: (line) => linesTop(lines[line], size),
+  };
 }
 
 /**
