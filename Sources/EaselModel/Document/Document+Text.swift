@@ -82,23 +82,31 @@ extension Document {
     /// consecutive character ops on one text go to it together, so typing
     /// and backspacing join into runs (`TextSequence.apply(contentsOf:)`).
     public mutating func apply(contentsOf ops: [Op]) {
-        // By index: iterating would copy every op.
+        // By index, reading each op's action once where it can: iterating,
+        // or asking each op for its parts in turn, would copy every op.
         var index = ops.startIndex
         while index < ops.endIndex {
-            guard ops[index].isCharacterOp else {
+            guard let entity = Self.characterEntity(of: ops[index]) else {
                 apply(ops[index])
                 index += 1
                 continue
             }
-            let entity = ops[index].entity
             var next = index + 1
-            while next < ops.endIndex, ops[next].isCharacterOp, ops[next].entity == entity { next += 1 }
-            for counted in index..<next where ops[counted].lastCounter > highestCounter {
-                highestCounter = ops[counted].lastCounter
-            }
+            while next < ops.endIndex, Self.characterEntity(of: ops[next]) == entity { next += 1 }
             _ = slotWithCharacters(of: entity)
-            texts[entity]?.apply(contentsOf: ops[index..<next])
+            if let highest = texts[entity]?.apply(contentsOf: ops[index..<next]), highest > highestCounter {
+                highestCounter = highest
+            }
             index = next
+        }
+    }
+
+    /// The text whose characters the op edits; nil for any other op.
+    @inline(__always)
+    private static func characterEntity(of op: Op) -> EntityID? {
+        switch op.action {
+        case .insertText(let entity, _), .deleteText(let entity, _): entity
+        default: nil
         }
     }
 

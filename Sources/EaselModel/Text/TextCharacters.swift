@@ -61,25 +61,32 @@ struct TextCharacters: Sendable, Equatable {
     /// Ops of this text received together, read from the ops that carry
     /// them as they are merged (`TextSequence.apply(contentsOf:)` joins
     /// typing into runs), each stamped with its op: no list of them is made.
-    mutating func apply(contentsOf ops: ArraySlice<Op>) {
+    /// The highest counter the ops take.
+    mutating func apply(contentsOf ops: ArraySlice<Op>) -> UInt64 {
+        var highest: UInt64 = 0
         // By index, reading only the parts wanted: iterating would copy
         // every op.
         var batch = TextSequence.Batch()
         for index in ops.indices {
             switch ops[index].action {
             case .insertText(_, let insertion):
-                note(deleting: false, stamp: ops[index].id)
+                let id = ops[index].id
+                note(deleting: false, stamp: id)
+                highest = max(highest, id.counter &+ UInt64(max(insertion.scalars.count - 1, 0)))
                 let insert = TextInsert(
-                    id: ops[index].id, originLeft: insertion.originLeft, originRight: insertion.originRight,
+                    id: id, originLeft: insertion.originLeft, originRight: insertion.originRight,
                     scalars: insertion.scalars)
                 sequence.add(insert, to: &batch)
             case .deleteText(_, let runs):
-                note(deleting: true, stamp: ops[index].id)
+                let id = ops[index].id
+                note(deleting: true, stamp: id)
+                highest = max(highest, id.counter)
                 sequence.add(TextDelete(runs: runs), to: &batch)
             default: continue
             }
         }
         sequence.finish(&batch)
+        return highest
     }
 
     private mutating func note(_ op: TextOp, stamp: OpID) {
