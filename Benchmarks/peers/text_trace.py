@@ -7,9 +7,10 @@ positions in Unicode scalars), as JSON or gzipped JSON. Every patch is
 replayed on one document, committed one at a time as typed; the updates of
 the whole history are then imported by a fresh document, and only that
 import is timed as the merge. Both documents must end as `endContent`.
-Prints one JSON line: {"peer", "replay_seconds", "merge_seconds",
-"update_bytes", "snapshot_bytes"}. The replay time includes Python's own
-cost of a call a patch; the merge is one call.
+The merge is timed `--merges` times, each into a fresh document. Prints one
+JSON line: {"peer", "replay_seconds", "merge_seconds" (a list, one a
+merge), "update_bytes", "snapshot_bytes"}. The replay time includes
+Python's own cost of a call a patch; each merge is one call.
 """
 import argparse
 import gzip
@@ -24,7 +25,7 @@ def load(path):
         return json.load(file)
 
 
-def replay_loro(trace):
+def replay_loro(trace, merges):
     try:
         from loro import ExportMode, LoroDoc
     except ImportError:
@@ -43,14 +44,16 @@ def replay_loro(trace):
     replay = time.perf_counter() - start
     updates = doc.export(ExportMode.Updates(doc.__class__().oplog_vv))
     snapshot = doc.export(ExportMode.Snapshot())
-    receiver = LoroDoc()
-    start = time.perf_counter()
-    receiver.import_(updates)
-    merge = time.perf_counter() - start
-    return replay, merge, len(updates), len(snapshot), receiver.get_text("text").to_string()
+    times = []
+    for _ in range(merges):
+        receiver = LoroDoc()
+        start = time.perf_counter()
+        receiver.import_(updates)
+        times.append(time.perf_counter() - start)
+    return replay, times, len(updates), len(snapshot), receiver.get_text("text").to_string()
 
 
-def replay_yrs(trace):
+def replay_yrs(trace, merges):
     try:
         from pycrdt import Doc, Text
     except ImportError:
@@ -67,24 +70,28 @@ def replay_yrs(trace):
                     text.insert(position, inserted)
     replay = time.perf_counter() - start
     update = doc.get_update()
-    receiver = Doc()
-    receiver["text"] = received = Text()
-    start = time.perf_counter()
-    receiver.apply_update(update)
-    merge = time.perf_counter() - start
+    times = []
+    for _ in range(merges):
+        receiver = Doc()
+        receiver["text"] = received = Text()
+        start = time.perf_counter()
+        receiver.apply_update(update)
+        times.append(time.perf_counter() - start)
     # Yrs has no separate snapshot form: the state as one update is it.
-    return replay, merge, len(update), len(update), str(received)
+    return replay, times, len(update), len(update), str(received)
 
 
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--peer", choices=["loro", "yrs"], required=True)
     parser.add_argument("--trace", required=True)
+    parser.add_argument("--merges", type=int, default=1, help="how many times the merge is timed")
     args = parser.parse_args()
     trace = load(args.trace)
     if trace.get("startContent"):
         sys.exit("text_trace.py replays traces that start empty")
-    replay, merge, update_bytes, snapshot_bytes, merged = (replay_loro if args.peer == "loro" else replay_yrs)(trace)
+    replay, merge, update_bytes, snapshot_bytes, merged = (replay_loro if args.peer == "loro" else replay_yrs)(
+        trace, max(1, args.merges))
     if merged != trace["endContent"]:
         sys.exit(f"{args.peer}: the merged text is not the trace's end content")
     print(json.dumps({

@@ -38,6 +38,26 @@ struct VectorTests {
         }
     }
 
+    @Test func readingOpsAloneGivesAnOpsMessagesOpsAndRefusesWhatDecodingRefuses() throws {
+        var opsMessages = 0
+        for (name, message) in ValidVectors.all {
+            let golden = try VectorFiles.message(VectorFiles.validPath(name, .binary))
+            if case .ops(let positioned) = message {
+                opsMessages += 1
+                #expect(try Message.ops(binary: golden) == positioned.map(\.op), "\(name)")
+            } else {
+                #expect(try Message.ops(binary: golden) == nil, "\(name): not an ops message")
+            }
+        }
+        #expect(opsMessages > 0)
+        for vector in InvalidVectors.all where vector.encoding == .binary {
+            let bytes = try VectorFiles.message(VectorFiles.invalidPath(vector))
+            guard bytes.count > 1, bytes[1] == MessageType.ops.rawValue else { continue }
+            #expect(throws: DecodeError.self, "\(vector.name)") { try Message.ops(binary: bytes) }
+            do { _ = try Message.ops(binary: bytes) } catch { #expect(error.code == vector.code, "\(vector.name): \(error)") }
+        }
+    }
+
     @Test func theIndexListsEveryVectorFileAndNothingElse() throws {
         let index = try JSONSerialization.jsonObject(with: Data(try VectorFiles.read("index.json"))) as? [String: Any]
         let valid = try #require(index?["valid"] as? [[String: Any]])

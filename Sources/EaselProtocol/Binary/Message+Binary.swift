@@ -115,6 +115,32 @@ extension Message {
     }
 
     static func decode(_ reader: inout BinaryReader) throws(DecodeError) -> Message {
+        let type = try header(&reader)
+        let message = try decodeBody(of: type, &reader)
+        try reader.expectEnd()
+        return message
+    }
+
+    /// The ops of a binary `ops` message without their positions, as a
+    /// replica merges them in one batch (`Document.apply(contentsOf:)`):
+    /// no `PositionedOp` is made to copy each op out of. Checked as
+    /// `init(binary:)` checks them; nil for any other message (whose body
+    /// is not read).
+    public static func ops(binary bytes: [UInt8]) throws(DecodeError) -> [Op]? {
+        let result = bytes.withUnsafeBytes { buffer in
+            Result { () throws(DecodeError) -> [Op]? in
+                var reader = BinaryReader(buffer)
+                guard try header(&reader) == .ops else { return nil }
+                let ops = try reader.positionedOpsWithoutPositions(limit: ProtocolLimits.opsPerMessage)
+                try reader.expectEnd()
+                return ops
+            }
+        }
+        return try result.get()
+    }
+
+    /// The frame's layout byte and the message's tag.
+    private static func header(_ reader: inout BinaryReader) throws(DecodeError) -> MessageType {
         guard reader.remaining <= ProtocolLimits.messageBytes else {
             throw DecodeError(
                 .tooLarge, "the message is \(reader.remaining) bytes; at most \(ProtocolLimits.messageBytes)")
@@ -127,9 +153,7 @@ extension Message {
         guard let type = MessageType(rawValue: tag) else {
             throw DecodeError(.unknownMessageType, "unknown message tag \(tag)")
         }
-        let message = try decodeBody(of: type, &reader)
-        try reader.expectEnd()
-        return message
+        return type
     }
 
     private static func decodeBody(of type: MessageType, _ reader: inout BinaryReader) throws(DecodeError)

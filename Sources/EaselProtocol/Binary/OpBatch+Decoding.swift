@@ -13,6 +13,12 @@ extension BinaryReader {
         try opBatch(limit: limit, positioned: true) { position, op in PositionedOp(position: position, op: op) }
     }
 
+    /// Positioned ops read as ops alone: the positions are checked and
+    /// dropped.
+    mutating func positionedOpsWithoutPositions(limit: Int) throws(DecodeError) -> [Op] {
+        try opBatch(limit: limit, positioned: true) { _, op in op }
+    }
+
     /// Builds each element as its op is read, so no op is copied from one
     /// array into another.
     private mutating func opBatch<Element>(

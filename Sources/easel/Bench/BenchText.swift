@@ -19,6 +19,12 @@ struct BenchText: ParsableCommand {
     @Option(help: "The editing trace, JSON or gzipped JSON.")
     var trace = "Benchmarks/traces/automerge-paper.json.gz"
     @Option(help: "Runs of each side; medians are reported.") var runs = 5
+    @Option(
+        help: ArgumentHelp(
+            "Times each short merge (ops together, the outbox's, a snapshot, the peers' imports) is timed in a run.",
+            discussion: "A merge of a few milliseconds is easily caught by a busy neighbour: several a run keep the median steady."
+        ))
+    var merges = 5
     @Option(help: "Peers to run beside Easel (loro, yrs), or 'none'.") var peers = "loro,yrs"
     @Option(help: "The peers' script.") var script = "Benchmarks/peers/text_trace.py"
     @Option(help: ArgumentHelp("Merge the ops together this many times and stop, for a profiler.", visibility: .hidden))
@@ -84,6 +90,7 @@ struct BenchText: ParsableCommand {
 
         var timings: [String: [Double]] = [:]
         var peerBytes: [String: (update: Int, snapshot: Int)] = [:]
+        var pairedRatios: [String: [Double]] = [:]
         let peerNames = peers == "none" ? [] : peers.split(separator: ",").map(String.init)
         for run in 1...runs {
             var replayed = TextSequence()
@@ -94,39 +101,54 @@ struct BenchText: ParsableCommand {
             timings["merge op by op", default: []].append(measure { for op in ops { oneByOne.apply(op) } })
             try check(oneByOne, against: trace, "the merge op by op")
 
-            var together = TextSequence()
-            timings["merge ops together", default: []].append(measure { together.apply(contentsOf: ops) })
-            try check(together, against: trace, "the merge of ops together")
-
-            for (name, sent) in [("decode + merge in the document", messages), ("decode + merge, outbox", outboxMessages)] {
-                var received = Result<Document, DecodeError>.success(Document())
-                timings[name, default: []].append(measure { received = Self.decodeAndMerge(sent) })
-                guard try received.get().textString(of: note) == trace.endContent else {
-                    throw ValidationError("\(name) did not end as the trace's end content")
-                }
+            for _ in 0..<merges {
+                var together = TextSequence()
+                timings["merge ops together", default: []].append(measure { together.apply(contentsOf: ops) })
+                try check(together, against: trace, "the merge of ops together")
             }
 
-            var loaded = TextSequence()
-            var loadError: ModelError?
-            timings["load a snapshot", default: []].append(
-                measure {
-                    do throws(ModelError) { loaded = try TextSequence(runs: snapshot) } catch { loadError = error }
-                })
-            if let loadError { throw loadError }
-            try check(loaded, against: trace, "the snapshot")
+            for (name, sent, times) in [
+                ("decode + merge in the document", messages, 1), ("decode + merge, outbox", outboxMessages, merges),
+            ] {
+                for _ in 0..<times {
+                    var received = Result<Document, DecodeError>.success(Document())
+                    timings[name, default: []].append(measure { received = Self.decodeAndMerge(sent) })
+                    guard try received.get().textString(of: note) == trace.endContent else {
+                        throw ValidationError("\(name) did not end as the trace's end content")
+                    }
+                }
+            }
+            let outboxThisRun = median(Array(timings["decode + merge, outbox", default: []].suffix(merges)))
+
+            for _ in 0..<merges {
+                var loaded = TextSequence()
+                var loadError: ModelError?
+                timings["load a snapshot", default: []].append(
+                    measure {
+                        do throws(ModelError) { loaded = try TextSequence(runs: snapshot) } catch { loadError = error }
+                    })
+                if let loadError { throw loadError }
+                try check(loaded, against: trace, "the snapshot")
+            }
 
             for peer in peerNames {
-                let result = try runPeer(["python3", script, "--peer", peer, "--trace", self.trace], name: peer)
-                guard let replay = result["replay_seconds"] as? Double, let merge = result["merge_seconds"] as? Double,
-                    let update = result["update_bytes"] as? Int, let snapshot = result["snapshot_bytes"] as? Int
+                let result = try runPeer(
+                    ["python3", script, "--peer", peer, "--trace", self.trace, "--merges", String(merges)], name: peer)
+                guard let replay = result["replay_seconds"] as? Double, let merges = result["merge_seconds"] as? [Double],
+                    !merges.isEmpty, let update = result["update_bytes"] as? Int, let snapshot = result["snapshot_bytes"] as? Int
                 else { throw ValidationError("\(peer) gave no timings: \(result)") }
                 timings["\(peer) replay", default: []].append(replay)
-                timings["\(peer) merge", default: []].append(merge)
+                timings["\(peer) merge", default: []].append(contentsOf: merges)
+                // The run's own ratio: both sides timed within seconds of
+                // each other, so a slow spell of the machine moves both.
+                pairedRatios[peer, default: []].append(median(merges) / outboxThisRun)
                 peerBytes[peer] = (update, snapshot)
             }
             print("run \(run)/\(runs) done")
         }
-        print("text, \(trace.patches.count) patches, median of \(runs) (min-max), milliseconds:")
+        print(
+            "text, \(trace.patches.count) patches, median of \(runs) runs (of \(runs * merges) timings for the short merges) (min-max), milliseconds:"
+        )
         for name in [
             "replay", "merge op by op", "merge ops together", "decode + merge in the document", "decode + merge, outbox",
             "load a snapshot",
@@ -150,16 +172,23 @@ struct BenchText: ParsableCommand {
                 print(String(format: "ratio Loro merge / Easel %@: %.2fx", name, median(loro) / median(timings[name] ?? [1])))
             }
         }
+        for (peer, ratios) in pairedRatios.sorted(by: { $0.key < $1.key }) {
+            print(
+                String(
+                    format: "ratio %@ merge / Easel decode + merge, outbox, run by run: median %.2fx (%.2f-%.2f)", peer,
+                    median(ratios), ratios.min() ?? 0, ratios.max() ?? 0))
+        }
     }
 
     /// What a replica does with `ops` messages: decode each and merge its
-    /// ops into the document (`Document.apply(contentsOf:)`).
+    /// ops into the document (`Message.ops(binary:)`,
+    /// `Document.apply(contentsOf:)`).
     static func decodeAndMerge(_ messages: [[UInt8]]) -> Result<Document, DecodeError> {
         var document = Document()
         for bytes in messages {
             do throws(DecodeError) {
-                guard case .ops(let positioned) = try Message(binary: bytes) else { continue }
-                document.apply(contentsOf: positioned.map(\.op))
+                guard let ops = try Message.ops(binary: bytes) else { continue }
+                document.apply(contentsOf: ops)
             } catch {
                 return .failure(error)
             }
