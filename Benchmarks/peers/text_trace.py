@@ -11,6 +11,11 @@ The merge is timed `--merges` times, each into a fresh document. Prints one
 JSON line: {"peer", "replay_seconds", "merge_seconds" (a list, one a
 merge), "update_bytes", "snapshot_bytes"}. The replay time includes
 Python's own cost of a call a patch; each merge is one call.
+
+With `--serve`, the first line has no merges, and then each line "merge"
+on standard input times one merge and answers {"merge_seconds": s}, until
+standard input ends: `easel bench text` times its own merge and the
+peers' in turn, so that a slow spell of a shared machine falls on both.
 """
 import argparse
 import gzip
@@ -25,7 +30,7 @@ def load(path):
         return json.load(file)
 
 
-def replay_loro(trace, merges):
+def replay_loro(trace):
     try:
         from loro import ExportMode, LoroDoc
     except ImportError:
@@ -44,16 +49,15 @@ def replay_loro(trace, merges):
     replay = time.perf_counter() - start
     updates = doc.export(ExportMode.Updates(doc.__class__().oplog_vv))
     snapshot = doc.export(ExportMode.Snapshot())
-    times = []
-    for _ in range(merges):
+    def merge():
         receiver = LoroDoc()
         start = time.perf_counter()
         receiver.import_(updates)
-        times.append(time.perf_counter() - start)
-    return replay, times, len(updates), len(snapshot), receiver.get_text("text").to_string()
+        return time.perf_counter() - start, receiver.get_text("text").to_string()
+    return replay, merge, len(updates), len(snapshot)
 
 
-def replay_yrs(trace, merges):
+def replay_yrs(trace):
     try:
         from pycrdt import Doc, Text
     except ImportError:
@@ -70,15 +74,14 @@ def replay_yrs(trace, merges):
                     text.insert(position, inserted)
     replay = time.perf_counter() - start
     update = doc.get_update()
-    times = []
-    for _ in range(merges):
+    def merge():
         receiver = Doc()
         receiver["text"] = received = Text()
         start = time.perf_counter()
         receiver.apply_update(update)
-        times.append(time.perf_counter() - start)
+        return time.perf_counter() - start, str(received)
     # Yrs has no separate snapshot form: the state as one update is it.
-    return replay, times, len(update), len(update), str(received)
+    return replay, merge, len(update), len(update)
 
 
 def main():
@@ -86,18 +89,29 @@ def main():
     parser.add_argument("--peer", choices=["loro", "yrs"], required=True)
     parser.add_argument("--trace", required=True)
     parser.add_argument("--merges", type=int, default=1, help="how many times the merge is timed")
+    parser.add_argument("--serve", action="store_true", help="time a merge for each line 'merge' on standard input")
     args = parser.parse_args()
     trace = load(args.trace)
     if trace.get("startContent"):
         sys.exit("text_trace.py replays traces that start empty")
-    replay, merge, update_bytes, snapshot_bytes, merged = (replay_loro if args.peer == "loro" else replay_yrs)(
-        trace, max(1, args.merges))
-    if merged != trace["endContent"]:
-        sys.exit(f"{args.peer}: the merged text is not the trace's end content")
-    print(json.dumps({
-        "peer": args.peer, "replay_seconds": replay, "merge_seconds": merge,
-        "update_bytes": update_bytes, "snapshot_bytes": snapshot_bytes,
-    }))
+    replay, merge, update_bytes, snapshot_bytes = (replay_loro if args.peer == "loro" else replay_yrs)(trace)
+
+    def timed_merge():
+        seconds, merged = merge()
+        if merged != trace["endContent"]:
+            sys.exit(f"{args.peer}: the merged text is not the trace's end content")
+        return seconds
+
+    result = {"peer": args.peer, "replay_seconds": replay, "update_bytes": update_bytes, "snapshot_bytes": snapshot_bytes}
+    if not args.serve:
+        result["merge_seconds"] = [timed_merge() for _ in range(max(1, args.merges))]
+        print(json.dumps(result))
+        return
+    print(json.dumps(result), flush=True)
+    for line in sys.stdin:
+        if line.strip() != "merge":
+            sys.exit(f"text_trace.py --serve reads 'merge' lines, not {line.strip()!r}")
+        print(json.dumps({"merge_seconds": timed_merge()}), flush=True)
 
 
 if __name__ == "__main__":

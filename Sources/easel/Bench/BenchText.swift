@@ -107,18 +107,12 @@ struct BenchText: ParsableCommand {
                 try check(together, against: trace, "the merge of ops together")
             }
 
-            for (name, sent, times) in [
-                ("decode + merge in the document", messages, 1), ("decode + merge, outbox", outboxMessages, merges),
-            ] {
-                for _ in 0..<times {
-                    var received = Result<Document, DecodeError>.success(Document())
-                    timings[name, default: []].append(measure { received = Self.decodeAndMerge(sent) })
-                    guard try received.get().textString(of: note) == trace.endContent else {
-                        throw ValidationError("\(name) did not end as the trace's end content")
-                    }
-                }
+            var received = Result<Document, DecodeError>.success(Document())
+            timings["decode + merge in the document", default: []].append(
+                measure { received = Self.decodeAndMerge(messages) })
+            guard try received.get().textString(of: note) == trace.endContent else {
+                throw ValidationError("decode + merge in the document did not end as the trace's end content")
             }
-            let outboxThisRun = median(Array(timings["decode + merge, outbox", default: []].suffix(merges)))
 
             for _ in 0..<merges {
                 var loaded = TextSequence()
@@ -131,19 +125,37 @@ struct BenchText: ParsableCommand {
                 try check(loaded, against: trace, "the snapshot")
             }
 
+            // The outbox merge and the peers' imports in turn, a merge each:
+            // a slow spell of the machine falls on both sides.
+            var running: [(name: String, process: PeerProcess)] = []
             for peer in peerNames {
-                let result = try runPeer(
-                    ["python3", script, "--peer", peer, "--trace", self.trace, "--merges", String(merges)], name: peer)
-                guard let replay = result["replay_seconds"] as? Double, let merges = result["merge_seconds"] as? [Double],
-                    !merges.isEmpty, let update = result["update_bytes"] as? Int, let snapshot = result["snapshot_bytes"] as? Int
-                else { throw ValidationError("\(peer) gave no timings: \(result)") }
+                let process = try PeerProcess(
+                    ["python3", script, "--peer", peer, "--trace", self.trace, "--serve"], name: peer)
+                let setup = try process.readObject()
+                guard let replay = setup["replay_seconds"] as? Double, let update = setup["update_bytes"] as? Int,
+                    let snapshot = setup["snapshot_bytes"] as? Int
+                else { throw ValidationError("\(peer) gave no timings: \(setup)") }
                 timings["\(peer) replay", default: []].append(replay)
-                timings["\(peer) merge", default: []].append(contentsOf: merges)
-                // The run's own ratio: both sides timed within seconds of
-                // each other, so a slow spell of the machine moves both.
-                pairedRatios[peer, default: []].append(median(merges) / outboxThisRun)
                 peerBytes[peer] = (update, snapshot)
+                running.append((peer, process))
             }
+            for _ in 0..<merges {
+                var received = Result<Document, DecodeError>.success(Document())
+                let easel = measure { received = Self.decodeAndMerge(outboxMessages) }
+                guard try received.get().textString(of: note) == trace.endContent else {
+                    throw ValidationError("decode + merge, outbox did not end as the trace's end content")
+                }
+                timings["decode + merge, outbox", default: []].append(easel)
+                for (peer, process) in running {
+                    let answer = try process.request("merge")
+                    guard let seconds = answer["merge_seconds"] as? Double else {
+                        throw ValidationError("\(peer) gave no merge time: \(answer)")
+                    }
+                    timings["\(peer) merge", default: []].append(seconds)
+                    pairedRatios[peer, default: []].append(seconds / easel)
+                }
+            }
+            for (_, process) in running { try process.finish() }
             print("run \(run)/\(runs) done")
         }
         print(
@@ -175,7 +187,7 @@ struct BenchText: ParsableCommand {
         for (peer, ratios) in pairedRatios.sorted(by: { $0.key < $1.key }) {
             print(
                 String(
-                    format: "ratio %@ merge / Easel decode + merge, outbox, run by run: median %.2fx (%.2f-%.2f)", peer,
+                    format: "ratio %@ merge / Easel decode + merge, outbox, merge by merge in turn: median %.2fx (%.2f-%.2f)", peer,
                     median(ratios), ratios.min() ?? 0, ratios.max() ?? 0))
         }
     }
