@@ -37,6 +37,11 @@ struct Arrivals: Sendable {
     /// Characters arrived.
     private(set) var count = 0
 
+    var storageBytes: Int {
+        inOrder.capacity * MemoryLayout<Arrival>.stride + replicaIDs.capacity * MemoryLayout<ReplicaID>.stride
+            + replicaRuns.reduce(0) { $0 + $1.storageBytes }
+    }
+
     private func slot(of replica: ReplicaID) -> Int? {
         if replicaIDs.count > Self.listedReplicas { return slots[replica] }
         for slot in replicaIDs.indices where replicaIDs[slot] == replica { return slot }
@@ -117,6 +122,10 @@ private struct ReplicaRuns: Sendable {
     private var chunks: [[Arrivals.Run]] = []
     /// Each chunk's first counter.
     private var starts: [UInt64] = []
+
+    var storageBytes: Int {
+        starts.capacity * 8 + chunks.reduce(0) { $0 + $1.capacity * MemoryLayout<Arrivals.Run>.stride }
+    }
 
     /// The chunk whose runs would hold `counter`: the last starting at or
     /// before it (0 when none does). Counters mostly come in order, so the

@@ -69,6 +69,16 @@ struct SpanTree: Sendable {
     private func node(of slot: Int32) -> Int { Int(slot) / Self.innerStride }
 
     var innerCount: Int { childCounts.count }
+
+    mutating func reserveCapacity(_ arrivals: Int) {
+        leafOfArrival.reserveCapacity(arrivals)
+    }
+
+    var storageBytes: Int {
+        spans.capacity * MemoryLayout<TextSpan>.stride + (spanCounts.capacity + childCounts.capacity) * 8
+            + (leafSlots.capacity + leafNexts.capacity + children.capacity + innerSlots.capacity
+                + leafOfArrival.capacity) * 4 + counts.capacity * MemoryLayout<Counts>.stride + holdsLeaves.capacity
+    }
     private(set) var visibleCount = 0
     private(set) var totalCount = 0
 

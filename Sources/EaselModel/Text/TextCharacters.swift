@@ -66,6 +66,15 @@ struct TextCharacters: Sendable, Equatable {
         var highest: UInt64 = 0
         // By index, reading only the parts wanted: iterating would copy
         // every op.
+        if sequence.totalCount == 0 {
+            // A text loaded whole (a snapshot, a welcome) gets room for
+            // exactly its characters, not the slack of growing to them.
+            var arriving = 0
+            for index in ops.indices {
+                if case .insertText(_, let insertion) = ops[index].action { arriving += insertion.scalars.count }
+            }
+            sequence.reserveCapacity(arriving)
+        }
         var batch = TextSequence.Batch()
         for index in ops.indices {
             switch ops[index].action {

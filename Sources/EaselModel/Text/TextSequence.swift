@@ -44,6 +44,18 @@ public struct TextSequence: Sendable {
         return String(view)
     }
 
+    /// Bytes the sequence's stores hold (their capacity), ops waiting
+    /// aside: what a loaded text costs in memory.
+    public var storageBytes: Int {
+        content.capacity * MemoryLayout<Unicode.Scalar>.stride + tree.storageBytes + arrivals.storageBytes
+    }
+
+    /// Room for `count` characters in all, made at once.
+    mutating func reserveCapacity(_ count: Int) {
+        content.reserveCapacity(count)
+        tree.reserveCapacity(count)
+    }
+
     /// Whether any op is waiting for a character that has not arrived.
     public var isWaiting: Bool { !waiting.isEmpty }
 

@@ -94,7 +94,11 @@ struct BenchText: ParsableCommand {
         let peerNames = peers == "none" ? [] : peers.split(separator: ",").map(String.init)
         for run in 1...runs {
             var replayed = TextSequence()
-            timings["replay", default: []].append(measure { _ = trace.replay(into: &replayed) })
+            // The ops made are kept past the timing: freeing the bench's
+            // list of them is not the model's work.
+            var made: [TextOp] = []
+            timings["replay", default: []].append(measure { made = trace.replay(into: &replayed) })
+            withExtendedLifetime(made) {}
             try check(replayed, against: trace, "the timed replay")
 
             var oneByOne = TextSequence()
@@ -158,6 +162,7 @@ struct BenchText: ParsableCommand {
             for (_, process) in running { try process.finish() }
             print("run \(run)/\(runs) done")
         }
+        try reportDocument(outboxMessages, trace: trace, note: note, peerBytes: peerBytes)
         print(
             "text, \(trace.patches.count) patches, median of \(runs) runs (of \(runs * merges) timings for the short merges) (min-max), milliseconds:"
         )
@@ -206,6 +211,26 @@ struct BenchText: ParsableCommand {
             }
         }
         return .success(document)
+    }
+
+    /// The merged document as a store keeps it (its snapshot, encoded), and
+    /// the memory a text loaded from that holds, beside the text itself.
+    private func reportDocument(
+        _ messages: [[UInt8]], trace: TextTrace, note: EntityID, peerBytes: [String: (update: Int, snapshot: Int)]
+    ) throws {
+        let merged = try Self.decodeAndMerge(messages).get()
+        let encoded = OpBatchCoding.encode(merged.snapshotOps)
+        let peers = peerBytes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value.snapshot)" }.joined(separator: ", ")
+        print("the encoded document (a store's snapshot): \(encoded.count) bytes\(peers.isEmpty ? "" : " (peers' snapshots: \(peers))")")
+        var loaded = Document()
+        loaded.apply(contentsOf: try OpBatchCoding.decode(encoded))
+        guard let sequence = loaded.textSequence(of: note), sequence.string == trace.endContent else {
+            throw ValidationError("the loaded document did not read as the trace's end content")
+        }
+        let text = trace.endContent.utf8.count
+        print(
+            "memory the loaded text's stores hold: \(sequence.storageBytes) bytes, \(sequence.storageBytes - text) beyond the text's \(text) bytes of UTF-8"
+        )
     }
 
     /// Ops in binary `ops` messages of at most the protocol's ops a message.
