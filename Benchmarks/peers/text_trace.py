@@ -7,10 +7,9 @@ positions in Unicode scalars), as JSON or gzipped JSON. Every patch is
 replayed on one document, committed one at a time as typed; the updates of
 the whole history are then imported by a fresh document, and only that
 import is timed as the merge. Both documents must end as `endContent`.
-The merge is timed `--merges` times, each into a fresh document. Prints one
-JSON line: {"peer", "replay_seconds", "merge_seconds" (a list, one a
-merge), "update_bytes", "snapshot_bytes"}. The replay time includes
-Python's own cost of a call a patch; each merge is one call.
+Prints one JSON line: {"peer", "replay_seconds", "merge_seconds",
+"update_bytes", "snapshot_bytes"}. The replay time includes Python's own
+cost of a call a patch; the merge is one call, into a fresh document.
 
 With `--serve`, the first line has no merges, and then each line "merge"
 on standard input times one merge and answers {"merge_seconds": s}, until
@@ -88,7 +87,6 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--peer", choices=["loro", "yrs"], required=True)
     parser.add_argument("--trace", required=True)
-    parser.add_argument("--merges", type=int, default=1, help="how many times the merge is timed")
     parser.add_argument("--serve", action="store_true", help="time a merge for each line 'merge' on standard input")
     args = parser.parse_args()
     trace = load(args.trace)
@@ -104,7 +102,7 @@ def main():
 
     result = {"peer": args.peer, "replay_seconds": replay, "update_bytes": update_bytes, "snapshot_bytes": snapshot_bytes}
     if not args.serve:
-        result["merge_seconds"] = [timed_merge() for _ in range(max(1, args.merges))]
+        result["merge_seconds"] = timed_merge()
         print(json.dumps(result))
         return
     print(json.dumps(result), flush=True)

@@ -9,7 +9,7 @@
 // new line. Undo takes typing back a word at a time.
 import { ALIGNMENTS, TEXT_STYLES } from './tools.mjs';
 import { formatHex } from './colour.mjs';
-import { scalarsBefore, textEdit, utf16Offset } from './text-positions.mjs';
+import { placeInLines, scalarsBefore, textEdit, utf16Offset } from './text-positions.mjs';
 
 /** Lines are this many ems apart, as the renderer draws them. */
 const LINE_HEIGHT = 1.25;
@@ -225,7 +225,7 @@ export class TextEditing {
    */
   glyphs(id) {
     const { editing, editor } = this;
-    if (!editing || editing.id === undefined || editing.id !== id || editor.hidden) return null;
+    if (!editing || editing.id !== id || editor.hidden) return null;
     const { px, font, align } = editing;
     const style = getComputedStyle(editor);
     const left = parseFloat(style.borderLeftWidth) + parseFloat(style.paddingLeft);
@@ -252,14 +252,8 @@ export class TextEditing {
           .translate(-editor.offsetWidth / 2, -editor.offsetHeight / 2);
       },
       place: (scalars) => {
-        let line = 0;
-        for (; line < lines.length - 1; line += 1) {
-          const count = [...lines[line]].length;
-          if (scalars <= count) break;
-          scalars -= count + 1;
-        }
-        const content = lines[line];
-        return { line, x: lineStart(line) + measure(content.slice(0, utf16Offset(content, scalars))) };
+        const { line, offset } = placeInLines(lines, scalars);
+        return { line, x: lineStart(line) + measure(lines[line].slice(0, offset)) };
       },
       lineEdge: (line, side) => lineStart(line) + (side === 'end' ? measure(lines[line]) : 0),
       // A line's letters sit in the middle of its line box.

@@ -22,6 +22,23 @@ export function utf16Offset(string, scalars) {
 }
 
 /**
+ * Where the place after `scalars` scalars of a text laid out as `lines`
+ * (the newlines between them one scalar each) is: its line, and its UTF-16
+ * offset in that line; a place past the end is the last line's end.
+ * @param {string[]} lines
+ */
+export function placeInLines(lines, scalars) {
+  let line = 0;
+  for (; line < lines.length - 1; line += 1) {
+    const count = [...lines[line]].length;
+    if (scalars <= count) break;
+    scalars -= count + 1;
+  }
+  const content = lines[line] ?? '';
+  return { line, offset: utf16Offset(content, scalars) };
+}
+
+/**
  * What turned `before` into `after`: UTF-16 units `start` to `end` of
  * `before` replaced by `inserted`, never splitting a surrogate pair. When
  * the same result could come from edits at several places ("aa" to

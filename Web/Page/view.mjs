@@ -1,6 +1,6 @@
 // The SVG on the page, patched per changed entity from the module's
 // renderer: the page draws nothing itself.
-import { scalarsBefore, utf16Offset } from './text-positions.mjs';
+import { placeInLines, scalarsBefore, utf16Offset } from './text-positions.mjs';
 
 const SVG = 'http://www.w3.org/2000/svg';
 
@@ -273,18 +273,11 @@ function drawnGlyphs(text) {
  * between them newlines).
  */
 function placeInText(text, lines, scalars) {
-  let before = 0;
-  for (let line = 0; line < lines.length; line += 1) {
-    const content = lines[line].textContent ?? '';
-    const count = [...content].length;
-    if (scalars <= count || line === lines.length - 1) {
-      const offset = utf16Offset(content, Math.min(scalars, count));
-      return { line, x: characterEdge(text, lines[line], before, content, offset) };
-    }
-    scalars -= count + 1;
-    before += content.length;
-  }
-  return { line: 0, x: 0 };
+  const contents = lines.map((line) => line.textContent ?? '');
+  const { line, offset } = placeInLines(contents, scalars);
+  // The drawing's characters run on across lines, newlines left out.
+  const before = contents.slice(0, line).reduce((sum, content) => sum + content.length, 0);
+  return { line, x: characterEdge(text, lines[line], before, contents[line], offset) };
 }
 
 /** The x of the place `offset` (UTF-16) into a line whose characters

@@ -2,7 +2,7 @@
 // one keystroke, paste or cut made: checked on random strings with emoji.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { scalarsBefore, textEdit, utf16Offset } from '../Page/text-positions.mjs';
+import { placeInLines, scalarsBefore, textEdit, utf16Offset } from '../Page/text-positions.mjs';
 
 const pieces = ['a', 'b', ' ', '\n', 'é', '😀', '👍🏽', '中'];
 
@@ -64,4 +64,15 @@ test('applying the edit found for any change of any string gives the new string,
       assert.equal(utf16Offset(before, scalarsBefore(before, offset)), offset, `seed ${seed}: offset ${offset} splits a pair`);
     }
   }
+});
+
+test('a place in a text of several lines counts each newline as one scalar and lands on the last line past the end', () => {
+  const lines = ['a😀b', '', 'cd'];
+  assert.deepEqual(placeInLines(lines, 0), { line: 0, offset: 0 });
+  assert.deepEqual(placeInLines(lines, 2), { line: 0, offset: 3 });
+  assert.deepEqual(placeInLines(lines, 3), { line: 0, offset: 4 });
+  assert.deepEqual(placeInLines(lines, 4), { line: 1, offset: 0 });
+  assert.deepEqual(placeInLines(lines, 5), { line: 2, offset: 0 });
+  assert.deepEqual(placeInLines(lines, 7), { line: 2, offset: 2 });
+  assert.deepEqual(placeInLines(lines, 99), { line: 2, offset: 2 });
 });

@@ -80,7 +80,6 @@ public struct Op: Hashable, Sendable {
         return extra > 0 ? id.counter &+ UInt64(extra) : id.counter
     }
 
-    /// The op as an edit of a text's characters, if it is one.
     /// Whether the op types or deletes characters of a text.
     public var isCharacterOp: Bool {
         switch action {
@@ -89,6 +88,7 @@ public struct Op: Hashable, Sendable {
         }
     }
 
+    /// The op as an edit of a text's characters, if it is one.
     public var textOp: TextOp? {
         switch action {
         case .insertText(_, let insertion):

@@ -64,8 +64,6 @@ struct TextCharacters: Sendable, Equatable {
     /// The highest counter the ops take.
     mutating func apply(contentsOf ops: ArraySlice<Op>) -> UInt64 {
         var highest: UInt64 = 0
-        // By index, reading only the parts wanted: iterating would copy
-        // every op.
         if sequence.totalCount == 0 {
             // A text loaded whole (a snapshot, a welcome) gets room for
             // exactly its characters, not the slack of growing to them.
@@ -75,6 +73,8 @@ struct TextCharacters: Sendable, Equatable {
             }
             sequence.reserveCapacity(arriving)
         }
+        // By index, reading only the parts wanted: iterating would copy
+        // every op.
         var batch = TextSequence.Batch()
         for index in ops.indices {
             switch ops[index].action {

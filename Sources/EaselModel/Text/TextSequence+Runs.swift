@@ -89,13 +89,6 @@ extension TextSequence {
     /// last character, as the run does, and the order ops arrive in never
     /// changes where anything ends up.
     public mutating func apply(contentsOf ops: [TextOp]) {
-        applyJoining(ops)
-    }
-
-    /// `apply(contentsOf:)` for any sequence of ops: internal, so each use
-    /// in this module is specialized (a public generic called from another
-    /// module would run unspecialized, slower by half).
-    mutating func applyJoining(_ ops: some Sequence<TextOp>) {
         var batch = Batch()
         for op in ops {
             switch op {

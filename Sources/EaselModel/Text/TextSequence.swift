@@ -309,13 +309,12 @@ public struct TextSequence: Sendable {
 
     /// Characters `id`, `id + 1`, … arrive, to stand at `place`.
     mutating func land(
-        _ id: OpID, _ scalars: [Unicode.Scalar], originLeft: Int32, originRight: Int32, at place: SpanTree.Cursor,
-        isDeleted: Bool = false
+        _ id: OpID, _ scalars: [Unicode.Scalar], originLeft: Int32, originRight: Int32, at place: SpanTree.Cursor
     ) {
         // Callers have checked that the characters are new.
         guard let (first, idsGoOn) = arrive(id, scalars) else { preconditionFailure("characters \(id) arrived twice") }
         let span = TextSpan(
-            first: first, length: scalars.count, originLeft: originLeft, originRight: originRight, isDeleted: isDeleted)
+            first: first, length: scalars.count, originLeft: originLeft, originRight: originRight, isDeleted: false)
         tree.insert(span, at: place, idsGoOn: idsGoOn)
     }
 

@@ -21,7 +21,7 @@ struct BenchText: ParsableCommand {
     @Option(help: "Runs of each side; medians are reported.") var runs = 5
     @Option(
         help: ArgumentHelp(
-            "Times each short merge (ops together, the outbox's, a snapshot, the peers' imports) is timed in a run.",
+            "How many times each short merge (ops together, the outbox's, a snapshot, the peers' imports) is timed in a run.",
             discussion: "A merge of a few milliseconds is easily caught by a busy neighbour: several a run keep the median steady."
         ))
     var merges = 5
