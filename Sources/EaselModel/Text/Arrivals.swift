@@ -42,6 +42,10 @@ struct Arrivals: Sendable {
             + replicaRuns.reduce(0) { $0 + $1.storageBytes }
     }
 
+    mutating func reserveCapacity(runs: Int) {
+        inOrder.reserveCapacity(runs)
+    }
+
     private func slot(of replica: ReplicaID) -> Int? {
         if replicaIDs.count > Self.listedReplicas { return slots[replica] }
         for slot in replicaIDs.indices where replicaIDs[slot] == replica { return slot }

@@ -70,8 +70,15 @@ struct SpanTree: Sendable {
 
     var innerCount: Int { childCounts.count }
 
-    mutating func reserveCapacity(_ arrivals: Int) {
+    /// Room for `arrivals` characters in `spans` spans appended in order,
+    /// which fill each leaf before the next.
+    mutating func reserveCapacity(arrivals: Int, spans: Int) {
         leafOfArrival.reserveCapacity(arrivals)
+        let leaves = spans / Self.leafCapacity + 2
+        self.spans.reserveCapacity(leaves * Self.leafStride)
+        spanCounts.reserveCapacity(leaves)
+        leafSlots.reserveCapacity(leaves)
+        leafNexts.reserveCapacity(leaves)
     }
 
     var storageBytes: Int {

@@ -68,10 +68,13 @@ struct TextCharacters: Sendable, Equatable {
             // A text loaded whole (a snapshot, a welcome) gets room for
             // exactly its characters, not the slack of growing to them.
             var arriving = 0
+            var runs = 0
             for index in ops.indices {
-                if case .insertText(_, let insertion) = ops[index].action { arriving += insertion.scalars.count }
+                guard case .insertText(_, let insertion) = ops[index].action else { continue }
+                arriving += insertion.scalars.count
+                runs += 1
             }
-            sequence.reserveCapacity(arriving)
+            sequence.reserveCapacity(arriving, runs: runs)
         }
         // By index, reading only the parts wanted: iterating would copy
         // every op.

@@ -16,7 +16,8 @@ extension TextSequence {
     public var runs: [TextRun] {
         var runs: [TextRun] = []
         tree.forEachSpan { span in
-            let scalars = content[span.first..<span.first + span.length]
+            var scalars: [Unicode.Scalar] = []
+            content.copy(span.first..<span.first + span.length, to: &scalars)
             let first = arrivals.id(of: span.first)
             let originLeft = id(of: span.originLeft)
             let originRight = id(of: span.originRight)
@@ -29,7 +30,7 @@ extension TextSequence {
             } else {
                 runs.append(
                     TextRun(
-                        insert: TextInsert(id: first, originLeft: originLeft, originRight: originRight, scalars: Array(scalars)),
+                        insert: TextInsert(id: first, originLeft: originLeft, originRight: originRight, scalars: scalars),
                         isDeleted: span.isDeleted))
             }
         }
@@ -43,6 +44,7 @@ extension TextSequence {
     /// are refused.
     public init(runs: [TextRun]) throws(ModelError) {
         self.init()
+        reserveCapacity(runs.reduce(0) { $0 + $1.insert.scalars.count }, runs: runs.count)
         // A run's right origin comes later in the text: every character is
         // numbered before any origin is looked up.
         var idsGoOn: [Bool] = []
@@ -203,7 +205,7 @@ extension TextSequence {
         while done < run.count {
             guard let present = arrivals.run(from: run.first.advanced(by: done)) else { break }
             let taken = min(run.count - done, present.count)
-            scalars.append(contentsOf: content[present.arrival..<present.arrival + taken])
+            content.copy(present.arrival..<present.arrival + taken, to: &scalars)
             done += taken
         }
         return scalars

@@ -19,7 +19,7 @@ public struct TextSequence: Sendable {
     private(set) var arrivals = Arrivals()
     /// Every scalar ever typed, in the order it arrived; spans point into
     /// it by arrival.
-    private(set) var content: [Unicode.Scalar] = []
+    private(set) var content = ScalarStore()
     /// Ops that name characters not here yet.
     private(set) var waiting: [TextOp] = []
 
@@ -33,7 +33,7 @@ public struct TextSequence: Sendable {
         var scalars: [Unicode.Scalar] = []
         scalars.reserveCapacity(count)
         tree.forEachSpan { span in
-            if !span.isDeleted { scalars.append(contentsOf: content[span.first..<span.first + span.length]) }
+            if !span.isDeleted { content.copy(span.first..<span.first + span.length, to: &scalars) }
         }
         return scalars
     }
@@ -47,13 +47,15 @@ public struct TextSequence: Sendable {
     /// Bytes the sequence's stores hold (their capacity), ops waiting
     /// aside: what a loaded text costs in memory.
     public var storageBytes: Int {
-        content.capacity * MemoryLayout<Unicode.Scalar>.stride + tree.storageBytes + arrivals.storageBytes
+        content.storageBytes + tree.storageBytes + arrivals.storageBytes
     }
 
-    /// Room for `count` characters in all, made at once.
-    mutating func reserveCapacity(_ count: Int) {
+    /// Room for `count` characters in all, arriving in about `runs` runs,
+    /// made at once.
+    mutating func reserveCapacity(_ count: Int, runs: Int) {
         content.reserveCapacity(count)
-        tree.reserveCapacity(count)
+        tree.reserveCapacity(arrivals: count, spans: runs)
+        arrivals.reserveCapacity(runs: runs)
     }
 
     /// Whether any op is waiting for a character that has not arrived.

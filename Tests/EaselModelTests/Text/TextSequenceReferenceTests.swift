@@ -6,6 +6,7 @@ import Testing
 /// replicas typing and deleting at random and delivered in random orders,
 /// leave both with the same characters in the same order, deleted alike.
 @Suite struct TextSequenceReferenceTests {
+    static let wideScalars: [Unicode.Scalar] = ["€", "ж", "😀"]
     static func items(_ naive: NaiveTextSequence) -> [TextSequence.Item] {
         naive.items.map { TextSequence.Item(id: $0.id, scalar: $0.scalar, isDeleted: $0.isDeleted) }
     }
@@ -26,8 +27,12 @@ import Testing
                 for _ in 0..<Int.random(in: editsPerRound, using: &random) {
                     let length = replicas[index].count
                     if length == 0 || random.chance(0.7) {
+                        // Now and then a scalar past Latin-1, which widens
+                        // the store of scalars in the midst of a history.
                         let typed = (0..<Int.random(in: 1...4, using: &random)).map { _ in
-                            Unicode.Scalar(UInt8.random(in: 97...122, using: &random))
+                            random.chance(0.02)
+                                ? Self.wideScalars[Int.random(in: 0..<Self.wideScalars.count, using: &random)]
+                                : Unicode.Scalar(UInt8.random(in: 97...122, using: &random))
                         }
                         let id = OpID(counter: counters[index], replica: ReplicaID(rawValue: UInt64(index + 1)))
                         counters[index] += UInt64(typed.count) + UInt64.random(in: 0...1, using: &random)
