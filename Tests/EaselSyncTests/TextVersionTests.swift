@@ -50,7 +50,16 @@ import Testing
             return
         }
         #expect(Document(applying: snapshot).textString(of: Self.note) == "Hi there!")
-        #expect(snapshot.allSatisfy { if case .insertText = $0.action { false } else { true } })
+        #expect(snapshot.allSatisfy { !$0.isCharacterOp })
+
+        // A version-4 joiner's welcome holds the text's snapshot.
+        let (recent, welcomed) = harness.join(ReplicaID(rawValue: 0xE11E), as: "erin", protocol: WireProtocol.version)
+        guard case .snapshot(let current4)? = welcomed.welcome(to: recent)?.content else {
+            Issue.record("no snapshot welcome")
+            return
+        }
+        #expect(current4.contains { if case .textSnapshot = $0.action { true } else { false } })
+        #expect(Document(applying: current4).textString(of: Self.note) == "Hi there!")
     }
 
     @Test func aTextWhoseCharactersMergeIsNotWrittenWholeByAnyVersion() throws {

@@ -77,7 +77,8 @@ extension TextCharacters {
     }
 
     /// The base write, then every run in document order: its first ID,
-    /// origins, deleted or not, and its scalars.
+    /// origins, deleted or not, its length and the scalars of one not
+    /// deleted (a deleted character's is not part of the state).
     func encodeCanonically(into writer: inout ByteWriter) {
         writer.opID(base)
         let runs = sequence.runs
@@ -88,6 +89,7 @@ extension TextCharacters {
             writer.opID(run.insert.originRight ?? .unwritten)
             writer.byte(run.isDeleted ? 1 : 0)
             writer.varint(UInt64(run.insert.scalars.count))
+            guard !run.isDeleted else { continue }
             for scalar in run.insert.scalars { writer.varint(UInt64(scalar.value)) }
         }
     }

@@ -182,6 +182,9 @@ extension Document {
             for run in runs {
                 guard sequence.containsAll(run) else { throw .invalidText("\(entity) has no characters \(run)") }
             }
+        case .textSnapshot:
+            // Snapshots come from a store, never from an editor.
+            throw .invalidText("a text's snapshot is never an edit: type with insertText and deleteText")
         }
         // Once a text's characters merge, its string is edited through
         // them: a write of the whole string would start them over.

@@ -23,34 +23,13 @@ extension Document {
 }
 
 extension TextCharacters {
-    /// The characters typed since the base string (the register's own op
-    /// gives that), as runs in document order; then one delete of every
-    /// deleted character, stamped with the latest delete. Runs and deletes
-    /// longer than one op may carry are cut into several: cut runs keep
-    /// their IDs; cut deletes share the stamp, which a delete only carries.
+    /// The characters as a snapshot carries them, base string included
+    /// (so a replica loading them need not merge them into the register's),
+    /// in pieces within the limits, each stamped with the latest op that
+    /// changed the text (Docs/text.md).
     fileprivate func appendSnapshotOps(of entity: EntityID, to ops: inout [Op]) {
-        var deleted: [CharacterRun] = []
-        for run in sequence.runs {
-            if run.isDeleted { deleted.append(CharacterRun(first: run.insert.id, count: run.insert.scalars.count)) }
-            guard let insert = typedPart(of: run.insert) else { continue }
-            var offset = 0
-            while offset < insert.scalars.count {
-                let end = min(offset + ModelLimits.scalarsPerInsert, insert.scalars.count)
-                let id = insert.id.advanced(by: offset)
-                let insertion = TextInsertion(
-                    originLeft: offset == 0 ? insert.originLeft : insert.id.advanced(by: offset - 1),
-                    originRight: insert.originRight, scalars: Array(insert.scalars[offset..<end]))
-                ops.append(Op(id: id, transaction: TransactionID(id), action: .insertText(entity, insertion)))
-                offset = end
-            }
-        }
-        guard let stamp = latestDelete else { return }
-        var offset = 0
-        while offset < deleted.count {
-            let end = min(offset + ModelLimits.runsPerDelete, deleted.count)
-            ops.append(
-                Op(id: stamp, transaction: TransactionID(stamp), action: .deleteText(entity, Array(deleted[offset..<end]))))
-            offset = end
+        for piece in sequence.snapshot {
+            ops.append(Op(id: latestStamp, transaction: TransactionID(latestStamp), action: .textSnapshot(entity, piece)))
         }
     }
 }

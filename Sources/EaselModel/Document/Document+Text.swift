@@ -71,12 +71,27 @@ extension Document {
 
     mutating func applyText(_ op: TextOp, to entity: EntityID, stamp: OpID) -> ApplyResult {
         let created = records[Int(slotWithCharacters(of: entity))].kind != nil
-        switch texts[entity]?.apply(op, stamp: stamp) {
-        case .applied?: return created ? .applied : .appliedBeforeCreate
-        case .duplicate?: return .duplicate
-        case .waiting?, nil: return .waitingForGap
+        return ApplyResult(texts[entity]?.apply(op, stamp: stamp), created: created)
+    }
+
+    @inline(never)
+    mutating func applyText(_ snapshot: TextSnapshot, to entity: EntityID, stamp: OpID) -> ApplyResult {
+        let created = records[Int(slotWithCharacters(of: entity))].kind != nil
+        return ApplyResult(texts[entity]?.apply(snapshot, stamp: stamp), created: created)
+    }
+}
+
+extension ApplyResult {
+    fileprivate init(_ outcome: TextCharacters.ApplyOutcome?, created: Bool) {
+        switch outcome {
+        case .applied?: self = created ? .applied : .appliedBeforeCreate
+        case .duplicate?: self = .duplicate
+        case .waiting?, nil: self = .waitingForGap
         }
     }
+}
+
+extension Document {
 
     /// Applies ops received together, as applying them one by one would:
     /// consecutive character ops on one text go to it together, so typing
@@ -105,7 +120,7 @@ extension Document {
     @inline(__always)
     private static func characterEntity(of op: Op) -> EntityID? {
         switch op.action {
-        case .insertText(let entity, _), .deleteText(let entity, _): entity
+        case .insertText(let entity, _), .deleteText(let entity, _), .textSnapshot(let entity, _): entity
         default: nil
         }
     }

@@ -64,6 +64,8 @@ public struct Document: Sendable {
             return ApplyResult(outcome, created: records[slot].kind != nil)
         case .insertText(let entity, _), .deleteText(let entity, _):
             return applyText(op, to: entity)
+        case .textSnapshot(let entity, let snapshot):
+            return applyText(snapshot, to: entity, stamp: op.id)
         }
     }
 

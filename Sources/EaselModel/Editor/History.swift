@@ -169,7 +169,7 @@ struct History: Hashable, Sendable {
                         texts[at].deleted.append(TextEdit.Deleted(run: visible, scalars: sequence.scalars(of: visible)))
                     }
                 }
-            case .set, .append:
+            case .set, .append, .textSnapshot:
                 break
             }
         }
@@ -194,7 +194,7 @@ struct History: Hashable, Sendable {
         switch op.action {
         case .set(let entity, let field): key = RegisterKey(entity: entity, target: .field(field.id))
         case .delete(let entity), .restore(let entity): key = RegisterKey(entity: entity, target: .alive)
-        case .create, .append, .insertText, .deleteText: return
+        case .create, .append, .insertText, .deleteText, .textSnapshot: return
         }
         if foreignWrites[key].map({ $0 < op.id }) ?? true { foreignWrites[key] = op.id }
     }

@@ -15,6 +15,11 @@ public enum ModelLimits {
     public static let scalarsPerInsert = 4096
     /// Most runs of characters one op deletes.
     public static let runsPerDelete = 4096
+    /// Most runs in one piece of a text's snapshot, and most scalars of its
+    /// characters not deleted: a text past them is several pieces, each
+    /// well inside a message in either encoding.
+    public static let runsPerTextSnapshot = 4096
+    public static let scalarsPerTextSnapshot = 65_536
     /// Most characters ever typed into one text, deleted ones included
     /// (they stay as tombstones). A server refuses an insert past it.
     public static let charactersPerText = 1 << 20

@@ -37,6 +37,8 @@ extension Op {
             try Self.validate(insertion, id: id)
         case .deleteText(_, let runs):
             try Self.validate(runs)
+        case .textSnapshot(_, let snapshot):
+            try Self.validate(snapshot)
         }
     }
 }
@@ -77,6 +79,44 @@ extension Op {
             guard run.first.counter <= UInt64.max - UInt64(run.count) else {
                 throw .invalidText("a run's counters reach past the largest")
             }
+        }
+    }
+}
+
+extension Op {
+    /// A piece of a text's snapshot: within the limits, its runs well
+    /// formed, a scalar for each character not deleted. Whether the runs
+    /// name each character once and only origins they hold is the
+    /// loader's question (`TextSequence(snapshot:)`).
+    @inline(never)
+    static func validate(_ snapshot: TextSnapshot) throws(ModelError) {
+        let runs = snapshot.runs
+        guard !runs.isEmpty else { throw .invalidText("a text's snapshot holds at least one run") }
+        guard runs.count <= ModelLimits.runsPerTextSnapshot else {
+            throw .invalidText("\(runs.count) runs in one piece of a snapshot; at most \(ModelLimits.runsPerTextSnapshot)")
+        }
+        guard snapshot.scalars.count <= ModelLimits.scalarsPerTextSnapshot else {
+            throw .invalidText(
+                "\(snapshot.scalars.count) scalars in one piece of a snapshot; at most \(ModelLimits.scalarsPerTextSnapshot)")
+        }
+        for run in runs {
+            guard run.count > 0, run.count <= ModelLimits.charactersPerText else {
+                throw .invalidText("a run of \(run.count) characters")
+            }
+            guard run.first.counter > 0 else { throw .zeroCounter }
+            guard run.first.counter <= UInt64.max - UInt64(run.count) else {
+                throw .invalidText("a run's counters reach past the largest")
+            }
+            for origin in [run.originLeft, run.originRight] {
+                guard let origin else { continue }
+                guard origin.counter > 0 else { throw .zeroCounter }
+                guard origin.replica != run.first.replica || origin.counter < run.first.counter else {
+                    throw .invalidText("a run's origin \(origin) is not typed before it")
+                }
+            }
+        }
+        guard snapshot.scalars.count == snapshot.visibleCount else {
+            throw .invalidText("\(snapshot.scalars.count) scalars for \(snapshot.visibleCount) characters not deleted")
         }
     }
 }

@@ -34,6 +34,10 @@ public struct Op: Hashable, Sendable {
         indirect case insertText(EntityID, TextInsertion)
         /// Deletes a text's characters, named by ID.
         case deleteText(EntityID, [CharacterRun])
+        /// A text's characters as a snapshot carries them, or a piece of
+        /// them (`TextSnapshot`): only a snapshot holds this op, stamped
+        /// with the latest op that changed the text.
+        indirect case textSnapshot(EntityID, TextSnapshot)
     }
 
     /// The entity this op creates or edits.
@@ -42,7 +46,7 @@ public struct Op: Hashable, Sendable {
         switch action {
         case .create: EntityID(id)
         case .set(let entity, _), .delete(let entity), .restore(let entity), .append(let entity, _, _),
-            .insertText(let entity, _), .deleteText(let entity, _):
+            .insertText(let entity, _), .deleteText(let entity, _), .textSnapshot(let entity, _):
             entity
         }
     }
@@ -59,6 +63,8 @@ public struct Op: Hashable, Sendable {
             guard kind == .text else { return id.counter }
         case .insertText:
             break
+        case .textSnapshot(_, let snapshot):
+            return max(id.counter, snapshot.highestCounter)
         default:
             return id.counter
         }
@@ -83,7 +89,7 @@ public struct Op: Hashable, Sendable {
     /// Whether the op types or deletes characters of a text.
     public var isCharacterOp: Bool {
         switch action {
-        case .insertText, .deleteText: true
+        case .insertText, .deleteText, .textSnapshot: true
         default: false
         }
     }

@@ -34,6 +34,14 @@ struct ScalarStore: Sendable {
         wide.append(contentsOf: scalars)
     }
 
+    /// Appends `count` scalars no one knows (U+0000): deleted characters
+    /// a snapshot gave without theirs.
+    mutating func appendUnknown(_ count: Int) {
+        if isWide { wide.append(contentsOf: repeatElement(Unicode.Scalar(0), count: count)) } else {
+            narrow.append(contentsOf: repeatElement(0, count: count))
+        }
+    }
+
     /// Appends the scalars of the arrivals in `range` to `scalars`.
     func copy(_ range: Range<Int>, to scalars: inout [Unicode.Scalar]) {
         if isWide {

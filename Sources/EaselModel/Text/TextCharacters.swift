@@ -18,8 +18,6 @@ struct TextCharacters: Sendable, Equatable {
     private(set) var base: OpID
     private(set) var baseLength: Int
     private(set) var sequence: TextSequence
-    /// The latest delete applied, which a snapshot stamps its delete with.
-    private(set) var latestDelete: OpID?
     /// The latest op applied, base included: what a peer reading the text
     /// as one string sees it stamped with.
     private(set) var latestStamp: OpID
@@ -53,9 +51,15 @@ struct TextCharacters: Sendable, Equatable {
     }
 
     mutating func apply(_ op: TextOp, stamp: OpID) -> ApplyOutcome {
-        note(op, stamp: stamp)
+        note(stamp)
         if case .insert(let insert) = op, sequence.contains(insert.id) { return .duplicate }
         return sequence.apply(op) ? .applied : .waiting
+    }
+
+    mutating func apply(_ snapshot: TextSnapshot, stamp: OpID) -> ApplyOutcome {
+        note(stamp)
+        load(snapshot)
+        return sequence.isWaiting ? .waiting : .applied
     }
 
     /// Ops of this text received together, read from the ops that carry
@@ -64,51 +68,81 @@ struct TextCharacters: Sendable, Equatable {
     /// The highest counter the ops take.
     mutating func apply(contentsOf ops: ArraySlice<Op>) -> UInt64 {
         var highest: UInt64 = 0
-        if sequence.totalCount == 0 {
-            // A text loaded whole (a snapshot, a welcome) gets room for
-            // exactly its characters, not the slack of growing to them.
-            var arriving = 0
-            var runs = 0
-            for index in ops.indices {
-                guard case .insertText(_, let insertion) = ops[index].action else { continue }
-                arriving += insertion.scalars.count
-                runs += 1
-            }
-            sequence.reserveCapacity(arriving, runs: runs)
-        }
+        if sequence.totalCount == 0 { reserveCapacity(for: ops) }
         // By index, reading only the parts wanted: iterating would copy
         // every op.
         var batch = TextSequence.Batch()
-        for index in ops.indices {
+        var index = ops.startIndex
+        while index < ops.endIndex {
+            let id = ops[index].id
             switch ops[index].action {
             case .insertText(_, let insertion):
-                let id = ops[index].id
-                note(deleting: false, stamp: id)
+                note(id)
                 highest = max(highest, id.counter &+ UInt64(max(insertion.scalars.count - 1, 0)))
                 let insert = TextInsert(
                     id: id, originLeft: insertion.originLeft, originRight: insertion.originRight,
                     scalars: insertion.scalars)
                 sequence.add(insert, to: &batch)
             case .deleteText(_, let runs):
-                let id = ops[index].id
-                note(deleting: true, stamp: id)
+                note(id)
                 highest = max(highest, id.counter)
                 sequence.add(TextDelete(runs: runs), to: &batch)
-            default: continue
+            case .textSnapshot(_, var snapshot):
+                // A snapshot's pieces come one after another: they load as
+                // one, since a run's right origin may be in a later piece.
+                sequence.finish(&batch)
+                note(id)
+                highest = max(highest, ops[index].lastCounter)
+                while index + 1 < ops.endIndex, case .textSnapshot(_, let next) = ops[index + 1].action {
+                    index += 1
+                    note(ops[index].id)
+                    highest = max(highest, ops[index].lastCounter)
+                    snapshot.append(next)
+                }
+                load(snapshot)
+            default:
+                break
             }
+            index += 1
         }
         sequence.finish(&batch)
         return highest
     }
 
-    private mutating func note(_ op: TextOp, stamp: OpID) {
-        let deleting: Bool = if case .delete = op { true } else { false }
-        note(deleting: deleting, stamp: stamp)
+    /// A text loaded whole (a welcome, a store's ops) gets room for exactly
+    /// its characters, not the slack of growing to them.
+    private mutating func reserveCapacity(for ops: ArraySlice<Op>) {
+        var arriving = 0
+        var runs = 0
+        for index in ops.indices {
+            guard case .insertText(_, let insertion) = ops[index].action else { continue }
+            arriving += insertion.scalars.count
+            runs += 1
+        }
+        if runs > 0 { sequence.reserveCapacity(arriving, runs: runs) }
     }
 
-    private mutating func note(deleting: Bool, stamp: OpID) {
+    /// Merges a snapshot of the text. Into characters that are the base
+    /// string alone, as a replica joining finds them, the snapshot loads
+    /// at once (`TextSequence(snapshot:)`) when it holds the base's
+    /// characters, as every snapshot a replica made does; else its runs
+    /// merge as the ops that typed and deleted them would.
+    private mutating func load(_ snapshot: TextSnapshot) {
+        if !hasEdits, let loaded = try? TextSequence(snapshot: snapshot),
+            baseLength == 0 || loaded.containsAll(CharacterRun(first: base, count: baseLength))
+        {
+            let waiting = sequence.waiting
+            sequence = loaded
+            if !waiting.isEmpty { sequence.apply(contentsOf: waiting) }
+            return
+        }
+        let (inserts, deleted) = snapshot.ops
+        for insert in inserts { sequence.apply(.insert(insert)) }
+        if !deleted.runs.isEmpty { sequence.apply(.delete(deleted)) }
+    }
+
+    private mutating func note(_ stamp: OpID) {
         latestStamp = max(latestStamp, stamp)
-        if deleting { latestDelete = max(latestDelete ?? stamp, stamp) }
     }
 
     enum ApplyOutcome {
@@ -119,7 +153,6 @@ struct TextCharacters: Sendable, Equatable {
     func rebased(on string: String, stamp: OpID) -> TextCharacters {
         var rebased = TextCharacters(base: string, stamp: stamp)
         rebased.latestStamp = max(latestStamp, stamp)
-        rebased.latestDelete = latestDelete
         var deleted: [CharacterRun] = []
         var typed: [TextOp] = []
         for run in sequence.runs {

@@ -37,52 +37,6 @@ extension TextSequence {
         return runs
     }
 
-    /// The text a snapshot's runs make, taken in the order given, which is
-    /// the order of the text they were read from: no run is scanned for its
-    /// place, so loading costs about as much as reading. Runs that are
-    /// empty, name a character twice or name an origin the snapshot lacks
-    /// are refused.
-    public init(runs: [TextRun]) throws(ModelError) {
-        self.init()
-        reserveCapacity(runs.reduce(0) { $0 + $1.insert.scalars.count }, runs: runs.count)
-        // A run's right origin comes later in the text: every character is
-        // numbered before any origin is looked up.
-        var idsGoOn: [Bool] = []
-        idsGoOn.reserveCapacity(runs.count)
-        for run in runs {
-            let insert = run.insert
-            guard !insert.scalars.isEmpty else { throw .invalidText("a run with no characters") }
-            guard insert.id.counter <= UInt64.max - UInt64(insert.scalars.count) else {
-                throw .invalidText("a run's counters reach past the largest")
-            }
-            guard let arrived = arrive(insert.id, insert.scalars) else {
-                throw .invalidText("character \(insert.id) is in the snapshot twice")
-            }
-            idsGoOn.append(arrived.idsGoOn)
-        }
-        var first = 0
-        for (at, run) in runs.enumerated() {
-            // Origins are most often the runs on either side, which cost no
-            // lookup.
-            let length = run.insert.scalars.count
-            let before = at > 0 ? runs[at - 1].insert.id.advanced(by: runs[at - 1].insert.scalars.count - 1) : nil
-            let after = at + 1 < runs.count ? runs[at + 1].insert.id : nil
-            let originLeft = run.insert.originLeft == before && before != nil ? Int32(first - 1) : try arrival(of: run.insert.originLeft)
-            let originRight = run.insert.originRight == after && after != nil ? Int32(first + length) : try arrival(of: run.insert.originRight)
-            let span = TextSpan(first: first, length: length, originLeft: originLeft, originRight: originRight, isDeleted: run.isDeleted)
-            append(span, idsGoOn: idsGoOn[at])
-            first += length
-        }
-    }
-
-    private func arrival(of origin: OpID?) throws(ModelError) -> Int32 {
-        guard let origin else { return TextSpan.none }
-        guard let arrival = arrivals.arrival(of: origin) else {
-            throw .invalidText("a run's origin \(origin) is not in the snapshot")
-        }
-        return Int32(arrival)
-    }
-
     /// Applies ops received together: consecutive inserts that continue one
     /// another (one replica typing on, a key at a time, from where it left
     /// off) land as one run, and consecutive deletes as one op. The result

@@ -330,8 +330,14 @@ public struct TextSequence: Sendable {
     /// arrival, and whether their ids go on from the last arrival's; nil
     /// when some of them are here already.
     mutating func arrive(_ id: OpID, _ scalars: [Unicode.Scalar]) -> (first: Int, idsGoOn: Bool)? {
-        guard let (first, idsGoOn) = arrivals.add(id, count: scalars.count) else { return nil }
-        content.append(contentsOf: scalars)
+        arrive(id, count: scalars.count, scalars: scalars[...])
+    }
+
+    /// The same for `count` characters whose scalars are `scalars`, or
+    /// unknown (deleted characters a snapshot gave).
+    mutating func arrive(_ id: OpID, count: Int, scalars: ArraySlice<Unicode.Scalar>?) -> (first: Int, idsGoOn: Bool)? {
+        guard let (first, idsGoOn) = arrivals.add(id, count: count) else { return nil }
+        if let scalars { content.append(contentsOf: scalars) } else { content.appendUnknown(count) }
         return (first, idsGoOn)
     }
 
@@ -366,6 +372,12 @@ extension TextSequence {
         var id: OpID
         var scalar: Unicode.Scalar
         var isDeleted: Bool
+
+        /// A deleted character's scalar is not part of the state
+        /// (`TextSnapshot`).
+        static func == (lhs: Item, rhs: Item) -> Bool {
+            lhs.id == rhs.id && lhs.isDeleted == rhs.isDeleted && (lhs.isDeleted || lhs.scalar == rhs.scalar)
+        }
     }
 
     var items: [Item] {

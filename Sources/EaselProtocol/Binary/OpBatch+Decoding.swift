@@ -64,9 +64,8 @@ extension BinaryReader {
             guard header & OpBatch.reservedBit == 0 else {
                 throw DecodeError(.unknownTag, "op \(index) sets the reserved header bit")
             }
-            guard let action = OpBatch.ActionTag(rawValue: header & OpBatch.actionMask) else {
-                throw DecodeError(.unknownTag, "op \(index) has unknown action \(header & OpBatch.actionMask)")
-            }
+            // Nil for 0: the body's first byte is the tag.
+            let headerAction = OpBatch.ActionTag(rawValue: header & OpBatch.actionMask)
             guard
                 let mode = OpBatch.TransactionMode(
                     rawValue: (header & OpBatch.transactionMask) >> OpBatch.transactionShift)
@@ -100,6 +99,7 @@ extension BinaryReader {
             }
             transaction = opTransaction
 
+            let action = if let headerAction { headerAction } else { try extendedAction(index) }
             let op = Op(
                 id: id, transaction: opTransaction, action: try actionBody(action, id: id, entities: entities, replicas: replicas, index: index))
             try op.validateForWire(index: index)
@@ -157,7 +157,19 @@ extension BinaryReader {
             return try insertText(id: id, entities: entities, replicas: replicas, index: index)
         case .deleteText:
             return try deleteText(entities: entities, replicas: replicas, index: index)
+        case .textSnapshot:
+            let entity = try reference(into: entities, "op \(index)'s entity index")
+            return .textSnapshot(entity, try textSnapshot(replicas: replicas, index: index))
         }
+    }
+
+    /// The tag of an action past the header's three bits.
+    private mutating func extendedAction(_ index: Int) throws(DecodeError) -> OpBatch.ActionTag {
+        let tag = try byte("op \(index)'s action")
+        guard tag > OpBatch.actionMask, let action = OpBatch.ActionTag(rawValue: tag) else {
+            throw DecodeError(.unknownTag, "op \(index) has unknown action \(tag)")
+        }
+        return action
     }
 
     // Character ops are rare beside sets: kept out of line, so the loop that

@@ -37,7 +37,7 @@ extension ByteWriter {
                 previousPosition = position
             }
             let replica = Int(tables.opReplicas[index])
-            var header = op.action.tag.rawValue
+            var header = op.action.tag.headerBits
             if replica != previous.replica { header |= OpBatch.replicaFollows }
             let counterDelta = op.id.counter &- previous.counter
             if counterDelta != 1 { header |= OpBatch.counterFollows }
@@ -94,6 +94,10 @@ extension ByteWriter {
                 characterID(run.first, tables: tables)
                 varint(run.count)
             }
+        case .textSnapshot(_, let snapshot):
+            byte(OpBatch.ActionTag.textSnapshot.rawValue)
+            varint(index)
+            textSnapshot(snapshot, tables: tables)
         }
     }
 
@@ -132,7 +136,7 @@ extension ByteWriter {
 /// The replicas and entities a batch names, in order of first use, so the
 /// same ops always give the same bytes; and each op's indices into them,
 /// found once.
-private struct BatchTables {
+struct BatchTables {
     var replicas: [ReplicaID] = []
     var entities: [EntityID] = []
     var entityReplicas: [Int32] = []
@@ -156,7 +160,7 @@ private struct BatchTables {
         case .create:
             opEntities.append(-1)
         case .set(let entity, _), .delete(let entity), .restore(let entity), .append(let entity, _, _),
-            .insertText(let entity, _), .deleteText(let entity, _):
+            .insertText(let entity, _), .deleteText(let entity, _), .textSnapshot(let entity, _):
             registerCharacters(of: op.action)
             if let known = entityIndex[entity] {
                 opEntities.append(known)
@@ -178,6 +182,12 @@ private struct BatchTables {
             if let right = insertion.originRight { _ = index(of: right.replica) }
         case .deleteText(_, let runs):
             for run in runs { _ = index(of: run.first.replica) }
+        case .textSnapshot(_, let snapshot):
+            for run in snapshot.runs {
+                _ = index(of: run.first.replica)
+                if let left = run.originLeft { _ = index(of: left.replica) }
+                if let right = run.originRight { _ = index(of: right.replica) }
+            }
         default:
             break
         }

@@ -12,6 +12,12 @@ enum OpBatch {
         case append = 5
         case insertText = 6
         case deleteText = 7
+        /// Past the header's three bits: the header's action is 0 and this
+        /// tag is the body's first byte.
+        case textSnapshot = 8
+
+        /// The header's action bits: 0 for an extended tag.
+        var headerBits: UInt8 { rawValue <= OpBatch.actionMask ? rawValue : 0 }
     }
 
     enum TransactionMode: UInt8 {
@@ -41,6 +47,30 @@ enum OpBatch {
     static let hasOriginRight: UInt8 = 0x02
     static let typesOn: UInt8 = 0x04
     static let insertFlags: UInt8 = 0x07
+
+    /// A text snapshot run's flags (Protocol/README.md, 4.3): deleted; its
+    /// first ID written (else the previous run's end); how its left and
+    /// right origins are given; whether its first ID names a replica (else
+    /// the previous run's); whether its written origins name replicas
+    /// (else the run's own).
+    static let runDeleted: UInt8 = 0x01
+    static let runFirstWritten: UInt8 = 0x02
+    static let runLeftShift: UInt8 = 2
+    static let runRightShift: UInt8 = 4
+    static let runReplicaWritten: UInt8 = 0x40
+    static let runOriginReplicasWritten: UInt8 = 0x80
+
+    /// How a run's origin is given, in two bits.
+    enum RunOrigin: UInt8 {
+        case none = 0
+        /// Left: the character before the run's first ID (typing on).
+        /// Right: the next run's first character.
+        case near = 1
+        /// Left: the previous run's last character. Right: the previous
+        /// run's right origin.
+        case previous = 2
+        case written = 3
+    }
 }
 
 extension Op.Action {
@@ -53,6 +83,7 @@ extension Op.Action {
         case .append: .append
         case .insertText: .insertText
         case .deleteText: .deleteText
+        case .textSnapshot: .textSnapshot
         }
     }
 }

@@ -52,6 +52,28 @@ extension JSONWriter {
                         }
                     }
                 }
+            case .textSnapshot(let entity, let snapshot):
+                json.member("op", "textSnapshot")
+                json.member("entity", entity.creation.description)
+                json.key("runs")
+                json.array { json in
+                    for run in snapshot.runs {
+                        json.object { json in
+                            json.member("first", run.first.description)
+                            json.key("count")
+                            json.integer(run.count)
+                            if let left = run.originLeft { json.member("after", left.description) }
+                            if let right = run.originRight { json.member("before", right.description) }
+                            if run.isDeleted {
+                                json.key("deleted")
+                                json.bool(true)
+                            }
+                        }
+                    }
+                }
+                var text = String.UnicodeScalarView()
+                text.append(contentsOf: snapshot.scalars)
+                json.member("text", String(text))
             }
             if let position {
                 json.member("position", String(position))
@@ -178,10 +200,38 @@ enum JSONOps {
                 runs.append(CharacterRun(first: try run.opID("first"), count: count))
             }
             action = .deleteText(entity, runs)
+        case .textSnapshot:
+            action = .textSnapshot(EntityID(try json.opID("entity")), try textSnapshot(json))
         }
         let op = Op(id: id, transaction: transaction, action: action)
         try op.validateForWire(index: index)
         return op
+    }
+
+    /// A text snapshot's runs and text; the model checks the rest
+    /// (`Op.validate()`).
+    private static func textSnapshot(_ json: JSONFields) throws(DecodeError) -> TextSnapshot {
+        let values = try json.array("runs")
+        guard values.count <= ModelLimits.runsPerTextSnapshot else {
+            throw DecodeError(
+                .invalidValue, "\(json.path).runs: \(values.count) runs; at most \(ModelLimits.runsPerTextSnapshot)")
+        }
+        var runs: [TextSnapshot.Run] = []
+        runs.reserveCapacity(values.count)
+        for (offset, value) in values.enumerated() {
+            let run = try JSONFields(value, path: "\(json.path).runs[\(offset)]")
+            let count = try run.integer("count", as: Int.self)
+            guard count > 0, count <= ModelLimits.charactersPerText else {
+                throw DecodeError(.invalidValue, "\(run.path).count: a run of \(count) characters")
+            }
+            runs.append(
+                TextSnapshot.Run(
+                    first: try run.opID("first"), count: count,
+                    originLeft: run.has("after") ? try run.opID("after") : nil,
+                    originRight: run.has("before") ? try run.opID("before") : nil,
+                    isDeleted: run.has("deleted") ? try run.bool("deleted") : false))
+        }
+        return TextSnapshot(runs: runs, scalars: Array(try json.string("text").unicodeScalars))
     }
 
     static func fields(_ json: JSONFields, single: Bool) throws(DecodeError) -> [Field] {

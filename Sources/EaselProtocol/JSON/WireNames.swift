@@ -109,6 +109,7 @@ extension OpBatch.ActionTag: WireNamed {
         case .append: "append"
         case .insertText: "insertText"
         case .deleteText: "deleteText"
+        case .textSnapshot: "textSnapshot"
         }
     }
 }

@@ -59,7 +59,8 @@ public struct CommittedHistory: Hashable, Sendable {
     /// The document: the snapshot's state, then the tail.
     public func document() -> Document {
         var document = Document()
-        for op in snapshot?.state ?? [] { document.apply(op) }
+        // Together, so a text's snapshot pieces load as one.
+        document.apply(contentsOf: snapshot?.state ?? [])
         for logged in tail { document.apply(logged.op) }
         return document
     }

@@ -24,7 +24,7 @@ extension Op {
 
     var isTextEdit: Bool {
         switch action {
-        case .insertText, .deleteText: true
+        case .insertText, .deleteText, .textSnapshot: true
         default: false
         }
     }

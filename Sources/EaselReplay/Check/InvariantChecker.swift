@@ -40,7 +40,7 @@ public struct InvariantChecker: Sendable {
             break
         case .append(let entity, let start, let samples):
             checkAppend(to: entity, start: start, samples: samples, on: document, broken)
-        case .insertText, .deleteText:
+        case .insertText, .deleteText, .textSnapshot:
             break
         }
         return found

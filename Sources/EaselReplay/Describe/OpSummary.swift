@@ -27,6 +27,13 @@ extension Op {
             let named = runs.prefix(4).map { $0.count == 1 ? "\($0.first)" : "\($0.first)+\($0.count)" }
             return "delete \(count) character\(count == 1 ? "" : "s") of \(entity): "
                 + named.joined(separator: ", ") + (runs.count > 4 ? ", …" : "")
+        case .textSnapshot(let entity, let snapshot):
+            let total = snapshot.runs.reduce(0) { $0 + $1.count }
+            var reads = String.UnicodeScalarView()
+            reads.append(contentsOf: snapshot.scalars.prefix(40))
+            return "snapshot of \(entity)'s characters: \(snapshot.runs.count) runs, \(total) characters, "
+                + "\(total - snapshot.scalars.count) deleted, reading \(String(reads).debugDescription)"
+                + (snapshot.scalars.count > 40 ? "…" : "")
         }
     }
 }

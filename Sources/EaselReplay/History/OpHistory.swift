@@ -37,7 +37,7 @@ public struct OpHistory: Sendable {
     /// The state the first op applies to: empty, or the compacted base.
     public var baseDocument: Document {
         var document = Document()
-        for op in base?.state ?? [] { document.apply(op) }
+        document.apply(contentsOf: base?.state ?? [])
         return document
     }
 

@@ -108,6 +108,7 @@ extension Op {
         case .append(_, _, let samples): 160 + samples.count * 96
         case .insertText(_, let insertion): 240 + insertion.scalars.count * 24
         case .deleteText(_, let runs): 160 + runs.count * 80
+        case .textSnapshot(_, let snapshot): 240 + snapshot.runs.count * 240 + snapshot.scalars.count * 24
         }
     }
 }

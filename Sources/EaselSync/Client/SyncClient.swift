@@ -242,10 +242,13 @@ public struct SyncClient: Sendable {
         welcomeChunks = []
         guard let last = chunks.last else { return }
         if case .snapshot = last.content {
-            var base = Document()
+            // All the pieces together, so a text's snapshot loads at once.
+            var state: [Op] = []
             for chunk in chunks {
-                if case .snapshot(let ops) = chunk.content { for op in ops { base.apply(op) } }
+                if case .snapshot(let ops) = chunk.content { state.append(contentsOf: ops) }
             }
+            var base = Document()
+            base.apply(contentsOf: state)
             editor.rebase(onto: base, reapplying: unacknowledged)
         } else {
             for chunk in chunks {

@@ -161,6 +161,10 @@ extension Room {
             }
         case .insertText, .deleteText:
             try vetText(op, of: entity, kind: kind, charactersInPush: &charactersInPush)
+        case .textSnapshot:
+            throw Refusal(
+                code: .invalidValue,
+                message: "a text's snapshot is never pushed: type with insertText and deleteText")
         case .append(_, let start, let samples):
             guard kind == .stroke else {
                 throw Refusal(code: .fieldNotInKind, message: "a \(kind) has no samples to append to")

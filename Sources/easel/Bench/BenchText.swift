@@ -42,7 +42,7 @@ struct BenchText: ParsableCommand {
         var typed = TextSequence()
         let ops = trace.replay(into: &typed)
         try check(typed, against: trace, "the replay")
-        let snapshot = typed.runs
+        let snapshot = TextSnapshot(joining: typed.snapshot)
         var joined = 0
         var previous: TextOp?
         for op in ops {
@@ -53,11 +53,11 @@ struct BenchText: ParsableCommand {
             previous = op
         }
         print(
-            "\(trace.patches.count) patches: \(ops.count) ops (\(joined) when inserts typed on are joined), \(typed.count) characters, \(snapshot.count) runs in a snapshot"
+            "\(trace.patches.count) patches: \(ops.count) ops (\(joined) when inserts typed on are joined), \(typed.count) characters, \(snapshot.runs.count) runs in a snapshot"
         )
 
         if profileSnapshotLoads > 0 {
-            for _ in 0..<profileSnapshotLoads { try check(try TextSequence(runs: snapshot), against: trace, "the snapshot") }
+            for _ in 0..<profileSnapshotLoads { try check(try TextSequence(snapshot: snapshot), against: trace, "the snapshot") }
             return
         }
         if profileMerges > 0 {
@@ -123,7 +123,7 @@ struct BenchText: ParsableCommand {
                 var loadError: ModelError?
                 timings["load a snapshot", default: []].append(
                     measure {
-                        do throws(ModelError) { loaded = try TextSequence(runs: snapshot) } catch { loadError = error }
+                        do throws(ModelError) { loaded = try TextSequence(snapshot: snapshot) } catch { loadError = error }
                     })
                 if let loadError { throw loadError }
                 try check(loaded, against: trace, "the snapshot")

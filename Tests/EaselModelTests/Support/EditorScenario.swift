@@ -153,7 +153,7 @@ struct EditorScenario {
             switch op.action {
             case .set(let entity, let field): holder = document.register(field.id, of: entity)?.stamp
             case .delete(let entity), .restore(let entity): holder = document.aliveRegister(of: entity)?.stamp
-            case .create, .append, .insertText, .deleteText: holder = nil
+            case .create, .append, .insertText, .deleteText, .textSnapshot: holder = nil
             }
             if let holder, holder.replica != replica {
                 clobbers.append("\(op.id) overwrote \(holder), another replica's later write, of \(op.entity)")

@@ -180,10 +180,60 @@ import Testing
             #expect(snapshot.allSatisfy { (try? $0.validate()) != nil }, "EASEL_SEED=\(seed): an invalid snapshot op")
             let loaded = Document(applying: snapshot.shuffled(using: &random))
             #expect(loaded.canonicalEncoding == first, "EASEL_SEED=\(seed): the snapshot gives another state")
+            // In order and together, as a welcome gives it: texts load whole.
+            var welcomed = Document()
+            welcomed.apply(contentsOf: snapshot)
+            #expect(welcomed.canonicalEncoding == first, "EASEL_SEED=\(seed): the snapshot loaded whole differs")
+            #expect(welcomed.highestCounter == documents[0].highestCounter, "EASEL_SEED=\(seed)")
             for text in documents[0].entities.filter({ $0.kind == .text }).map(\.id) {
                 #expect(loaded.textString(of: text) == documents[0].textString(of: text), "EASEL_SEED=\(seed)")
             }
         }
+    }
+}
+
+extension DocumentTextTests {
+    @Test func aTextPastAPiecesLimitsSnapshotsInPiecesThatLoadAsTheWholeTogetherOrOneByOne() throws {
+        let note = EntityID(opID(1, alice))
+        var document = Document(applying: [Op(id: opID(1, alice), transaction: TransactionID(opID(1, alice)), action: .create(.text, []))])
+        var random = SeededRandom(seed: 31)
+        var text = TextSequence()
+        var counter: UInt64 = 2
+        // A long paste (more scalars than a piece holds), then keys typed
+        // and deleted here and there (more runs than a piece holds).
+        var ops: [Op] = []
+        let paste = (0..<(ModelLimits.scalarsPerTextSnapshot + 5_000)).map { Unicode.Scalar(UInt8(97 + $0 % 26)) }
+        var at = 0
+        while at < paste.count {
+            let chunk = Array(paste[at..<min(paste.count, at + ModelLimits.scalarsPerInsert)])
+            let insert = text.insert(chunk, at: at, id: opID(counter, alice))
+            ops.append(Self.insert(String(String.UnicodeScalarView(chunk)), into: note, id: insert.id, after: insert.originLeft, before: insert.originRight))
+            counter += UInt64(chunk.count)
+            at += chunk.count
+        }
+        for _ in 0..<(ModelLimits.runsPerTextSnapshot * 3 / 2) {
+            if random.chance(0.3) {
+                let start = Int.random(in: 0..<text.count, using: &random)
+                let delete = text.delete(start..<start + 1)
+                ops.append(Op(id: opID(counter, bob), transaction: TransactionID(opID(counter, bob)), action: .deleteText(note, delete.runs)))
+            } else {
+                let insert = text.insert(["é"], at: Int.random(in: 0...text.count, using: &random), id: opID(counter, bob))
+                ops.append(Self.insert("é", into: note, id: insert.id, after: insert.originLeft, before: insert.originRight))
+            }
+            counter += 1
+        }
+        document.apply(contentsOf: ops)
+        #expect(document.textString(of: note) == text.string)
+        let snapshot = document.snapshotOps
+        let pieces = snapshot.filter { if case .textSnapshot = $0.action { true } else { false } }
+        #expect(pieces.count >= 2)
+        for piece in pieces { try piece.validate() }
+        var together = Document()
+        together.apply(contentsOf: snapshot)
+        #expect(together.canonicalEncoding == document.canonicalEncoding)
+        let oneByOne = Document(applying: snapshot)
+        #expect(oneByOne.canonicalEncoding == document.canonicalEncoding)
+        #expect(oneByOne.textString(of: note) == text.string)
     }
 }
 

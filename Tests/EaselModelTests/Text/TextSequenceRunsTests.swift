@@ -56,11 +56,11 @@ import Testing
         }
     }
 
-    @Test func aTextLoadedFromItsRunsIsTheSameTextAndTakesTheSameOps() {
-        for seed in propertySeeds(count: 500, label: "text runs") {
-            let (ops, text) = Self.history(seed: seed)
+    @Test func aTextLoadedFromItsSnapshotIsTheSameTextAndTakesTheSameOps() {
+        for seed in propertySeeds(count: 500, label: "text snapshots") {
+            let (_, text) = Self.history(seed: seed)
             let loaded: TextSequence
-            do { loaded = try TextSequence(runs: text.runs) } catch {
+            do { loaded = try TextSequence(snapshot: TextSnapshot(joining: text.snapshot)) } catch {
                 Issue.record("seed \(seed): \(error)")
                 continue
             }
@@ -72,8 +72,17 @@ import Testing
                 original.insert(Array("later".unicodeScalars), at: text.count / 2, id: OpID(counter: 10_000, replica: ReplicaID(rawValue: 9))))
             copy.apply(later)
             #expect(copy == original, "seed \(seed)")
-            _ = ops
         }
+    }
+
+    @Test func aSnapshotCarriesNoScalarsOfDeletedCharacters() {
+        var text = TextSequence()
+        text.insert(Array("keep gone keep".unicodeScalars), at: 0, id: OpID(counter: 1, replica: ReplicaID(rawValue: 4)))
+        text.delete(5..<10)
+        let snapshot = TextSnapshot(joining: text.snapshot)
+        #expect(snapshot.runs.map(\.isDeleted) == [false, true, false])
+        #expect(String(String.UnicodeScalarView(snapshot.scalars)) == "keep keep")
+        #expect((try? TextSequence(snapshot: snapshot))?.string == "keep keep")
     }
 
     @Test func runsAreAsLongAsTheyCanBe() {
@@ -89,32 +98,31 @@ import Testing
     }
 
     @Test func aSnapshotNamingACharacterTwiceOrAnEmptyRunIsRefused() {
-        let run = TextRun(
-            insert: TextInsert(id: OpID(counter: 1, replica: ReplicaID(rawValue: 2)), originLeft: nil, originRight: nil, scalars: Array("abc".unicodeScalars)),
+        let run = TextSnapshot.Run(
+            first: OpID(counter: 1, replica: ReplicaID(rawValue: 2)), count: 3, originLeft: nil, originRight: nil,
             isDeleted: false)
         var overlapping = run
-        overlapping.insert.id = OpID(counter: 3, replica: ReplicaID(rawValue: 2))
-        #expect(throws: ModelError.self) { try TextSequence(runs: [run, overlapping]) }
+        overlapping.first = OpID(counter: 3, replica: ReplicaID(rawValue: 2))
+        let abcabc = Array("abcabc".unicodeScalars)
+        #expect(throws: ModelError.self) { try TextSequence(snapshot: TextSnapshot(runs: [run, overlapping], scalars: abcabc)) }
         var empty = run
-        empty.insert.scalars = []
-        #expect(throws: ModelError.self) { try TextSequence(runs: [empty]) }
-        #expect((try? TextSequence(runs: [run]))?.string == "abc")
+        empty.count = 0
+        #expect(throws: ModelError.self) { try TextSequence(snapshot: TextSnapshot(runs: [empty], scalars: [])) }
+        #expect(throws: ModelError.self) { try TextSequence(snapshot: TextSnapshot(runs: [run], scalars: Array("ab".unicodeScalars))) }
+        #expect((try? TextSequence(snapshot: TextSnapshot(runs: [run], scalars: Array("abc".unicodeScalars))))?.string == "abc")
     }
 
     @Test func aSnapshotWhoseRunNamesAnOriginItLacksIsRefused() {
         let replica = ReplicaID(rawValue: 2)
-        let first = TextRun(
-            insert: TextInsert(id: OpID(counter: 1, replica: replica), originLeft: nil, originRight: nil, scalars: Array("ab".unicodeScalars)),
-            isDeleted: false)
-        let dangling = TextRun(
-            insert: TextInsert(
-                id: OpID(counter: 5, replica: replica), originLeft: OpID(counter: 2, replica: replica),
-                originRight: OpID(counter: 40, replica: replica), scalars: Array("c".unicodeScalars)),
-            isDeleted: false)
-        #expect(throws: ModelError.self) { try TextSequence(runs: [first, dangling]) }
+        let first = TextSnapshot.Run(first: OpID(counter: 1, replica: replica), count: 2, originLeft: nil, originRight: nil, isDeleted: false)
+        let dangling = TextSnapshot.Run(
+            first: OpID(counter: 5, replica: replica), count: 1, originLeft: OpID(counter: 2, replica: replica),
+            originRight: OpID(counter: 40, replica: replica), isDeleted: false)
+        let abc = Array("abc".unicodeScalars)
+        #expect(throws: ModelError.self) { try TextSequence(snapshot: TextSnapshot(runs: [first, dangling], scalars: abc)) }
         var named = dangling
-        named.insert.originRight = nil
-        #expect((try? TextSequence(runs: [first, named]))?.string == "abc")
+        named.originRight = nil
+        #expect((try? TextSequence(snapshot: TextSnapshot(runs: [first, named], scalars: abc)))?.string == "abc")
     }
 
     @Test func backspacingAndDeletingForwardAKeyAtATimeJoinIntoOneRun() {
