@@ -75,6 +75,8 @@ MAX_ERROR_MESSAGE_BYTES = 1024
 MAX_ZKEY_BYTES = 128              # over it: 108, not 109
 MAX_SAMPLES = 4096                # over it: 108, not 109
 MAX_INSERT_SCALARS = 4096         # characters one insertText types; over it: 108
+MAX_SNAPSHOT_RUNS = 4096          # runs in one piece of a text's snapshot; over it: 108
+MAX_SNAPSHOT_SCALARS = 65536      # scalars of one piece's characters not deleted; over it: 108
 MAX_DELETE_RUNS = 4096            # runs one deleteText names; over it: 108
 MAX_TEXT_CHARACTERS = 1 << 20     # characters a text may ever have; a longer run: 108
 MAX_ENTITIES = 1024               # in a selection or a gesture
@@ -92,6 +94,7 @@ MIN_BYTES = {
     "replica": 8,        # replica ID
     "entity entry": 2,   # uint replica index, uint counter
     "delete run": 3,     # uint replica index, uint counter, uint length
+    "text snapshot run": 2,   # u8 flags, uint length
     "op": 2,             # header, then at least a one-byte entity index (delete, restore)
     "positioned op": 3,  # a position difference, then an op
     "field": 2,          # u8 tag, then at least a one-byte enum or empty string
@@ -107,6 +110,7 @@ MIN_BYTES = {
 MESSAGE_TAGS = {1: "hello", 2: "welcome", 3: "push", 4: "ack", 5: "ops", 6: "presence",
                 7: "leave", 8: "error", 9: "ping", 10: "pong"}
 ACTIONS = {1: "create", 2: "set", 3: "delete", 4: "restore", 5: "append", 6: "insertText", 7: "deleteText"}
+EXTENDED_ACTIONS = {8: "textSnapshot"}
 KINDS = {1: "emoji", 2: "shape", 3: "text", 4: "stroke", 5: "image"}
 GESTURE_KINDS = {1: "moving", 2: "scaling", 3: "rotating", 4: "drawing"}
 TEXT_STYLES = ("regular", "outlined", "framed")
@@ -435,9 +439,7 @@ def read_op_batch(r: Reader, max_ops: int, min_ops: int = 0, positioned: bool = 
 
 def read_op(r: Reader, state: BatchState) -> dict:
     header = r.u8("op header")
-    action = ACTIONS.get(header & 0x07)
-    if action is None:
-        raise DecodeError(UNKNOWN_TAG, f"op header {header:#04x}: unknown action {header & 0x07}")
+    action = ACTIONS.get(header & 0x07)   # None for 0: the body's first byte is the action's tag
     if header & 0x80:
         raise DecodeError(UNKNOWN_TAG, f"op header {header:#04x}: bit 7 set")
     tx_mode = (header >> 5) & 0x03
@@ -455,6 +457,11 @@ def read_op(r: Reader, state: BatchState) -> dict:
 
     transaction = read_transaction(r, state, tx_mode, counter, replica)
     state.transaction = transaction
+    if action is None:
+        tag = r.u8("extended action tag")
+        action = EXTENDED_ACTIONS.get(tag)
+        if action is None:
+            raise DecodeError(UNKNOWN_TAG, f"op header {header:#04x}: unknown action {tag}")
     op = {"id": op_id(counter, replica), "tx": op_id(*transaction), "op": action}
     op.update(ACTION_BODIES[action](r, state))
 
@@ -590,10 +597,105 @@ def read_delete_text(r: Reader, state: BatchState) -> dict:
     return {"entity": entity, "runs": runs}
 
 
+def read_text_snapshot(r: Reader, state: BatchState) -> dict:
+    """4.3: entity, runs (a flags byte each: 1 deleted, 2 first ID written,
+    bits 2-3 left origin, bits 4-5 right origin, 0x40 the first ID names a
+    replica, 0x80 written origins name replicas), then the characters not
+    deleted as one string."""
+    entity = state.entity(r)
+    runs: list[dict] = []
+    right_is_next: list[int] = []
+    replica = state.replica(0) if state.replicas else None
+    for at in range(r.count("text snapshot run", MAX_SNAPSHOT_RUNS, INVALID_VALUE)):
+        what = f"run {at}"
+        flags = r.u8(f"{what} flags")
+        previous = runs[-1] if runs else None
+        if flags & 0x02:
+            if flags & 0x40:
+                replica = state.replica(r.uint(f"{what} replica index"))
+            if replica is None:
+                raise DecodeError(INVALID_VALUE, f"{what} names no replica")
+            base = previous["end"] if previous else 0
+            counter = (base + r.sint(f"{what} counter difference")) % 2**64
+        else:
+            if previous is None or flags & 0x40:
+                raise DecodeError(UNKNOWN_TAG, f"{what} goes on from no run, or names a replica it does not start")
+            counter, replica = previous["end"], previous["replica"]
+        if counter == 0:
+            raise DecodeError(INVALID_VALUE, f"{what} has counter 0")
+        count = r.uint(f"{what} length")
+        if not 1 <= count <= MAX_TEXT_CHARACTERS:
+            raise DecodeError(INVALID_VALUE, f"{what} of {count} characters")
+
+        def written(side: str) -> tuple[int, int]:
+            origin_replica = state.replica(r.uint(f"{what} {side} origin replica")) if flags & 0x80 else replica
+            origin_counter = (counter + r.sint(f"{what} {side} origin")) % 2**64
+            if origin_counter == 0:
+                raise DecodeError(INVALID_VALUE, f"{what} {side} origin has counter 0")
+            return origin_counter, origin_replica
+
+        run: dict[str, Any] = {"first": (counter, replica), "count": count, "replica": replica,
+                               "end": (counter + count) % 2**64}
+        left = flags >> 2 & 3
+        if left == 1:
+            if counter < 2:
+                raise DecodeError(INVALID_VALUE, f"{what} types on from no character")
+            run["after"] = (counter - 1, replica)
+        elif left == 2:
+            if previous is None:
+                raise DecodeError(INVALID_VALUE, f"{what} follows no run")
+            run["after"] = ((previous["first"][0] + previous["count"] - 1) % 2**64, previous["replica"])
+        elif left == 3:
+            run["after"] = written("left")
+        right = flags >> 4 & 3
+        if right == 1:
+            right_is_next.append(at)
+        elif right == 2:
+            if previous is None or "before" not in previous:
+                raise DecodeError(INVALID_VALUE, f"{what} takes the right origin of a run that has none")
+            run["before"] = previous["before"]
+        elif right == 3:
+            run["before"] = written("right")
+        if flags & 0x01:
+            run["deleted"] = True
+        runs.append(run)
+    for at in right_is_next:
+        if at + 1 >= len(runs):
+            raise DecodeError(INVALID_VALUE, "the last run takes its right origin from no next run")
+        runs[at]["before"] = runs[at + 1]["first"]
+    text = r.string("the characters not deleted", MAX_SNAPSHOT_SCALARS * 4, INVALID_VALUE)
+    # What the model checks once the op is read (4.3, Op.validate).
+    if not runs:
+        raise DecodeError(INVALID_VALUE, "a text's snapshot of no runs")
+    if len(text) > MAX_SNAPSHOT_SCALARS:
+        raise DecodeError(INVALID_VALUE, f"{len(text)} characters in one piece of a snapshot")
+    for run in runs:
+        counter, replica = run["first"]
+        if counter > 2**64 - 1 - run["count"]:
+            raise DecodeError(INVALID_VALUE, "a run's counters reach past the largest")
+        for side in ("after", "before"):
+            origin = run.get(side)
+            if origin and origin[1] == replica and origin[0] >= counter:
+                raise DecodeError(INVALID_VALUE, f"a run's {side} origin is not typed before it")
+    visible = sum(run["count"] for run in runs if not run.get("deleted"))
+    if len(text) != visible:
+        raise DecodeError(INVALID_VALUE, f"{len(text)} characters for {visible} not deleted")
+    shown = []
+    for run in runs:
+        entry = {"first": op_id(*run["first"]), "count": run["count"]}
+        for side in ("after", "before"):
+            if side in run:
+                entry[side] = op_id(*run[side])
+        if run.get("deleted"):
+            entry["deleted"] = True
+        shown.append(entry)
+    return {"entity": entity, "runs": shown, "text": text}
+
+
 ACTION_BODIES: dict[str, Callable[[Reader, BatchState], dict]] = {
     "create": read_create, "set": read_set, "delete": read_entity_only,
     "restore": read_entity_only, "append": read_append,
-    "insertText": read_insert_text, "deleteText": read_delete_text,
+    "insertText": read_insert_text, "deleteText": read_delete_text, "textSnapshot": read_text_snapshot,
 }
 
 

@@ -80,11 +80,12 @@ struct VectorTests {
         #expect(Set(messages.map(\.type)) == Set(MessageType.allCases))
         let ops = messages.flatMap { message -> [Op] in
             if case .push(let push) = message { return push.ops }
+            if case .welcome(let welcome) = message, case .snapshot(let ops) = welcome.content { return ops }
             return []
         }
         #expect(
             Set(ops.map { "\($0.action)".prefix { $0 != "(" } })
-                == ["create", "set", "delete", "restore", "append", "insertText", "deleteText"])
+                == ["create", "set", "delete", "restore", "append", "insertText", "deleteText", "textSnapshot"])
         let fields = Set(
             ops.flatMap { op -> [FieldID] in
                 switch op.action {

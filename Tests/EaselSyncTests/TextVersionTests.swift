@@ -76,6 +76,23 @@ import Testing
         #expect(fine.errors(to: older).isEmpty)
     }
 
+    @Test func aPushedTextSnapshotIsRefusedAndChangesNothing() throws {
+        let harness = try ServerHarness()
+        let (writer, _) = harness.join(alice, as: "alice", protocol: WireProtocol.version)
+        _ = harness.pushCommitted([op(1, alice, .create(.text, [.text("Hi")])), Self.insert(3, after: opID(2, alice), "!")], from: writer)
+        let forged = TextSnapshot(
+            runs: [.init(first: opID(10, alice), count: 3, originLeft: nil, originRight: nil, isDeleted: false)],
+            scalars: Array("Bye".unicodeScalars))
+        let refused = harness.push([op(10, alice, .textSnapshot(Self.note, forged))], batch: 4, from: writer)
+        #expect(refused.errors(to: writer).map(\.code) == [.invalidValue])
+        let (late, joined) = harness.join(ReplicaID(rawValue: 0xF00), as: "frank", protocol: WireProtocol.version)
+        guard case .snapshot(let state)? = joined.welcome(to: late)?.content else {
+            Issue.record("no snapshot welcome")
+            return
+        }
+        #expect(Document(applying: state).textString(of: Self.note) == "Hi!")
+    }
+
     @Test func charactersTypedInOnePushOrWhileEarlierOnesAreStoredAreTheirsToTypeOn() throws {
         let harness = try ServerHarness()
         let (writer, _) = harness.join(alice, as: "alice", protocol: WireProtocol.version)

@@ -54,6 +54,15 @@ enum InvalidVectors {
                 "insert-origin-replica-index", pushOneEntity + " 26 00 01 05 01 01 61", .invalidValue,
                 "a left origin naming replica 5 of a table of 1"),
             bin("delete-no-runs", pushOneEntity + " 27 00 00", .invalidValue, "a delete naming no characters"),
+            bin(
+                "snapshot-unknown-action", pushOneEntity + " 20 09 00", .unknownTag,
+                "action 0 in the header, and tag 9 in the body, which no action has"),
+            bin(
+                "snapshot-first-run-goes-on", pushOneEntity + " 20 08 00 01 00 01 00", .unknownTag,
+                "a text snapshot whose first run goes on from a run before it, which it lacks"),
+            bin(
+                "snapshot-characters-miscounted", pushOneEntity + " 20 08 00 01 02 02 02 01 61", .invalidValue,
+                "a text snapshot of one run of 2 characters, not deleted, and 1 scalar"),
             bin("delete-empty-run", pushOneEntity + " 27 00 01 00 01 00", .invalidValue, "a run of 0 characters"),
             bin("reserved-header-bit", pushOneEntity + " a3 00", .unknownTag, "header bit 7 set"),
             bin("transaction-mode-3", pushOneEntity + " 63 00", .unknownTag, "transaction mode 3"),
@@ -182,6 +191,12 @@ enum InvalidVectors {
                 "counter-zero", push(op.replacingOccurrences(#""id":"2@"#, #""id":"0@"#)), .invalidValue, "op counter 0"
             ),
             text("empty-push", #"{"type":"push","batch":"1","ops":[]}"#, .invalidValue, "a push of no ops"),
+            text(
+                "snapshot-characters-miscounted",
+                push(
+                    #"{"id":"2@00000000000a11ce","tx":"2@00000000000a11ce","op":"textSnapshot","entity":"1@00000000000a11ce","runs":[{"first":"1@00000000000a11ce","count":2}],"text":"a"}"#
+                ),
+                .invalidValue, "a text snapshot of one run of 2 characters, not deleted, and 1 scalar"),
             text(
                 "insert-without-text",
                 push(#"{"id":"2@00000000000a11ce","tx":"2@00000000000a11ce","op":"insertText","entity":"1@00000000000a11ce"}"#),

@@ -71,7 +71,7 @@ struct RandomMessages {
     }
 
     private mutating func action(id: OpID) -> Op.Action {
-        switch int(5) {
+        switch int(8) {
         case 0:
             let kind = EntityKind.allCases.randomElement(using: &random) ?? .emoji
             let fields = kind.fields.sorted().filter { _ in random.chance(0.5) }.map { field(of: $0) }
@@ -79,12 +79,69 @@ struct RandomMessages {
         case 1: return .set(entity(), field(of: FieldID.allCases.randomElement(using: &random) ?? .x))
         case 2: return .delete(entity())
         case 3: return .restore(entity())
+        case 4: return .insertText(entity(), insertion(id: id))
+        case 5:
+            let runs = (0..<1 + int(5)).map { _ in CharacterRun(first: characterID(), count: 1 + int(100)) }
+            return .deleteText(entity(), runs)
+        case 6: return .textSnapshot(entity(), textSnapshot())
         default:
             let samples = (0..<1 + int(20)).map { _ in
                 StrokeSample(x: float(), y: float(), time: float(), force: random.chance(0.5) ? float() : nil)
             }
             return .append(entity(), start: UInt32.random(in: 0...1_000_000, using: &random), samples: samples)
         }
+    }
+
+    private mutating func characterID() -> OpID {
+        OpID(counter: UInt64.random(in: 1...(random.chance(0.5) ? 1_000 : UInt64.max / 2), using: &random), replica: replica())
+    }
+
+    /// Characters, now and then past the BMP, and an origin not typed
+    /// after them.
+    private mutating func scalars(_ count: Int) -> [Unicode.Scalar] {
+        (0..<count).map { _ in random.chance(0.9) ? Unicode.Scalar(UInt8(97 + int(26))) : "🎨" }
+    }
+
+    private mutating func origin(before first: OpID) -> OpID? {
+        guard random.chance(0.7) else { return nil }
+        let origin = characterID()
+        return origin.replica == first.replica && origin.counter >= first.counter ? nil : origin
+    }
+
+    private mutating func insertion(id: OpID) -> TextInsertion {
+        let typesOn = id.counter > 1 && random.chance(0.3)
+        return TextInsertion(
+            originLeft: typesOn ? OpID(counter: id.counter - 1, replica: id.replica) : origin(before: id),
+            originRight: origin(before: id), scalars: scalars(1 + int(20)))
+    }
+
+    /// Runs that go on from one another, type on, take the origins of the
+    /// runs beside them, or are anywhere: every way the binary form has.
+    private mutating func textSnapshot() -> TextSnapshot {
+        var runs: [TextSnapshot.Run] = []
+        for _ in 0..<1 + int(12) {
+            var first = characterID()
+            if let previous = runs.last, random.chance(0.3) { first = previous.end }
+            var run = TextSnapshot.Run(
+                first: first, count: 1 + int(50), originLeft: origin(before: first), originRight: origin(before: first),
+                isDeleted: random.chance(0.3))
+            if first.counter > 1, random.chance(0.3) { run.originLeft = OpID(counter: first.counter - 1, replica: first.replica) }
+            if let previous = runs.last, random.chance(0.3) {
+                run.originLeft = previous.first.advanced(by: previous.count - 1)
+                if run.originLeft.map({ $0.replica == first.replica && $0.counter >= first.counter }) == true { run.originLeft = nil }
+            }
+            if let previous = runs.last, random.chance(0.3) {
+                run.originRight = previous.originRight
+                if run.originRight.map({ $0.replica == first.replica && $0.counter >= first.counter }) == true { run.originRight = nil }
+            }
+            runs.append(run)
+        }
+        // A right origin that is the next run's first.
+        for at in runs.indices.dropLast() where random.chance(0.3) {
+            let next = runs[at + 1].first
+            if next.replica != runs[at].first.replica || next.counter < runs[at].first.counter { runs[at].originRight = next }
+        }
+        return TextSnapshot(runs: runs, scalars: scalars(runs.reduce(0) { $0 + ($1.isDeleted ? 0 : $1.count) }))
     }
 
     private mutating func field(of id: FieldID) -> Field {

@@ -48,6 +48,13 @@ enum ValidVectors {
                             op(2, alice, .set(star, .scale(2))),
                         ]), more: true))
             ),
+            (
+                "welcome-text-snapshot",
+                .welcome(
+                    Welcome(
+                        epoch: epoch, position: 80,
+                        content: .snapshot([op(3, alice, .create(.text, [])), op(70, bob, .textSnapshot(note, textSnapshot))])))
+            ),
             ("push-one-set", .push(Push(batch: 7, ops: [op(2, alice, .set(star, .x(12.5)))]))),
             ("ack", .ack(Ack(batch: 7, first: 121, count: 3))),
             ("ack-all-duplicates", .ack(Ack(batch: 8, first: 124, count: 0))),
@@ -180,6 +187,24 @@ enum ValidVectors {
                     note, TextInsertion(originLeft: opID(40, alice), originRight: opID(7, bob), scalars: Array("é🎨".unicodeScalars)))),
         ]
     }
+
+    /// "Hello, you wor" with "ld" deleted, then bob's "!": each way a run's
+    /// first ID and origins may be given (Protocol/README.md, 4.3) — its
+    /// first ID written or going on from the run before, on another replica
+    /// or the same; its left origin typing on, the previous run's last, or
+    /// written; its right origin the next run's first, the previous run's,
+    /// or written, naming another replica.
+    static let textSnapshot = TextSnapshot(
+        runs: [
+            .init(first: opID(40, alice), count: 5, originLeft: nil, originRight: nil, isDeleted: false),
+            .init(first: opID(60, bob), count: 1, originLeft: opID(44, alice), originRight: opID(45, alice), isDeleted: false),
+            .init(first: opID(45, alice), count: 1, originLeft: opID(44, alice), originRight: nil, isDeleted: false),
+            .init(first: opID(61, alice), count: 3, originLeft: opID(45, alice), originRight: opID(46, alice), isDeleted: false),
+            .init(first: opID(46, alice), count: 3, originLeft: opID(45, alice), originRight: opID(60, bob), isDeleted: false),
+            .init(first: opID(49, alice), count: 2, originLeft: opID(48, alice), originRight: opID(60, bob), isDeleted: true),
+            .init(first: opID(70, bob), count: 1, originLeft: opID(63, alice), originRight: nil, isDeleted: false),
+        ],
+        scalars: Array("Hello, youwor!".unicodeScalars))
 
     /// The document's own fields, in one transaction: a background colour,
     /// and an image in a box, covering it.
