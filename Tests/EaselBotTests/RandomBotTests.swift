@@ -59,7 +59,7 @@ import Testing
         }
         #expect(points.count == 13 && points[0] == Point(x: 791.6, y: 581.12) && seconds == 0.42)
         #expect(bot.history.count == 236)
-        #expect(client.editor.document.stateHash.hex == "49b14e0894bd53b8")
+        #expect(client.editor.document.stateHash.hex == "55fa82bb7c50ecfe")
     }
 
     @Test func theSameSeedOnAnotherReplicaMakesTheSameGestures() throws {

@@ -27,6 +27,8 @@ struct BenchText: ParsableCommand {
     var merges = 5
     @Option(help: "Peers to run beside Easel (loro, yrs), or 'none'.") var peers = "loro,yrs"
     @Option(help: "The peers' script.") var script = "Benchmarks/peers/text_trace.py"
+    @Option(help: "The WebAssembly module (Web/build.sh) to replay the trace in under Node, or 'none'.")
+    var module = ".build-wasm/easel.wasm"
     @Option(help: ArgumentHelp("Merge the ops together this many times and stop, for a profiler.", visibility: .hidden))
     var profileMerges = 0
     @Option(
@@ -163,12 +165,13 @@ struct BenchText: ParsableCommand {
             print("run \(run)/\(runs) done")
         }
         try reportDocument(outboxMessages, trace: trace, note: note, peerBytes: peerBytes)
+        if module != "none" { timings["replay in the module (Node)"] = try replayInModule(trace) }
         print(
             "text, \(trace.patches.count) patches, median of \(runs) runs (of \(runs * merges) timings for the short merges) (min-max), milliseconds:"
         )
         for name in [
-            "replay", "merge op by op", "merge ops together", "decode + merge in the document", "decode + merge, outbox",
-            "load a snapshot",
+            "replay", "replay in the module (Node)", "merge op by op", "merge ops together", "decode + merge in the document",
+            "decode + merge, outbox", "load a snapshot",
         ]
             + peerNames.flatMap({ ["\($0) replay", "\($0) merge"] })
         {
@@ -180,6 +183,9 @@ struct BenchText: ParsableCommand {
         }
         for (peer, bytes) in peerBytes.sorted(by: { $0.key < $1.key }) {
             print("  \(peer): updates \(bytes.update) bytes, snapshot \(bytes.snapshot) bytes")
+        }
+        if let module = timings["replay in the module (Node)"], let native = timings["replay"] {
+            print(String(format: "ratio module / native replay: %.2fx the time", median(module) / median(native)))
         }
         if let loro = timings["loro merge"] {
             for name in [
@@ -195,6 +201,30 @@ struct BenchText: ParsableCommand {
                     format: "ratio %@ merge / Easel decode + merge, outbox, merge by merge in turn: median %.2fx (%.2f-%.2f)", peer,
                     median(ratios), ratios.min() ?? 0, ratios.max() ?? 0))
         }
+    }
+
+    /// The replay's seconds in the WebAssembly module under Node
+    /// (Web/bench/text.mjs, `easel_text_replay`), once per run, after the
+    /// native runs; the text it ends with must be the trace's.
+    private func replayInModule(_ trace: TextTrace) throws -> [Double] {
+        var patches: [UInt8] = []
+        func word(_ value: Int) {
+            for shift in stride(from: 0, to: 32, by: 8) { patches.append(UInt8(truncatingIfNeeded: value >> shift)) }
+        }
+        for patch in trace.patches {
+            word(patch.position)
+            word(patch.deleted)
+            word(patch.inserted.count)
+            for scalar in patch.inserted { word(Int(scalar.value)) }
+        }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("easel-text-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data(patches).write(to: file)
+        let result = try runPeer(["node", "Web/bench/text.mjs", file.path, module, String(runs)], name: "the module")
+        guard let seconds = result["seconds"] as? [Double], result["text"] as? String == trace.endContent else {
+            throw ValidationError("the module's replay did not end as the trace's end content")
+        }
+        return seconds
     }
 
     /// What a replica does with `ops` messages: decode each and merge its
