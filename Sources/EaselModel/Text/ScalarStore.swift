@@ -25,10 +25,21 @@ struct ScalarStore: Sendable {
 
     mutating func append(contentsOf scalars: some Collection<Unicode.Scalar>) {
         if !isWide {
-            if scalars.allSatisfy({ $0.value <= UInt8.max }) {
-                for scalar in scalars { narrow.append(UInt8(truncatingIfNeeded: scalar.value)) }
-                return
+            // Room made at once, then one pass writing bytes: a byte at a
+            // time through `append` checks uniqueness and capacity each time.
+            let start = narrow.count
+            narrow.append(contentsOf: repeatElement(0, count: scalars.count))
+            let fits = narrow.withUnsafeMutableBufferPointer { bytes in
+                var at = start
+                for scalar in scalars {
+                    guard scalar.value <= UInt8.max else { return false }
+                    bytes[at] = UInt8(truncatingIfNeeded: scalar.value)
+                    at += 1
+                }
+                return true
             }
+            if fits { return }
+            narrow.removeSubrange(start...)
             widen()
         }
         wide.append(contentsOf: scalars)
