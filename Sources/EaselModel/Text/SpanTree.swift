@@ -55,6 +55,10 @@ struct SpanTree: Sendable {
     /// The leaf holding each character, by arrival: the tree's index from
     /// what ops name to where it is. Kept as leaves split.
     private var leafOfArrival: [Int32] = []
+    /// The leaf `cursorNearRecent` found last, and the visible characters
+    /// before it; forgotten when any other leaf's count changes.
+    private var recentLeaf: Int32 = SpanTree.none
+    private var recentStart = 0
 
     init() {
         let leaf = newLeaf(next: Self.none)
@@ -112,6 +116,28 @@ struct SpanTree: Sendable {
 
     /// The place of the visible character at `position` (0 ..< visibleCount).
     func cursor(visible position: Int) -> Cursor {
+        leafCursor(visible: position).cursor
+    }
+
+    /// The same, remembering the leaf for the next call: a local edit is
+    /// mostly near the last one, and finding a place in the same leaf then
+    /// costs no walk down the tree (as diamond-types keeps a cursor).
+    mutating func cursorNearRecent(visible position: Int) -> Cursor {
+        if recentLeaf != Self.none {
+            let remaining = position - recentStart
+            if remaining >= 0, remaining < counts[Int(leafSlots[Int(recentLeaf)])].visible {
+                return cursor(in: recentLeaf, visible: remaining)
+            }
+        }
+        let (cursor, start) = leafCursor(visible: position)
+        recentLeaf = cursor.leaf
+        recentStart = start
+        return cursor
+    }
+
+    /// The place, and how many visible characters its leaf's first one
+    /// has before it.
+    private func leafCursor(visible position: Int) -> (cursor: Cursor, leafStart: Int) {
         var remaining = position
         var node = Int(root)
         while true {
@@ -124,17 +150,24 @@ struct SpanTree: Sendable {
             }
             if holdsLeaves[node] {
                 let leaf = children[base + child]
-                let first = Int(leaf) * Self.leafStride
-                let count = spanCounts[Int(leaf)]
-                for position in 0..<count where !spans[first + position].isDeleted {
-                    let length = spans[first + position].length
-                    if remaining < length { return Cursor(leaf: leaf, span: position, offset: remaining) }
-                    remaining -= length
-                }
-                return Cursor(leaf: leaf, span: count, offset: 0)
+                return (cursor(in: leaf, visible: remaining), position - remaining)
             }
             node = Int(children[base + child])
         }
+    }
+
+    /// The place of the visible character `remaining` characters into a
+    /// leaf, or the leaf's end.
+    private func cursor(in leaf: Int32, visible remaining: Int) -> Cursor {
+        var remaining = remaining
+        let first = Int(leaf) * Self.leafStride
+        let count = spanCounts[Int(leaf)]
+        for position in 0..<count where !spans[first + position].isDeleted {
+            let length = spans[first + position].length
+            if remaining < length { return Cursor(leaf: leaf, span: position, offset: remaining) }
+            remaining -= length
+        }
+        return Cursor(leaf: leaf, span: count, offset: 0)
     }
 
     /// How many characters, tombstones included (`all`) or not, come before
@@ -270,6 +303,7 @@ struct SpanTree: Sendable {
     }
 
     private mutating func adjustCounts(of leaf: Int32, visible: Int, total: Int) {
+        if leaf != recentLeaf { recentLeaf = Self.none }
         visibleCount += visible
         totalCount += total
         var slot = leafSlots[Int(leaf)]

@@ -114,7 +114,14 @@ public struct TextSequence: Sendable {
     /// between the origins, so the run goes right after the left one.
     @discardableResult
     public mutating func insert(_ scalars: [Unicode.Scalar], at position: Int, id: OpID) -> TextInsert {
-        let (left, place) = place(at: position)
+        precondition((0...count).contains(position), "a position in the text")
+        var left = TextSpan.none
+        var place = tree.start
+        if position > 0 {
+            let before = tree.cursorNearRecent(visible: position - 1)
+            left = tree[before].arrival(at: before.offset)
+            place = tree.after(before)
+        }
         let right = tree.arrival(at: place) ?? TextSpan.none
         let op = TextInsert(id: id, originLeft: self.id(of: left), originRight: self.id(of: right), scalars: scalars)
         guard !scalars.isEmpty else { return op }
@@ -132,7 +139,7 @@ public struct TextSequence: Sendable {
         var remaining = range.count
         // What follows a deleted piece moves down to the range's start.
         while remaining > 0 {
-            let place = tree.cursor(visible: range.lowerBound)
+            let place = tree.cursorNearRecent(visible: range.lowerBound)
             let first = arrivals.id(of: Int(tree[place].arrival(at: place.offset)))
             let taken = tree.delete(at: place, count: remaining)
             deleted.append(CharacterRun(first: first, count: taken))

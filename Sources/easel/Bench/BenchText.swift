@@ -36,6 +36,8 @@ struct BenchText: ParsableCommand {
             "Decode the outbox's ops messages and merge them into a document this many times and stop, for a profiler.",
             visibility: .hidden))
     var profileDocumentMerges = 0
+    @Option(help: ArgumentHelp("Replay the trace this many times and stop, for a profiler.", visibility: .hidden))
+    var profileReplays = 0
     @Option(help: ArgumentHelp("Load the trace's snapshot this many times and stop, for a profiler.", visibility: .hidden))
     var profileSnapshotLoads = 0
 
@@ -58,6 +60,14 @@ struct BenchText: ParsableCommand {
             "\(trace.patches.count) patches: \(ops.count) ops (\(joined) when inserts typed on are joined), \(typed.count) characters, \(snapshot.runs.count) runs in a snapshot"
         )
 
+        if profileReplays > 0 {
+            for _ in 0..<profileReplays {
+                var replayed = TextSequence()
+                let made = trace.replay(into: &replayed)
+                withExtendedLifetime(made) {}
+            }
+            return
+        }
         if profileSnapshotLoads > 0 {
             for _ in 0..<profileSnapshotLoads { try check(try TextSequence(snapshot: snapshot), against: trace, "the snapshot") }
             return

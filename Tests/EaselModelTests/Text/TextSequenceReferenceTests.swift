@@ -38,11 +38,20 @@ import Testing
                         counters[index] += UInt64(typed.count) + UInt64.random(in: 0...1, using: &random)
                         // Typing on from the last place, often, as people do.
                         let position = Int.random(in: 0...length, using: &random)
+                        var expected = replicas[index].scalars
+                        expected.insert(contentsOf: typed, at: position)
                         made.append(.insert(replicas[index].insert(typed, at: position, id: id)))
+                        // A local edit lands where it was made, whatever
+                        // arrived since the last one (the tree remembers
+                        // where the last local edit was).
+                        #expect(replicas[index].scalars == expected, "seed \(seed): a local insert")
                     } else {
                         let start = Int.random(in: 0..<length, using: &random)
                         let end = min(length, start + Int.random(in: 1...5, using: &random))
+                        var expected = replicas[index].scalars
+                        expected.removeSubrange(start..<end)
                         made.append(.delete(replicas[index].delete(start..<end)))
+                        #expect(replicas[index].scalars == expected, "seed \(seed): a local delete")
                     }
                 }
             }
