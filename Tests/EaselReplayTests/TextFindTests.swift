@@ -56,6 +56,20 @@ import Testing
         #expect(finding.parts.map { $0.deleted?.author } == ["bob", "bob"])
     }
 
+    @Test func textDeletedBeforeALogsBaseSnapshotIsNotFoundSinceSnapshotsKeepNoDeletedScalars() throws {
+        let (history, _) = try history()
+        let base = try history.document(at: nil)
+        let compacted = OpHistory(
+            name: "text/compacted",
+            base: StateSnapshot(position: UInt64(history.ops.count), state: base.snapshotOps, highWater: [:]), ops: [])
+        let document = try compacted.document(at: nil)
+        let typed = try #require(try TextFind(parsing: "typed \"g  from\""))
+        #expect(typed.findings(in: document, ops: compacted.ops).count == 1)
+        let deleted = try #require(try TextFind(parsing: "deleted notes!"))
+        #expect(deleted.findings(in: document, ops: compacted.ops).isEmpty)
+        #expect(deleted.findings(in: base, ops: history.ops).count == 1)
+    }
+
     @Test func textThatIsNowhereIsNotFoundAndOtherPredicatesAreNotTextFinds() throws {
         let (history, _) = try history()
         let search = try #require(try TextFind(parsing: "typed notes"))
