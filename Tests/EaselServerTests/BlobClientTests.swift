@@ -37,7 +37,7 @@ final class CountingBlobTransport: BlobTransport {
 /// EaselClient's blob downloader and caches, and the blob-before-op place,
 /// over AsyncHTTPClient against a real `easel serve` on its own SQLite file.
 @Suite("Blob downloader and place against a real server", .serialized)
-struct BlobClientTests {
+final class BlobClientTests {
     static let secret = "a secret for the blob client tests, long enough"
     static let origin = Timestamp(milliseconds: 0)
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("easel-blobclient-\(UUID().uuidString)")
@@ -45,6 +45,12 @@ struct BlobClientTests {
 
     init() throws {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    /// The folder goes with the test: its files (blobs of up to 10 MiB
+    /// each, databases) would otherwise fill the disk run after run.
+    deinit {
+        try? FileManager.default.removeItem(at: folder)
     }
 
     func png(_ count: Int, seed: UInt64) -> [UInt8] {

@@ -8,12 +8,18 @@ import Testing
 /// Blobs over HTTP on the server's port, from Python's http.client against
 /// a real `easel serve` on its own SQLite file.
 @Suite("Blobs over HTTP", .serialized)
-struct BlobHTTPTests {
+final class BlobHTTPTests {
     static let secret = "a secret for the blob tests, long enough"
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("easel-blobs-\(UUID().uuidString)")
 
     init() throws {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    /// The folder goes with the test: its files (blobs of up to 10 MiB
+    /// each, databases) would otherwise fill the disk run after run.
+    deinit {
+        try? FileManager.default.removeItem(at: folder)
     }
 
     /// Bytes in a file: a PNG signature and `count` seeded bytes.

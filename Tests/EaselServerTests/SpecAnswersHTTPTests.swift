@@ -8,13 +8,19 @@ import Testing
 /// written byte by byte (Tests/OutsideClients' raw-http) or by Python's
 /// http.client (its blob mode).
 @Suite("Spec answers: HTTP on the server's port", .serialized)
-struct SpecAnswersHTTPTests {
+final class SpecAnswersHTTPTests {
     static let secret = "a secret for the spec-answer tests, long enough"
     static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("easel-spec-\(UUID().uuidString)")
 
     init() throws {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    /// The folder goes with the test: its files (blobs of up to 10 MiB
+    /// each, databases) would otherwise fill the disk run after run.
+    deinit {
+        try? FileManager.default.removeItem(at: folder)
     }
 
     func server(_ arguments: [String] = [], secret: Bool = false) throws -> ServerProcess {

@@ -71,14 +71,18 @@ extension Op {
         guard runs.count <= ModelLimits.runsPerDelete else {
             throw .invalidText("\(runs.count) runs in one delete; at most \(ModelLimits.runsPerDelete)")
         }
-        for run in runs {
-            guard run.count > 0, run.count <= ModelLimits.charactersPerText else {
-                throw .invalidText("a run of \(run.count) characters")
-            }
-            guard run.first.counter > 0 else { throw .zeroCounter }
-            guard run.first.counter <= UInt64.max - UInt64(run.count) else {
-                throw .invalidText("a run's counters reach past the largest")
-            }
+        for run in runs { try validateRun(from: run.first, count: run.count) }
+    }
+
+    /// Consecutive characters of one replica, as a delete or a snapshot
+    /// names them.
+    private static func validateRun(from first: OpID, count: Int) throws(ModelError) {
+        guard count > 0, count <= ModelLimits.charactersPerText else {
+            throw .invalidText("a run of \(count) characters")
+        }
+        guard first.counter > 0 else { throw .zeroCounter }
+        guard first.counter <= UInt64.max - UInt64(count) else {
+            throw .invalidText("a run's counters reach past the largest")
         }
     }
 }
@@ -100,13 +104,7 @@ extension Op {
                 "\(snapshot.scalars.count) scalars in one piece of a snapshot; at most \(ModelLimits.scalarsPerTextSnapshot)")
         }
         for run in runs {
-            guard run.count > 0, run.count <= ModelLimits.charactersPerText else {
-                throw .invalidText("a run of \(run.count) characters")
-            }
-            guard run.first.counter > 0 else { throw .zeroCounter }
-            guard run.first.counter <= UInt64.max - UInt64(run.count) else {
-                throw .invalidText("a run's counters reach past the largest")
-            }
+            try validateRun(from: run.first, count: run.count)
             for origin in [run.originLeft, run.originRight] {
                 guard let origin else { continue }
                 guard origin.counter > 0 else { throw .zeroCounter }

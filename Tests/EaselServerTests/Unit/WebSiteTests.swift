@@ -70,9 +70,12 @@ import Testing
     @Test func aFolderWithoutThePagesOrWithAFileOverTheLimitIsRefusedAtStartUp() throws {
         let empty = FileManager.default.temporaryDirectory.appendingPathComponent("easel-empty-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: empty) }
         #expect(throws: WebSiteError.self) { try WebSite(directory: empty.path) }
         #expect(throws: WebSiteError.self) { try WebSite(directory: empty.path + "/missing") }
         let big = [UInt8](repeating: 0, count: WebSite.maximumFileBytes + 1)
-        #expect(throws: WebSiteError.self) { try WebSite(directory: Self.folder(extra: ["big.wasm": big])) }
+        let withBig = try Self.folder(extra: ["big.wasm": big])
+        defer { try? FileManager.default.removeItem(atPath: withBig) }
+        #expect(throws: WebSiteError.self) { try WebSite(directory: withBig) }
     }
 }
