@@ -43,7 +43,8 @@ public func easelDocumentReceive(_ handle: Int32, _ pointer: UnsafeRawPointer, _
         for index in ops.indices { document.apply(ops[index].op) }
     case .welcome(let welcome):
         switch welcome.content {
-        case .snapshot(let ops): for index in ops.indices { document.apply(ops[index]) }
+        // Together, so a text's snapshot pieces load as one.
+        case .snapshot(let ops): document.apply(contentsOf: ops)
         case .tail(let ops): for index in ops.indices { document.apply(ops[index].op) }
         }
     case .push(let push):

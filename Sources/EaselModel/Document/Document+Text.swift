@@ -87,6 +87,7 @@ extension ApplyResult {
         case .applied?: self = created ? .applied : .appliedBeforeCreate
         case .duplicate?: self = .duplicate
         case .waiting?, nil: self = .waitingForGap
+        case .tooLong?: self = .refused(.invalidText("more characters than a text may have"))
         }
     }
 }

@@ -113,6 +113,10 @@ extension Op {
                 }
             }
         }
+        let total = runs.reduce(0) { $0 + $1.count }
+        guard total <= ModelLimits.charactersPerText else {
+            throw .invalidText("\(total) characters in one piece of a snapshot; a text has at most \(ModelLimits.charactersPerText)")
+        }
         guard snapshot.scalars.count == snapshot.visibleCount else {
             throw .invalidText("\(snapshot.scalars.count) scalars for \(snapshot.visibleCount) characters not deleted")
         }

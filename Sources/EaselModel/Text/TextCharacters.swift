@@ -57,8 +57,8 @@ struct TextCharacters: Sendable, Equatable {
     }
 
     mutating func apply(_ snapshot: TextSnapshot, stamp: OpID) -> ApplyOutcome {
+        guard load(snapshot) else { return .tooLong }
         note(stamp)
-        load(snapshot)
         return sequence.isWaiting ? .waiting : .applied
     }
 
@@ -99,7 +99,9 @@ struct TextCharacters: Sendable, Equatable {
                     highest = max(highest, ops[index].lastCounter)
                     snapshot.append(next)
                 }
-                load(snapshot)
+                // Only a corrupt store gives a text too long to be one:
+                // it is left as it was.
+                _ = load(snapshot)
             default:
                 break
             }
@@ -126,19 +128,23 @@ struct TextCharacters: Sendable, Equatable {
     /// string alone, as a replica joining finds them, the snapshot loads
     /// at once (`TextSequence(snapshot:)`) when it holds the base's
     /// characters, as every snapshot a replica made does; else its runs
-    /// merge as the ops that typed and deleted them would.
-    private mutating func load(_ snapshot: TextSnapshot) {
+    /// merge as the ops that typed and deleted them would. False, changing
+    /// nothing, for more characters than a text may ever have.
+    @discardableResult
+    private mutating func load(_ snapshot: TextSnapshot) -> Bool {
+        guard snapshot.runs.reduce(0, { $0 + $1.count }) <= ModelLimits.charactersPerText else { return false }
         if !hasEdits, let loaded = try? TextSequence(snapshot: snapshot),
             baseLength == 0 || loaded.containsAll(CharacterRun(first: base, count: baseLength))
         {
             let waiting = sequence.waiting
             sequence = loaded
             if !waiting.isEmpty { sequence.apply(contentsOf: waiting) }
-            return
+            return true
         }
         let (inserts, deleted) = snapshot.ops
         for insert in inserts { sequence.apply(.insert(insert)) }
         if !deleted.runs.isEmpty { sequence.apply(.delete(deleted)) }
+        return true
     }
 
     private mutating func note(_ stamp: OpID) {
@@ -147,6 +153,8 @@ struct TextCharacters: Sendable, Equatable {
 
     enum ApplyOutcome {
         case applied, duplicate, waiting
+        /// A snapshot of more characters than a text may have.
+        case tooLong
     }
 
     /// The characters started again from a later write of the register.

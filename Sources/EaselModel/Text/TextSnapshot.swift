@@ -55,7 +55,7 @@ public struct TextSnapshot: Hashable, Sendable {
 
     /// The highest counter the runs take.
     public var highestCounter: UInt64 {
-        runs.reduce(0) { max($0, $1.first.counter &+ UInt64($1.count - 1)) }
+        runs.reduce(0) { max($0, $1.first.counter &+ UInt64(max($1.count, 1) - 1)) }
     }
 
     /// The runs as the ops that would type them, deleted ones typed as
@@ -72,7 +72,10 @@ public struct TextSnapshot: Hashable, Sendable {
                 scalars = Array(repeating: Unicode.Scalar(0), count: run.count)
                 deleted.append(CharacterRun(first: run.first, count: run.count))
             } else {
-                scalars = Array(self.scalars[visible..<min(visible + run.count, self.scalars.count)])
+                // Scalars a snapshot lacks (only an invalid one) read as
+                // U+0000, as deleted ones do.
+                let given = self.scalars[min(visible, self.scalars.count)..<min(visible + run.count, self.scalars.count)]
+                scalars = Array(given) + Array(repeating: Unicode.Scalar(0), count: run.count - given.count)
                 visible += run.count
             }
             inserts.append(TextInsert(id: run.first, originLeft: run.originLeft, originRight: run.originRight, scalars: scalars))

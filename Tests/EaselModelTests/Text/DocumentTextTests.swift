@@ -237,6 +237,39 @@ extension DocumentTextTests {
     }
 }
 
+extension DocumentTextTests {
+    @Test func aSnapshotOfMoreCharactersThanATextMayHaveIsRefusedAndChangesNothing() throws {
+        var (document, note) = Self.legacyText("Hi")
+        let huge = TextSnapshot(
+            runs: (0..<2).map { index in
+                TextSnapshot.Run(
+                    first: opID(100 + UInt64(index) * (1 << 20), bob), count: ModelLimits.charactersPerText, originLeft: nil,
+                    originRight: nil, isDeleted: true)
+            },
+            scalars: [])
+        let op = Op(id: opID(99, bob), transaction: TransactionID(opID(99, bob)), action: .textSnapshot(note, huge))
+        #expect(throws: ModelError.self) { try op.validate() }
+        let before = document.canonicalEncoding
+        #expect(document.apply(op) == .refused(.invalidText("more characters than a text may have")))
+        document.apply(contentsOf: [op])
+        #expect(document.canonicalEncoding == before && document.textString(of: note) == "Hi")
+    }
+
+    @Test func aSnapshotMissingScalarsMergesWithoutTrappingAndReadsThemAsUnknown() {
+        var (document, note) = Self.legacyText("Hi")
+        document.apply(Self.insert("!", into: note, id: opID(10, alice), after: opID(2, alice), before: nil))
+        // Two visible runs and one scalar: invalid, and never validated here.
+        let short = TextSnapshot(
+            runs: [
+                .init(first: opID(20, bob), count: 2, originLeft: opID(10, alice), originRight: nil, isDeleted: false),
+                .init(first: opID(30, bob), count: 1, originLeft: opID(21, bob), originRight: nil, isDeleted: false),
+            ],
+            scalars: ["x"])
+        document.apply(Op(id: opID(31, bob), transaction: TransactionID(opID(31, bob)), action: .textSnapshot(note, short)))
+        #expect(document.textString(of: note) == "Hi!x\u{0}\u{0}")
+    }
+}
+
 private struct Failure: Error {
     var description: String
     init(_ description: String) { self.description = description }
