@@ -1,5 +1,6 @@
 import EaselTestSupport
 import Foundation
+import Synchronization
 
 /// `easel serve` as a child process on 127.0.0.1 and a port the system
 /// chose, on its own database. Whoever starts one stops it: `terminate()`,
@@ -222,9 +223,29 @@ final class OutsideClient {
     }
 }
 
-/// A fresh database path in a temporary folder.
+/// A fresh database path in a temporary folder, removed when the tests'
+/// process exits (not before: a test may stop a server and start another
+/// on the same file, so no one server may remove it).
 func temporaryDatabase() -> String {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("easel-serve-\(UUID().uuidString)")
     try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    TemporaryFolders.shared.add(folder)
     return folder.appendingPathComponent("easel.db").path
+}
+
+/// Folders to remove at exit: a suite run made about 80 MB of them.
+private final class TemporaryFolders: Sendable {
+    static let shared: TemporaryFolders = {
+        atexit { TemporaryFolders.shared.removeAll() }
+        return TemporaryFolders()
+    }()
+    private let folders = Mutex<[URL]>([])
+
+    func add(_ folder: URL) {
+        folders.withLock { $0.append(folder) }
+    }
+
+    func removeAll() {
+        for folder in folders.withLock({ $0 }) { try? FileManager.default.removeItem(at: folder) }
+    }
 }
