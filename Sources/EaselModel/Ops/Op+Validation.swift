@@ -113,7 +113,7 @@ extension Op {
                 }
             }
         }
-        let total = runs.reduce(0) { $0 + $1.count }
+        let total = snapshot.characterCount
         guard total <= ModelLimits.charactersPerText else {
             throw .invalidText("\(total) characters in one piece of a snapshot; a text has at most \(ModelLimits.charactersPerText)")
         }

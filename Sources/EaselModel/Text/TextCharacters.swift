@@ -75,24 +75,22 @@ struct TextCharacters: Sendable, Equatable {
         var index = ops.startIndex
         while index < ops.endIndex {
             let id = ops[index].id
+            highest = max(highest, ops[index].lastCounter)
             switch ops[index].action {
             case .insertText(_, let insertion):
                 note(id)
-                highest = max(highest, id.counter &+ UInt64(max(insertion.scalars.count - 1, 0)))
                 let insert = TextInsert(
                     id: id, originLeft: insertion.originLeft, originRight: insertion.originRight,
                     scalars: insertion.scalars)
                 sequence.add(insert, to: &batch)
             case .deleteText(_, let runs):
                 note(id)
-                highest = max(highest, id.counter)
                 sequence.add(TextDelete(runs: runs), to: &batch)
             case .textSnapshot(_, var snapshot):
                 // A snapshot's pieces come one after another: they load as
                 // one, since a run's right origin may be in a later piece.
                 sequence.finish(&batch)
                 note(id)
-                highest = max(highest, ops[index].lastCounter)
                 while index + 1 < ops.endIndex, case .textSnapshot(_, let next) = ops[index + 1].action {
                     index += 1
                     note(ops[index].id)
@@ -132,7 +130,7 @@ struct TextCharacters: Sendable, Equatable {
     /// nothing, for more characters than a text may ever have.
     @discardableResult
     private mutating func load(_ snapshot: TextSnapshot) -> Bool {
-        guard snapshot.runs.reduce(0, { $0 + $1.count }) <= ModelLimits.charactersPerText else { return false }
+        guard snapshot.characterCount <= ModelLimits.charactersPerText else { return false }
         if !hasEdits, let loaded = try? TextSequence(snapshot: snapshot),
             baseLength == 0 || loaded.containsAll(CharacterRun(first: base, count: baseLength))
         {

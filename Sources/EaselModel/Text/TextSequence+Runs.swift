@@ -15,17 +15,10 @@ extension TextSequence {
     /// long as it can be: what a snapshot holds of the text.
     public var runs: [TextRun] {
         var runs: [TextRun] = []
-        tree.forEachSpan { span in
+        forEachSpanOfRuns { span, first, originLeft, originRight, goesOn in
             var scalars: [Unicode.Scalar] = []
             content.copy(span.first..<span.first + span.length, to: &scalars)
-            let first = arrivals.id(of: span.first)
-            let originLeft = id(of: span.originLeft)
-            let originRight = id(of: span.originRight)
-            if let last = runs.last, last.isDeleted == span.isDeleted,
-                last.insert.originRight == originRight,
-                first == last.insert.id.advanced(by: last.insert.scalars.count),
-                originLeft == last.insert.id.advanced(by: last.insert.scalars.count - 1)
-            {
+            if goesOn {
                 runs[runs.count - 1].insert.scalars.append(contentsOf: scalars)
             } else {
                 runs.append(
@@ -35,6 +28,29 @@ extension TextSequence {
             }
         }
         return runs
+    }
+
+    /// Every span in document order, with its first character's id and its
+    /// origins, and whether it goes on the run of the span before: the next
+    /// ids, typed on from that one's last character toward the same right
+    /// origin, deleted alike. Spans that go on make one run, as long as it
+    /// can be (`runs`, `snapshot`).
+    func forEachSpanOfRuns(
+        _ body: (_ span: TextSpan, _ first: OpID, _ originLeft: OpID?, _ originRight: OpID?, _ goesOn: Bool) -> Void
+    ) {
+        var previous: (last: OpID, originRight: OpID?, isDeleted: Bool)?
+        tree.forEachSpan { span in
+            let first = arrivals.id(of: span.first)
+            let originLeft = id(of: span.originLeft)
+            let originRight = id(of: span.originRight)
+            let goesOn =
+                previous.map {
+                    $0.isDeleted == span.isDeleted && $0.originRight == originRight && originLeft == $0.last
+                        && first == $0.last.advanced(by: 1)
+                } ?? false
+            body(span, first, originLeft, originRight, goesOn)
+            previous = (first.advanced(by: span.length - 1), originRight, span.isDeleted)
+        }
     }
 
     /// Applies ops received together: consecutive inserts that continue one

@@ -99,8 +99,12 @@ public struct TextSequence: Sendable {
     private func place(at position: Int) -> (left: Int32, place: SpanTree.Cursor) {
         precondition((0...count).contains(position), "a position in the text")
         guard position > 0 else { return (TextSpan.none, tree.start) }
-        let left = tree.cursor(visible: position - 1)
-        return (tree[left].arrival(at: left.offset), tree.after(left))
+        return place(after: tree.cursor(visible: position - 1))
+    }
+
+    /// The place right after the character at `left`, and its arrival.
+    private func place(after left: SpanTree.Cursor) -> (left: Int32, place: SpanTree.Cursor) {
+        (tree[left].arrival(at: left.offset), tree.after(left))
     }
 
     /// The id of an arrival; nil for `TextSpan.none`.
@@ -115,13 +119,9 @@ public struct TextSequence: Sendable {
     @discardableResult
     public mutating func insert(_ scalars: [Unicode.Scalar], at position: Int, id: OpID) -> TextInsert {
         precondition((0...count).contains(position), "a position in the text")
-        var left = TextSpan.none
-        var place = tree.start
-        if position > 0 {
-            let before = tree.cursorNearRecent(visible: position - 1)
-            left = tree[before].arrival(at: before.offset)
-            place = tree.after(before)
-        }
+        // As `place(at:)` finds it, from the leaf of the last local edit.
+        let (left, place) =
+            position > 0 ? place(after: tree.cursorNearRecent(visible: position - 1)) : (TextSpan.none, tree.start)
         let right = tree.arrival(at: place) ?? TextSpan.none
         let op = TextInsert(id: id, originLeft: self.id(of: left), originRight: self.id(of: right), scalars: scalars)
         guard !scalars.isEmpty else { return op }

@@ -47,6 +47,11 @@ public struct TextSnapshot: Hashable, Sendable {
         for piece in pieces { append(piece) }
     }
 
+    /// Characters the runs hold, deleted ones included.
+    public var characterCount: Int {
+        runs.reduce(0) { $0 + $1.count }
+    }
+
     /// Characters the runs not deleted hold: as many as `scalars` has, in a
     /// valid snapshot.
     public var visibleCount: Int {
@@ -100,7 +105,7 @@ extension TextSequence {
             if !piece.runs.isEmpty { pieces.append(piece) }
             piece = TextSnapshot(runs: [], scalars: [])
         }
-        tree.forEachSpan { span in
+        forEachSpanOfRuns { span, first, originLeft, originRight, goesOn in
             var offset = 0
             while offset < span.length {
                 // A visible span longer than a piece has room for goes on in
@@ -114,14 +119,11 @@ extension TextSequence {
                     }
                     taken = min(taken, room)
                 }
-                let first = arrivals.id(of: span.first + offset)
-                let originLeft = id(of: span.originLeft(at: offset))
-                let originRight = id(of: span.originRight)
-                let joins =
-                    piece.runs.last.map { last in
-                        last.isDeleted == span.isDeleted && last.originRight == originRight && first == last.end
-                            && originLeft == last.first.advanced(by: last.count - 1)
-                    } ?? false
+                // What a piece did not have room for starts the next one:
+                // its first character's left origin is the one before it.
+                let joins = goesOn && offset == 0 && !piece.runs.isEmpty
+                let partFirst = first.advanced(by: offset)
+                let partLeft = offset == 0 ? originLeft : OpID(counter: partFirst.counter - 1, replica: partFirst.replica)
                 if !joins, piece.runs.count == ModelLimits.runsPerTextSnapshot { close() }
                 if !span.isDeleted { content.copy(span.first + offset..<span.first + offset + taken, to: &piece.scalars) }
                 if joins {
@@ -129,7 +131,7 @@ extension TextSequence {
                 } else {
                     piece.runs.append(
                         TextSnapshot.Run(
-                            first: first, count: taken, originLeft: originLeft, originRight: originRight,
+                            first: partFirst, count: taken, originLeft: partLeft, originRight: originRight,
                             isDeleted: span.isDeleted))
                 }
                 offset += taken
@@ -150,7 +152,7 @@ extension TextSequence {
         guard snapshot.scalars.count == snapshot.visibleCount else {
             throw .invalidText("\(snapshot.scalars.count) scalars for \(snapshot.visibleCount) characters not deleted")
         }
-        reserveCapacity(runs.reduce(0) { $0 + $1.count }, runs: runs.count)
+        reserveCapacity(snapshot.characterCount, runs: runs.count)
         // A run's right origin comes later in the text: every character is
         // numbered before any origin is looked up.
         var idsGoOn: [Bool] = []

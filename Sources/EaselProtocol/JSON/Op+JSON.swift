@@ -36,21 +36,13 @@ extension JSONWriter {
                 json.member("entity", entity.creation.description)
                 if let left = insertion.originLeft { json.member("after", left.description) }
                 if let right = insertion.originRight { json.member("before", right.description) }
-                var text = String.UnicodeScalarView()
-                text.append(contentsOf: insertion.scalars)
-                json.member("text", String(text))
+                json.text(insertion.scalars)
             case .deleteText(let entity, let runs):
                 json.member("op", "deleteText")
                 json.member("entity", entity.creation.description)
                 json.key("runs")
                 json.array { json in
-                    for run in runs {
-                        json.object { json in
-                            json.member("first", run.first.description)
-                            json.key("count")
-                            json.integer(run.count)
-                        }
-                    }
+                    for run in runs { json.characterRun(first: run.first, count: run.count) { _ in } }
                 }
             case .textSnapshot(let entity, let snapshot):
                 json.member("op", "textSnapshot")
@@ -58,10 +50,7 @@ extension JSONWriter {
                 json.key("runs")
                 json.array { json in
                     for run in snapshot.runs {
-                        json.object { json in
-                            json.member("first", run.first.description)
-                            json.key("count")
-                            json.integer(run.count)
+                        json.characterRun(first: run.first, count: run.count) { json in
                             if let left = run.originLeft { json.member("after", left.description) }
                             if let right = run.originRight { json.member("before", right.description) }
                             if run.isDeleted {
@@ -71,14 +60,30 @@ extension JSONWriter {
                         }
                     }
                 }
-                var text = String.UnicodeScalarView()
-                text.append(contentsOf: snapshot.scalars)
-                json.member("text", String(text))
+                json.text(snapshot.scalars)
             }
             if let position {
                 json.member("position", String(position))
             }
         }
+    }
+
+    /// `{"first": …, "count": …}` of a delete's or a snapshot's run, and
+    /// whatever else `more` writes of it.
+    private mutating func characterRun(first: OpID, count: Int, _ more: (inout JSONWriter) -> Void) {
+        object { json in
+            json.member("first", first.description)
+            json.key("count")
+            json.integer(count)
+            more(&json)
+        }
+    }
+
+    /// Characters as the `text` member.
+    private mutating func text(_ scalars: [Unicode.Scalar]) {
+        var text = String.UnicodeScalarView()
+        text.append(contentsOf: scalars)
+        member("text", String(text))
     }
 
     mutating func fields(_ fields: some Sequence<Field>) {
@@ -186,18 +191,8 @@ enum JSONOps {
                 entity, TextInsertion(originLeft: left, originRight: right, scalars: Array(text.unicodeScalars)))
         case .deleteText:
             let entity = EntityID(try json.opID("entity"))
-            let values = try json.array("runs")
-            guard values.count <= ModelLimits.runsPerDelete else {
-                throw DecodeError(.invalidValue, "\(json.path).runs: \(values.count) runs; at most \(ModelLimits.runsPerDelete)")
-            }
-            var runs: [CharacterRun] = []
-            for (offset, value) in values.enumerated() {
-                let run = try JSONFields(value, path: "\(json.path).runs[\(offset)]")
-                let count = try run.integer("count", as: Int.self)
-                guard count > 0, count <= ModelLimits.charactersPerText else {
-                    throw DecodeError(.invalidValue, "\(run.path).count: a run of \(count) characters")
-                }
-                runs.append(CharacterRun(first: try run.opID("first"), count: count))
+            let runs = try characterRuns(json, limit: ModelLimits.runsPerDelete) { _, first, count throws(DecodeError) in
+                CharacterRun(first: first, count: count)
             }
             action = .deleteText(entity, runs)
         case .textSnapshot:
@@ -211,27 +206,36 @@ enum JSONOps {
     /// A text snapshot's runs and text; the model checks the rest
     /// (`Op.validate()`).
     private static func textSnapshot(_ json: JSONFields) throws(DecodeError) -> TextSnapshot {
-        let values = try json.array("runs")
-        guard values.count <= ModelLimits.runsPerTextSnapshot else {
-            throw DecodeError(
-                .invalidValue, "\(json.path).runs: \(values.count) runs; at most \(ModelLimits.runsPerTextSnapshot)")
-        }
-        var runs: [TextSnapshot.Run] = []
-        runs.reserveCapacity(values.count)
-        for (offset, value) in values.enumerated() {
-            let run = try JSONFields(value, path: "\(json.path).runs[\(offset)]")
-            let count = try run.integer("count", as: Int.self)
-            guard count > 0, count <= ModelLimits.charactersPerText else {
-                throw DecodeError(.invalidValue, "\(run.path).count: a run of \(count) characters")
-            }
-            runs.append(
-                TextSnapshot.Run(
-                    first: try run.opID("first"), count: count,
-                    originLeft: run.has("after") ? try run.opID("after") : nil,
-                    originRight: run.has("before") ? try run.opID("before") : nil,
-                    isDeleted: run.has("deleted") ? try run.bool("deleted") : false))
+        let runs = try characterRuns(json, limit: ModelLimits.runsPerTextSnapshot) { run, first, count throws(DecodeError) in
+            TextSnapshot.Run(
+                first: first, count: count, originLeft: run.has("after") ? try run.opID("after") : nil,
+                originRight: run.has("before") ? try run.opID("before") : nil,
+                isDeleted: run.has("deleted") ? try run.bool("deleted") : false)
         }
         return TextSnapshot(runs: runs, scalars: Array(try json.string("text").unicodeScalars))
+    }
+
+    /// The `runs` of a delete or a snapshot: at most `limit`, each a first
+    /// ID and a count of 1 ... 2^20, made into a run by `run` with its
+    /// fields.
+    private static func characterRuns<Run>(
+        _ json: JSONFields, limit: Int, _ run: (JSONFields, OpID, Int) throws(DecodeError) -> Run
+    ) throws(DecodeError) -> [Run] {
+        let values = try json.array("runs")
+        guard values.count <= limit else {
+            throw DecodeError(.invalidValue, "\(json.path).runs: \(values.count) runs; at most \(limit)")
+        }
+        var runs: [Run] = []
+        runs.reserveCapacity(values.count)
+        for (offset, value) in values.enumerated() {
+            let fields = try JSONFields(value, path: "\(json.path).runs[\(offset)]")
+            let count = try fields.integer("count", as: Int.self)
+            guard count > 0, count <= ModelLimits.charactersPerText else {
+                throw DecodeError(.invalidValue, "\(fields.path).count: a run of \(count) characters")
+            }
+            runs.append(try run(fields, try fields.opID("first"), count))
+        }
+        return runs
     }
 
     static func fields(_ json: JSONFields, single: Bool) throws(DecodeError) -> [Field] {
