@@ -56,12 +56,18 @@ extension Op {
         guard id.counter <= UInt64.max - UInt64(count) else {
             throw .invalidText("the characters' counters reach past the largest")
         }
-        for origin in [insertion.originLeft, insertion.originRight] {
-            guard let origin else { continue }
-            guard origin.counter > 0 else { throw .zeroCounter }
-            guard origin.replica != id.replica || origin.counter < id.counter else {
-                throw .invalidText("an insert's origin \(origin) is not typed before it")
-            }
+        try validateOrigin(insertion.originLeft, of: id, "an insert")
+        try validateOrigin(insertion.originRight, of: id, "an insert")
+    }
+
+    /// An origin, if any, is a character typed before the one naming it.
+    /// (Checked one at a time: a list of the two would be allocated per op.)
+    @inline(__always)
+    private static func validateOrigin(_ origin: OpID?, of id: OpID, _ what: String) throws(ModelError) {
+        guard let origin else { return }
+        guard origin.counter > 0 else { throw .zeroCounter }
+        guard origin.replica != id.replica || origin.counter < id.counter else {
+            throw .invalidText("\(what)'s origin \(origin) is not typed before it")
         }
     }
 
@@ -105,13 +111,8 @@ extension Op {
         }
         for run in runs {
             try validateRun(from: run.first, count: run.count)
-            for origin in [run.originLeft, run.originRight] {
-                guard let origin else { continue }
-                guard origin.counter > 0 else { throw .zeroCounter }
-                guard origin.replica != run.first.replica || origin.counter < run.first.counter else {
-                    throw .invalidText("a run's origin \(origin) is not typed before it")
-                }
-            }
+            try validateOrigin(run.originLeft, of: run.first, "a run")
+            try validateOrigin(run.originRight, of: run.first, "a run")
         }
         let total = snapshot.characterCount
         guard total <= ModelLimits.charactersPerText else {

@@ -23,23 +23,28 @@ struct ScalarStore: Sendable {
         if isWide { wide.reserveCapacity(count) } else { narrow.reserveCapacity(count) }
     }
 
-    mutating func append(contentsOf scalars: some Collection<Unicode.Scalar>) {
+    mutating func append(contentsOf scalars: ArraySlice<Unicode.Scalar>) {
+        scalars.withUnsafeBufferPointer { append(contentsOf: $0) }
+    }
+
+    mutating func append(contentsOf scalars: UnsafeBufferPointer<Unicode.Scalar>) {
         if !isWide {
-            // Room made at once, then one pass writing bytes: a byte at a
-            // time through `append` checks uniqueness and capacity each time.
-            let start = narrow.count
-            narrow.append(contentsOf: repeatElement(0, count: scalars.count))
-            let fits = narrow.withUnsafeMutableBufferPointer { bytes in
-                var at = start
-                for scalar in scalars {
-                    guard scalar.value <= UInt8.max else { return false }
-                    bytes[at] = UInt8(truncatingIfNeeded: scalar.value)
-                    at += 1
+            let count = scalars.count
+            // Narrowed into scratch room, then copied in at once: plain
+            // loops over memory, without the checks `Array.append` makes
+            // for each element.
+            let fits = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { bytes in
+                var widest: UInt32 = 0
+                for index in 0..<count {
+                    let value = scalars[index].value
+                    widest |= value
+                    bytes[index] = UInt8(truncatingIfNeeded: value)
                 }
+                guard widest <= UInt32(UInt8.max) else { return false }
+                narrow.append(contentsOf: UnsafeBufferPointer(bytes))
                 return true
             }
             if fits { return }
-            narrow.removeSubrange(start...)
             widen()
         }
         wide.append(contentsOf: scalars)

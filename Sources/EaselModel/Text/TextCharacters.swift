@@ -67,46 +67,52 @@ struct TextCharacters: Sendable, Equatable {
     /// typing into runs), each stamped with its op: no list of them is made.
     /// The highest counter the ops take.
     mutating func apply(contentsOf ops: ArraySlice<Op>) -> UInt64 {
-        var highest: UInt64 = 0
         if sequence.totalCount == 0 { reserveCapacity(for: ops) }
-        // By index, reading only the parts wanted: iterating would copy
-        // every op.
-        var batch = TextSequence.Batch()
-        var index = ops.startIndex
-        while index < ops.endIndex {
-            let id = ops[index].id
-            highest = max(highest, ops[index].lastCounter)
-            switch ops[index].action {
-            case .insertText(_, let insertion):
-                note(id)
-                let insert = TextInsert(
-                    id: id, originLeft: insertion.originLeft, originRight: insertion.originRight,
-                    scalars: insertion.scalars)
-                sequence.add(insert, to: &batch)
-            case .deleteText(_, let runs):
-                note(id)
-                sequence.add(TextDelete(runs: runs), to: &batch)
-            case .textSnapshot(_, var snapshot):
-                // A snapshot's pieces come one after another: they load as
-                // one, since a run's right origin may be in a later piece.
-                sequence.finish(&batch)
-                note(id)
-                while index + 1 < ops.endIndex, case .textSnapshot(_, let next) = ops[index + 1].action {
-                    index += 1
-                    note(ops[index].id)
-                    highest = max(highest, ops[index].lastCounter)
-                    snapshot.append(next)
+        // Through the buffer, reading only the parts wanted: an op read
+        // from the array, or iterated, is copied whole.
+        return ops.withUnsafeBufferPointer { ops in
+            var highest: UInt64 = 0
+            var batch = TextSequence.Batch()
+            var index = 0
+            while index < ops.count {
+                let id = ops[index].id
+                // Read here, not through `Op.lastCounter`, which would copy
+                // the op.
+                highest = max(highest, id.counter)
+                switch (ops.baseAddress.unsafelyUnwrapped + index).pointee.action {
+                case .insertText(_, let insertion):
+                    highest = max(highest, id.counter &+ UInt64(max(insertion.scalars.count - 1, 0)))
+                    note(id)
+                    let insert = TextInsert(
+                        id: id, originLeft: insertion.originLeft, originRight: insertion.originRight,
+                        scalars: insertion.scalars)
+                    sequence.add(insert, to: &batch)
+                case .deleteText(_, let runs):
+                    note(id)
+                    sequence.add(TextDelete(runs: runs), to: &batch)
+                case .textSnapshot(_, var snapshot):
+                    // A snapshot's pieces come one after another: they load as
+                    // one, since a run's right origin may be in a later piece.
+                    sequence.finish(&batch)
+                    note(id)
+                    highest = max(highest, snapshot.highestCounter)
+                    while index + 1 < ops.count, case .textSnapshot(_, let next) = ops[index + 1].action {
+                        index += 1
+                        note(ops[index].id)
+                        highest = max(highest, ops[index].id.counter, next.highestCounter)
+                        snapshot.append(next)
+                    }
+                    // Only a corrupt store gives a text too long to be one:
+                    // it is left as it was.
+                    _ = load(snapshot)
+                default:
+                    break
                 }
-                // Only a corrupt store gives a text too long to be one:
-                // it is left as it was.
-                _ = load(snapshot)
-            default:
-                break
+                index += 1
             }
-            index += 1
+            sequence.finish(&batch)
+            return highest
         }
-        sequence.finish(&batch)
-        return highest
     }
 
     /// A text loaded whole (a welcome, a store's ops) gets room for exactly

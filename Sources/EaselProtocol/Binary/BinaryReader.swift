@@ -45,6 +45,15 @@ struct BinaryReader: ~Copyable {
 
     @inline(never)
     private mutating func multiByteVarint(_ what: @autoclosure () -> String) throws(DecodeError) -> UInt64 {
+        // Three bytes, in shortest form: a character's counter in a text
+        // of up to two million keystrokes, without the loop.
+        if offset + 2 < bytes.count, bytes[offset] >= 0x80, bytes[offset + 1] >= 0x80, bytes[offset + 2] < 0x80,
+            bytes[offset + 2] != 0
+        {
+            offset += 3
+            return UInt64(bytes[offset - 3] & 0x7F) | UInt64(bytes[offset - 2] & 0x7F) << 7
+                | UInt64(bytes[offset - 1]) << 14
+        }
         var value: UInt64 = 0
         var shift: UInt64 = 0
         let start = offset
@@ -162,14 +171,15 @@ struct BinaryReader: ~Copyable {
     ) throws(DecodeError) -> [Unicode.Scalar] {
         let slice = try lengthPrefixed(what(), limit: limit, limitCode: limitCode)
         let start = offset - slice.count
-        var scalars: [Unicode.Scalar] = []
-        scalars.reserveCapacity(slice.count)
-        // Most typing is ASCII: one byte, one scalar, nothing to check.
+        // Most typing is ASCII: one byte, one scalar, nothing to check,
+        // written straight into the array's room.
         var ascii = 0
-        while ascii < slice.count, slice[ascii] < 0x80 {
-            scalars.append(Unicode.Scalar(slice[ascii]))
-            ascii += 1
+        while ascii < slice.count, slice[ascii] < 0x80 { ascii += 1 }
+        var scalars = [Unicode.Scalar](unsafeUninitializedCapacity: slice.count) { room, initialized in
+            for index in 0..<ascii { room[index] = Unicode.Scalar(slice[index]) }
+            initialized = ascii
         }
+        guard ascii < slice.count else { return scalars }
         var iterator = UnsafeRawBufferPointer(rebasing: slice[ascii...]).makeIterator()
         var decoder = UTF8()
         decoding: while true {

@@ -103,7 +103,7 @@ extension BinaryReader {
             let op = Op(
                 id: id, transaction: opTransaction, action: try actionBody(action, id: id, entities: entities, replicas: replicas, index: index))
             try op.validateForWire(index: index)
-            ops.append(element(position, op))
+            ops.append(element(position, consume op))
         }
         return ops
     }
