@@ -162,7 +162,7 @@ import Testing
         #expect(waits == [100, 100], "three keys at 10 a second: two waits of 100 ms")
         // Offline, the outbox joins the keys typed on into one op (Op.join).
         let pushed = client.unacknowledged
-        let inserts = pushed.compactMap { if case .insertText(_, let typed) = $0.action { typed.scalars } else { nil } }
+        let inserts = pushed.compactMap { if case .insertText(_, let typed) = $0.action { Array(typed.scalars) } else { nil } }
         #expect(inserts == [Array("xyz".unicodeScalars), ["!"]])
         #expect(pushed.contains { if case .deleteText = $0.action { true } else { false } })
     }

@@ -10,14 +10,13 @@ extension Op {
     public mutating func join(_ next: Op) -> Bool {
         guard next.id.replica == id.replica, next.id.counter > lastCounter else { return false }
         switch (action, next.action) {
-        case (.insertText(let entity, var insertion), .insertText(let nextEntity, let typed)):
+        case (.insertText(let entity, let insertion), .insertText(let nextEntity, let typed)):
             let count = insertion.scalars.count
             guard entity == nextEntity, count > 0, next.id == id.advanced(by: count),
                 typed.originLeft == id.advanced(by: count - 1), typed.originRight == insertion.originRight,
                 count + typed.scalars.count <= ModelLimits.scalarsPerInsert
             else { return false }
-            insertion.scalars.append(contentsOf: typed.scalars)
-            action = .insertText(entity, insertion)
+            action = .insertText(entity, insertion.appending(typed.scalars))
             return true
         case (.deleteText(let entity, let runs), .deleteText(let nextEntity, let nextRuns)):
             guard entity == nextEntity else { return false }

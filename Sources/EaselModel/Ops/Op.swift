@@ -31,7 +31,7 @@ public struct Op: Hashable, Sendable {
         /// Types characters into a text (Docs/text.md). The op's ID is the
         /// first character's, and each next one's is a counter on, so the
         /// op takes as many counters as it types characters.
-        indirect case insertText(EntityID, TextInsertion)
+        case insertText(EntityID, TextInsertion)
         /// Deletes a text's characters, named by ID.
         case deleteText(EntityID, [CharacterRun])
         /// A text's characters as a snapshot carries them, or a piece of
@@ -101,24 +101,9 @@ public struct Op: Hashable, Sendable {
             .insert(
                 TextInsert(
                     id: id, originLeft: insertion.originLeft, originRight: insertion.originRight,
-                    scalars: insertion.scalars))
+                    scalars: Array(insertion.scalars)))
         case .deleteText(_, let runs): .delete(TextDelete(runs: runs))
         default: nil
         }
-    }
-}
-
-/// Characters typed at one place, as an op carries them: the characters
-/// that were to their left and right there (nil: the text's start and
-/// end), and what was typed. Their IDs are the op's and the ones after.
-public struct TextInsertion: Hashable, Sendable {
-    public var originLeft: OpID?
-    public var originRight: OpID?
-    public var scalars: [Unicode.Scalar]
-
-    public init(originLeft: OpID?, originRight: OpID?, scalars: [Unicode.Scalar]) {
-        self.originLeft = originLeft
-        self.originRight = originRight
-        self.scalars = scalars
     }
 }

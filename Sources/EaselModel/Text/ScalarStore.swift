@@ -23,10 +23,6 @@ struct ScalarStore: Sendable {
         if isWide { wide.reserveCapacity(count) } else { narrow.reserveCapacity(count) }
     }
 
-    mutating func append(contentsOf scalars: ArraySlice<Unicode.Scalar>) {
-        scalars.withUnsafeBufferPointer { append(contentsOf: $0) }
-    }
-
     mutating func append(contentsOf scalars: UnsafeBufferPointer<Unicode.Scalar>) {
         if !isWide {
             let count = scalars.count

@@ -10,7 +10,7 @@
 /// of the model. Spans are never removed (a delete marks them), so nodes
 /// only split, never merge.
 struct SpanTree: Sendable {
-    static let leafCapacity = 32
+    static let leafCapacity = 16
     static let innerCapacity = 16
     static let none: Int32 = -1
     /// Slots a node holds: room for the one or two more that an edit adds

@@ -83,10 +83,7 @@ struct TextCharacters: Sendable, Equatable {
                 case .insertText(_, let insertion):
                     highest = max(highest, id.counter &+ UInt64(max(insertion.scalars.count - 1, 0)))
                     note(id)
-                    let insert = TextInsert(
-                        id: id, originLeft: insertion.originLeft, originRight: insertion.originRight,
-                        scalars: insertion.scalars)
-                    sequence.add(insert, to: &batch)
+                    sequence.add(insertion, id: id, to: &batch)
                 case .deleteText(_, let runs):
                     note(id)
                     sequence.add(TextDelete(runs: runs), to: &batch)

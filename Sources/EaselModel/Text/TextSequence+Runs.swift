@@ -71,13 +71,17 @@ extension TextSequence {
         finish(&batch)
     }
 
-    /// Ops received together, held while the next ones may join them.
+    /// Ops received together, held while the next ones may join them: an
+    /// insert as the sequence's op or as a received op carries it, or a
+    /// delete.
     struct Batch {
         fileprivate var insert: TextInsert?
+        fileprivate var received: (id: OpID, insertion: TextInsertion)?
         fileprivate var delete: TextDelete?
     }
 
     mutating func add(_ next: TextInsert, to batch: inout Batch) {
+        takeReceived(from: &batch)
         if let delete = batch.delete { apply(delete) }
         batch.delete = nil
         if batch.insert?.isContinued(by: next) == true {
@@ -88,15 +92,51 @@ extension TextSequence {
         }
     }
 
+    /// A received op's insert, held as it is unless an insert it continues
+    /// is held, so that it merges with no list made of its scalars.
+    mutating func add(_ insertion: TextInsertion, id: OpID, to batch: inout Batch) {
+        if let delete = batch.delete { apply(delete) }
+        batch.delete = nil
+        let next = (id: id, insertion: insertion)
+        if batch.insert?.isContinued(by: next) == true {
+            batch.insert?.scalars.append(contentsOf: insertion.scalars)
+            return
+        }
+        if let received = batch.received,
+            next.id == received.id.advanced(by: received.insertion.scalars.count),
+            next.insertion.originLeft == received.id.advanced(by: received.insertion.scalars.count - 1),
+            next.insertion.originRight == received.insertion.originRight
+        {
+            takeReceived(from: &batch)
+            batch.insert?.scalars.append(contentsOf: insertion.scalars)
+            return
+        }
+        if let insert = batch.insert { apply(insert) }
+        batch.insert = nil
+        if let received = batch.received { apply(received.insertion, id: received.id) }
+        batch.received = next
+    }
+
+    /// Turns a held received insert into the sequence's op, which inserts
+    /// joining it can lengthen.
+    private func takeReceived(from batch: inout Batch) {
+        guard let received = batch.received else { return }
+        batch.received = nil
+        batch.insert = TextInsert(received)
+    }
+
     mutating func add(_ next: TextDelete, to batch: inout Batch) {
         if let insert = batch.insert { apply(insert) }
         batch.insert = nil
+        if let received = batch.received { apply(received.insertion, id: received.id) }
+        batch.received = nil
         if batch.delete == nil { batch.delete = next } else { batch.delete?.join(next) }
     }
 
     /// Applies what the batch still holds.
     mutating func finish(_ batch: inout Batch) {
         if let insert = batch.insert { apply(insert) }
+        if let received = batch.received { apply(received.insertion, id: received.id) }
         if let delete = batch.delete { apply(delete) }
         batch = Batch()
     }
@@ -106,8 +146,23 @@ extension TextInsert {
     /// Whether `next` is typed on from this run's last character, toward
     /// the same right origin, numbered on from it.
     public func isContinued(by next: TextInsert) -> Bool {
-        !scalars.isEmpty && next.id == id.advanced(by: scalars.count)
-            && next.originLeft == id.advanced(by: scalars.count - 1) && next.originRight == originRight
+        continues(to: next.id, originLeft: next.originLeft, originRight: next.originRight)
+    }
+
+    func isContinued(by next: (id: OpID, insertion: TextInsertion)) -> Bool {
+        continues(to: next.id, originLeft: next.insertion.originLeft, originRight: next.insertion.originRight)
+    }
+
+    private func continues(to nextID: OpID, originLeft nextLeft: OpID?, originRight nextRight: OpID?) -> Bool {
+        !scalars.isEmpty && nextID == id.advanced(by: scalars.count)
+            && nextLeft == id.advanced(by: scalars.count - 1) && nextRight == originRight
+    }
+
+    /// A received op's insert as the sequence's op.
+    init(_ received: (id: OpID, insertion: TextInsertion)) {
+        self.init(
+            id: received.id, originLeft: received.insertion.originLeft, originRight: received.insertion.originRight,
+            scalars: Array(received.insertion.scalars))
     }
 }
 

@@ -125,7 +125,7 @@ public struct TextSequence: Sendable {
         let right = tree.arrival(at: place) ?? TextSpan.none
         let op = TextInsert(id: id, originLeft: self.id(of: left), originRight: self.id(of: right), scalars: scalars)
         guard !scalars.isEmpty else { return op }
-        land(id, scalars, originLeft: left, originRight: right, at: place)
+        scalars.withUnsafeBufferPointer { land(id, $0, originLeft: left, originRight: right, at: place) }
         if !waiting.isEmpty { retryWaiting() }
         return op
     }
@@ -170,6 +170,23 @@ public struct TextSequence: Sendable {
             return false
         }
         // Only characters arriving can let a waiting op land.
+        if !waiting.isEmpty { retryWaiting() }
+        return true
+    }
+
+    /// An insert as a received op carries it, merged with no list made of
+    /// its scalars; one that waits is kept as a `TextInsert`.
+    @discardableResult
+    mutating func apply(_ insertion: TextInsertion, id: OpID) -> Bool {
+        let landed = insertion.withScalars {
+            integrate(id, originLeft: insertion.originLeft, originRight: insertion.originRight, scalars: $0)
+        }
+        guard landed else {
+            return apply(
+                TextInsert(
+                    id: id, originLeft: insertion.originLeft, originRight: insertion.originRight,
+                    scalars: Array(insertion.scalars)))
+        }
         if !waiting.isEmpty { retryWaiting() }
         return true
     }
@@ -236,34 +253,41 @@ public struct TextSequence: Sendable {
     /// one's left origin is the character before it, already scanned past,
     /// so it changes nothing.
     private mutating func integrate(_ insert: TextInsert) -> Bool {
-        if arrivals.containsAny(insert.id, count: insert.scalars.count) {
+        insert.scalars.withUnsafeBufferPointer {
+            integrate(insert.id, originLeft: insert.originLeft, originRight: insert.originRight, scalars: $0)
+        }
+    }
+
+    private mutating func integrate(
+        _ id: OpID, originLeft: OpID?, originRight: OpID?, scalars: UnsafeBufferPointer<Unicode.Scalar>
+    ) -> Bool {
+        if arrivals.containsAny(id, count: scalars.count) {
             // Here already, or part of it is: a run joined from ops of
             // which the first ones arrived before. The rest types on.
-            guard let present = arrivals.run(from: insert.id) else {
+            guard let present = arrivals.run(from: id) else {
                 // A run that takes ids some characters here have, but not
                 // its first, is not one any replica made: it changes nothing.
                 return true
             }
             let had = present.count
-            guard had < insert.scalars.count else { return true }
+            guard had < scalars.count else { return true }
             return integrate(
-                TextInsert(
-                    id: insert.id.advanced(by: had), originLeft: insert.id.advanced(by: had - 1),
-                    originRight: insert.originRight, scalars: Array(insert.scalars[had...])))
+                id.advanced(by: had), originLeft: id.advanced(by: had - 1), originRight: originRight,
+                scalars: UnsafeBufferPointer(rebasing: scalars[had...]))
         }
         var cursor = tree.start
         var left = TextSpan.none
-        if let originLeft = insert.originLeft {
+        if let originLeft {
             guard let found = arrivals.arrival(of: originLeft) else { return false }
             left = Int32(found)
             cursor = tree.after(tree.cursor(of: found))
         }
         var right = TextSpan.none
-        if let originRight = insert.originRight {
+        if let originRight {
             guard let found = arrivals.arrival(of: originRight) else { return false }
             right = Int32(found)
         }
-        guard !insert.scalars.isEmpty else { return true }
+        guard !scalars.isEmpty else { return true }
         // Positions (tombstones counted) of the origins, and of the others'
         // origins when they differ: found only when a scan needs them.
         var leftPosition: Int?
@@ -278,7 +302,7 @@ public struct TextSequence: Sendable {
             let otherLeft = span.originLeft(at: place.offset)
             if otherLeft == left {
                 if span.originRight == right {
-                    if Self.goesFirst(insert.id, before: arrivals.id(of: Int(other))) { break }
+                    if Self.goesFirst(id, before: arrivals.id(of: Int(other))) { break }
                     scanning = false
                 } else {
                     if rightPosition == nil { rightPosition = position(of: right, missing: tree.totalCount) }
@@ -305,7 +329,7 @@ public struct TextSequence: Sendable {
             }
             if !scanning { destination = cursor }
         }
-        land(insert.id, insert.scalars, originLeft: left, originRight: right, at: destination)
+        land(id, scalars, originLeft: left, originRight: right, at: destination)
         return true
     }
 
@@ -318,10 +342,11 @@ public struct TextSequence: Sendable {
 
     /// Characters `id`, `id + 1`, … arrive, to stand at `place`.
     mutating func land(
-        _ id: OpID, _ scalars: [Unicode.Scalar], originLeft: Int32, originRight: Int32, at place: SpanTree.Cursor
+        _ id: OpID, _ scalars: UnsafeBufferPointer<Unicode.Scalar>, originLeft: Int32, originRight: Int32,
+        at place: SpanTree.Cursor
     ) {
         // Callers have checked that the characters are new.
-        guard let (first, idsGoOn) = arrive(id, scalars) else { preconditionFailure("characters \(id) arrived twice") }
+        guard let (first, idsGoOn) = arrive(id, count: scalars.count, scalars: scalars) else { preconditionFailure("characters \(id) arrived twice") }
         let span = TextSpan(
             first: first, length: scalars.count, originLeft: originLeft, originRight: originRight, isDeleted: false)
         tree.insert(span, at: place, idsGoOn: idsGoOn)
@@ -333,16 +358,13 @@ public struct TextSequence: Sendable {
         tree.insert(span, at: tree.end, idsGoOn: idsGoOn)
     }
 
-    /// Numbers the characters and stores their scalars: their first
-    /// arrival, and whether their ids go on from the last arrival's; nil
-    /// when some of them are here already.
-    mutating func arrive(_ id: OpID, _ scalars: [Unicode.Scalar]) -> (first: Int, idsGoOn: Bool)? {
-        arrive(id, count: scalars.count, scalars: scalars[...])
-    }
-
-    /// The same for `count` characters whose scalars are `scalars`, or
-    /// unknown (deleted characters a snapshot gave).
-    mutating func arrive(_ id: OpID, count: Int, scalars: ArraySlice<Unicode.Scalar>?) -> (first: Int, idsGoOn: Bool)? {
+    /// Numbers `count` characters and stores their scalars (`scalars`, or
+    /// unknown for deleted characters a snapshot gave): their first
+    /// arrival, and whether their ids go on from the last arrival's; nil,
+    /// numbering none, when some of them are here already.
+    mutating func arrive(_ id: OpID, count: Int, scalars: UnsafeBufferPointer<Unicode.Scalar>?) -> (
+        first: Int, idsGoOn: Bool
+    )? {
         guard let (first, idsGoOn) = arrivals.add(id, count: count) else { return nil }
         if let scalars { content.append(contentsOf: scalars) } else { content.appendUnknown(count) }
         return (first, idsGoOn)

@@ -163,9 +163,13 @@ extension TextSequence {
             guard run.first.counter <= UInt64.max - UInt64(run.count) else {
                 throw .invalidText("a run's counters reach past the largest")
             }
-            let scalars: ArraySlice<Unicode.Scalar>? =
-                run.isDeleted ? nil : snapshot.scalars[visible..<visible + run.count]
-            guard let arrived = arrive(run.first, count: run.count, scalars: scalars) else {
+            let arrival =
+                run.isDeleted
+                ? arrive(run.first, count: run.count, scalars: nil)
+                : snapshot.scalars[visible..<visible + run.count].withUnsafeBufferPointer {
+                    arrive(run.first, count: run.count, scalars: $0)
+                }
+            guard let arrived = arrival else {
                 throw .invalidText("character \(run.first) is in the snapshot twice")
             }
             if !run.isDeleted { visible += run.count }

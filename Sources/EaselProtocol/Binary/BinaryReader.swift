@@ -149,7 +149,7 @@ struct BinaryReader: ~Copyable {
 
     /// The bytes of a length-prefixed string, its length checked against
     /// `limit` and what is left.
-    private mutating func lengthPrefixed(
+    mutating func lengthPrefixed(
         _ what: @autoclosure () -> String, limit: Int, limitCode: ErrorCode
     ) throws(DecodeError) -> UnsafeRawBufferPointer {
         let length = try varint("the length of \(what())")
@@ -162,6 +162,33 @@ struct BinaryReader: ~Copyable {
         }
         defer { offset += Int(length) }
         return UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + Int(length)])
+    }
+
+    /// Decodes UTF-8 into `room`, which has a slot for each of its bytes,
+    /// with `string`'s checks; how many scalars it holds.
+    static func decodeUTF8(
+        _ utf8: UnsafeRawBufferPointer, into room: UnsafeMutableBufferPointer<Unicode.Scalar>,
+        _ what: @autoclosure () -> String, at start: Int
+    ) throws(DecodeError) -> Int {
+        var index = 0
+        // Most typing is ASCII: one byte, one scalar, nothing to check.
+        while index < utf8.count, utf8[index] < 0x80 {
+            room.initializeElement(at: index, to: Unicode.Scalar(utf8[index]))
+            index += 1
+        }
+        guard index < utf8.count else { return index }
+        var count = index
+        var iterator = UnsafeRawBufferPointer(rebasing: utf8[index...]).makeIterator()
+        var decoder = UTF8()
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar):
+                room.initializeElement(at: count, to: scalar)
+                count += 1
+            case .emptyInput: return count
+            case .error: throw DecodeError(.invalidValue, "\(what()) at byte \(start) is not valid UTF-8")
+            }
+        }
     }
 
     /// A string's Unicode scalars, decoded straight from its UTF-8 with

@@ -195,9 +195,13 @@ extension BinaryReader {
         let originRight =
             flags & OpBatch.hasOriginRight != 0
             ? try characterID(replicas: replicas, "op \(index)'s right origin") : nil
-        let scalars = try scalars(
+        let utf8 = try lengthPrefixed(
             "op \(index)'s characters", limit: ModelLimits.scalarsPerInsert * 4, limitCode: .invalidValue)
-        return .insertText(entity, TextInsertion(originLeft: originLeft, originRight: originRight, scalars: scalars))
+        // Decoded straight into the op: a scalar takes at least a byte.
+        let insertion = try TextInsertion(originLeft: originLeft, originRight: originRight, capacity: utf8.count) {
+            room throws(DecodeError) in try Self.decodeUTF8(utf8, into: room, "op \(index)'s characters", at: offset - utf8.count)
+        }
+        return .insertText(entity, insertion)
     }
 
     @inline(never)

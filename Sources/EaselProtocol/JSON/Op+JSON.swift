@@ -80,7 +80,7 @@ extension JSONWriter {
     }
 
     /// Characters as the `text` member.
-    private mutating func text(_ scalars: [Unicode.Scalar]) {
+    private mutating func text(_ scalars: some Sequence<Unicode.Scalar>) {
         var text = String.UnicodeScalarView()
         text.append(contentsOf: scalars)
         member("text", String(text))
