@@ -91,7 +91,7 @@ extension Editor {
         }
         var sequence = sequence
         let ops = try transaction { _, transaction throws(ModelError) in
-            if !range.isEmpty { try transaction.deleteText(inChunks: sequence.delete(range).runs, of: id) }
+            if !range.isEmpty { try transaction.deleteText(inChunks: Array(sequence.delete(range).runs), of: id) }
             let origins = sequence.origins(at: range.lowerBound)
             try transaction.insertText(inChunks: scalars, into: id, after: origins.left, before: origins.right)
         }

@@ -23,7 +23,7 @@ extension Op {
             var joined = TextDelete(runs: runs)
             joined.join(TextDelete(runs: nextRuns))
             guard joined.runs.count <= ModelLimits.runsPerDelete else { return false }
-            action = .deleteText(entity, joined.runs)
+            action = .deleteText(entity, Array(joined.runs))
             return true
         default:
             return false

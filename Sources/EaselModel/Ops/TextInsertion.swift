@@ -39,9 +39,9 @@ public struct TextInsertion: Hashable, @unchecked Sendable {
     public var scalars: Scalars { Scalars(storage: storage) }
 
     /// The scalars as memory, for a reader that copies them at once.
-    public func withScalars<Result>(_ body: (UnsafeBufferPointer<Unicode.Scalar>) throws -> Result) rethrows -> Result {
-        try storage.withUnsafeMutablePointers { header, elements in
-            try body(UnsafeBufferPointer(start: elements, count: header.pointee.count))
+    public func withScalars<Result>(_ body: (UnsafeBufferPointer<Unicode.Scalar>) -> Result) -> Result {
+        storage.withUnsafeMutablePointers { header, elements in
+            body(UnsafeBufferPointer(start: elements, count: header.pointee.count))
         }
     }
 
@@ -76,13 +76,6 @@ public struct TextInsertion: Hashable, @unchecked Sendable {
             return storage.withUnsafeMutablePointerToElements { $0[index] }
         }
 
-        public func withContiguousStorageIfAvailable<Result>(
-            _ body: (UnsafeBufferPointer<Unicode.Scalar>) throws -> Result
-        ) rethrows -> Result? {
-            try storage.withUnsafeMutablePointers { header, elements in
-                try body(UnsafeBufferPointer(start: elements, count: header.pointee.count))
-            }
-        }
     }
 }
 

@@ -303,7 +303,7 @@ struct BenchText: ParsableCommand {
             case .delete(let delete):
                 deletes += 1
                 let id = OpID(counter: deletes, replica: ReplicaID(rawValue: 3))
-                documentOps.append(Op(id: id, transaction: TransactionID(id), action: .deleteText(note, delete.runs)))
+                documentOps.append(Op(id: id, transaction: TransactionID(id), action: .deleteText(note, Array(delete.runs))))
             }
         }
         return documentOps

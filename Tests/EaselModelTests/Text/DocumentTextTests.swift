@@ -142,7 +142,7 @@ import Testing
                         var copy = sequence
                         let start = Int.random(in: 0..<sequence.count, using: &random)
                         let delete = copy.delete(start..<min(sequence.count, start + 3))
-                        try transaction.deleteText(delete.runs, of: text)
+                        try transaction.deleteText(Array(delete.runs), of: text)
                     } else if random.chance(0.1) {
                         try transaction.set(.x(Float(Int.random(in: 0...100, using: &random))), of: text)
                     } else {
@@ -215,7 +215,7 @@ extension DocumentTextTests {
             if random.chance(0.3) {
                 let start = Int.random(in: 0..<text.count, using: &random)
                 let delete = text.delete(start..<start + 1)
-                ops.append(Op(id: opID(counter, bob), transaction: TransactionID(opID(counter, bob)), action: .deleteText(note, delete.runs)))
+                ops.append(Op(id: opID(counter, bob), transaction: TransactionID(opID(counter, bob)), action: .deleteText(note, Array(delete.runs))))
             } else {
                 let insert = text.insert(["é"], at: Int.random(in: 0...text.count, using: &random), id: opID(counter, bob))
                 ops.append(Self.insert("é", into: note, id: insert.id, after: insert.originLeft, before: insert.originRight))
