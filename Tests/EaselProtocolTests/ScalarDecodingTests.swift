@@ -1,4 +1,5 @@
 @testable import EaselProtocol
+import EaselModel
 import EaselTestSupport
 import Testing
 
@@ -23,6 +24,20 @@ import Testing
         }
     }
 
+    /// The same bytes as an insert reads them: checked and counted, kept
+    /// as UTF-8, and read back from the insertion both ways.
+    func readAsInsertion(_ bytes: [UInt8]) -> (forward: [Unicode.Scalar], backward: [Unicode.Scalar])? {
+        var framed: [UInt8] = [UInt8(bytes.count)]
+        framed += bytes
+        return framed.withUnsafeBytes { buffer in
+            var reader = BinaryReader(buffer)
+            guard let (utf8, count) = try? reader.validUTF8("text", limit: 1 << 16) else { return nil }
+            let insertion = TextInsertion(originLeft: nil, originRight: nil, validUTF8: utf8, count: count)
+            #expect(insertion.scalars.count == count)
+            return (Array(insertion.scalars), Array(insertion.scalars.reversed()))
+        }
+    }
+
     @Test func scalarsDecodeExactlyWhenAStringDecodesAndAgreeWithIt() {
         var random = SeededRandom(seed: 8)
         let pieces: [[UInt8]] = [
@@ -34,6 +49,39 @@ import Testing
             for _ in 0..<Int.random(in: 0...8, using: &random) { bytes += pieces[Int.random(in: 0..<pieces.count, using: &random)] }
             let (string, scalars) = read(bytes)
             #expect(string.map { Array($0.unicodeScalars) } == scalars, "\(bytes)")
+            if bytes.count < 0x80 {
+                let insertion = readAsInsertion(bytes)
+                #expect(insertion?.forward == scalars, "\(bytes)")
+                #expect(insertion?.backward == scalars?.reversed(), "\(bytes)")
+            }
         }
+    }
+
+    @Test func anInsertKeptAsUTF8MergesAsItsScalarsWholeOrWhereItOverlapsWhatArrived() throws {
+        let alice = ReplicaID(rawValue: 0xA11CE)
+        let note = EntityID(OpID(counter: 1, replica: alice))
+        let create = Op(id: note.creation, transaction: TransactionID(note.creation), action: .create(.text, []))
+        func insert(_ text: String, at counter: UInt64, after left: OpID?) -> Op {
+            let id = OpID(counter: counter, replica: alice)
+            return Op(
+                id: id, transaction: TransactionID(id),
+                action: .insertText(
+                    note, TextInsertion(originLeft: left, originRight: nil, scalars: Array(text.unicodeScalars))))
+        }
+        // "héllo 🎨" typed, then the same run again with more typed on: the
+        // second arrives with its first characters here already.
+        let first = insert("héllo 🎨", at: 2, after: nil)
+        let longer = insert("héllo 🎨 中文", at: 2, after: nil)
+        let message = Message.ops([first, longer].enumerated().map { PositionedOp(position: UInt64($0.offset + 2), op: $0.element) })
+        var document = Document()
+        document.apply(create)
+        let received = try #require(try Message.ops(binary: message.binaryEncoded()))
+        document.apply(contentsOf: received)
+        #expect(document.textString(of: note) == "héllo 🎨 中文")
+        // The same in two messages.
+        var apart = Document()
+        apart.apply(create)
+        for op in received { apart.apply(contentsOf: [op]) }
+        #expect(apart.textString(of: note) == "héllo 🎨 中文")
     }
 }

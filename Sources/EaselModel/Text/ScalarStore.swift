@@ -46,6 +46,23 @@ struct ScalarStore: Sendable {
         wide.append(contentsOf: scalars)
     }
 
+    /// Appends valid UTF-8 holding `count` scalars.
+    mutating func append(utf8: UnsafeRawBufferPointer, count: Int) {
+        if count == utf8.count, !isWide {
+            // ASCII: its bytes are the scalars' Latin-1 bytes.
+            narrow.append(contentsOf: utf8.assumingMemoryBound(to: UInt8.self))
+            return
+        }
+        withUnsafeTemporaryAllocation(of: Unicode.Scalar.self, capacity: count) { room in
+            var decoded = 0
+            for scalar in UTF8Scalars(utf8: utf8, count: count) {
+                room.initializeElement(at: decoded, to: scalar)
+                decoded += 1
+            }
+            append(contentsOf: UnsafeBufferPointer(rebasing: room[..<decoded]))
+        }
+    }
+
     /// Appends `count` scalars no one knows (U+0000): deleted characters
     /// a snapshot gave without theirs.
     mutating func appendUnknown(_ count: Int) {

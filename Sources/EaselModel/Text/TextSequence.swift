@@ -178,8 +178,10 @@ public struct TextSequence: Sendable {
     /// its scalars; one that waits is kept as a `TextInsert`.
     @discardableResult
     mutating func apply(_ insertion: TextInsertion, id: OpID) -> Bool {
-        let landed = insertion.withScalars {
-            integrate(id, originLeft: insertion.originLeft, originRight: insertion.originRight, scalars: $0)
+        let landed = insertion.withUTF8 { utf8, count in
+            integrate(
+                id, originLeft: insertion.originLeft, originRight: insertion.originRight,
+                scalars: UTF8Scalars(utf8: utf8, count: count))
         }
         guard landed else {
             return apply(
@@ -259,7 +261,7 @@ public struct TextSequence: Sendable {
     }
 
     private mutating func integrate(
-        _ id: OpID, originLeft: OpID?, originRight: OpID?, scalars: UnsafeBufferPointer<Unicode.Scalar>
+        _ id: OpID, originLeft: OpID?, originRight: OpID?, scalars: some TypedScalars
     ) -> Bool {
         if arrivals.containsAny(id, count: scalars.count) {
             // Here already, or part of it is: a run joined from ops of
@@ -273,7 +275,7 @@ public struct TextSequence: Sendable {
             guard had < scalars.count else { return true }
             return integrate(
                 id.advanced(by: had), originLeft: id.advanced(by: had - 1), originRight: originRight,
-                scalars: UnsafeBufferPointer(rebasing: scalars[had...]))
+                scalars: scalars.after(had))
         }
         var cursor = tree.start
         var left = TextSpan.none
@@ -287,7 +289,7 @@ public struct TextSequence: Sendable {
             guard let found = arrivals.arrival(of: originRight) else { return false }
             right = Int32(found)
         }
-        guard !scalars.isEmpty else { return true }
+        guard scalars.count > 0 else { return true }
         // Positions (tombstones counted) of the origins, and of the others'
         // origins when they differ: found only when a scan needs them.
         var leftPosition: Int?
@@ -342,11 +344,11 @@ public struct TextSequence: Sendable {
 
     /// Characters `id`, `id + 1`, … arrive, to stand at `place`.
     mutating func land(
-        _ id: OpID, _ scalars: UnsafeBufferPointer<Unicode.Scalar>, originLeft: Int32, originRight: Int32,
+        _ id: OpID, _ scalars: some TypedScalars, originLeft: Int32, originRight: Int32,
         at place: SpanTree.Cursor
     ) {
         // Callers have checked that the characters are new.
-        guard let (first, idsGoOn) = arrive(id, count: scalars.count, scalars: scalars) else { preconditionFailure("characters \(id) arrived twice") }
+        guard let (first, idsGoOn) = arrive(id, scalars) else { preconditionFailure("characters \(id) arrived twice") }
         let span = TextSpan(
             first: first, length: scalars.count, originLeft: originLeft, originRight: originRight, isDeleted: false)
         tree.insert(span, at: place, idsGoOn: idsGoOn)
@@ -358,15 +360,20 @@ public struct TextSequence: Sendable {
         tree.insert(span, at: tree.end, idsGoOn: idsGoOn)
     }
 
-    /// Numbers `count` characters and stores their scalars (`scalars`, or
-    /// unknown for deleted characters a snapshot gave): their first
-    /// arrival, and whether their ids go on from the last arrival's; nil,
-    /// numbering none, when some of them are here already.
-    mutating func arrive(_ id: OpID, count: Int, scalars: UnsafeBufferPointer<Unicode.Scalar>?) -> (
-        first: Int, idsGoOn: Bool
-    )? {
+    /// Numbers characters and stores their scalars: their first arrival,
+    /// and whether their ids go on from the last arrival's; nil, numbering
+    /// none, when some of them are here already.
+    mutating func arrive(_ id: OpID, _ scalars: some TypedScalars) -> (first: Int, idsGoOn: Bool)? {
+        guard let (first, idsGoOn) = arrivals.add(id, count: scalars.count) else { return nil }
+        scalars.append(to: &content)
+        return (first, idsGoOn)
+    }
+
+    /// The same for deleted characters a snapshot gave without their
+    /// scalars.
+    mutating func arriveDeleted(_ id: OpID, count: Int) -> (first: Int, idsGoOn: Bool)? {
         guard let (first, idsGoOn) = arrivals.add(id, count: count) else { return nil }
-        if let scalars { content.append(contentsOf: scalars) } else { content.appendUnknown(count) }
+        content.appendUnknown(count)
         return (first, idsGoOn)
     }
 

@@ -165,10 +165,8 @@ extension TextSequence {
             }
             let arrival =
                 run.isDeleted
-                ? arrive(run.first, count: run.count, scalars: nil)
-                : snapshot.scalars[visible..<visible + run.count].withUnsafeBufferPointer {
-                    arrive(run.first, count: run.count, scalars: $0)
-                }
+                ? arriveDeleted(run.first, count: run.count)
+                : snapshot.scalars[visible..<visible + run.count].withUnsafeBufferPointer { arrive(run.first, $0) }
             guard let arrived = arrival else {
                 throw .invalidText("character \(run.first) is in the snapshot twice")
             }

@@ -149,7 +149,7 @@ struct BinaryReader: ~Copyable {
 
     /// The bytes of a length-prefixed string, its length checked against
     /// `limit` and what is left.
-    mutating func lengthPrefixed(
+    private mutating func lengthPrefixed(
         _ what: @autoclosure () -> String, limit: Int, limitCode: ErrorCode
     ) throws(DecodeError) -> UnsafeRawBufferPointer {
         let length = try varint("the length of \(what())")
@@ -164,29 +164,30 @@ struct BinaryReader: ~Copyable {
         return UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + Int(length)])
     }
 
-    /// Decodes UTF-8 into `room`, which has a slot for each of its bytes,
-    /// with `string`'s checks; how many scalars it holds.
-    static func decodeUTF8(
-        _ utf8: UnsafeRawBufferPointer, into room: UnsafeMutableBufferPointer<Unicode.Scalar>,
-        _ what: @autoclosure () -> String, at start: Int
-    ) throws(DecodeError) -> Int {
-        var index = 0
-        // Most typing is ASCII: one byte, one scalar, nothing to check.
-        while index < utf8.count, utf8[index] < 0x80 {
-            room.initializeElement(at: index, to: Unicode.Scalar(utf8[index]))
-            index += 1
+    /// A length-prefixed string checked as `scalars` checks it, but not
+    /// decoded: its UTF-8 in the input, and how many scalars it holds.
+    mutating func validUTF8(
+        _ what: @autoclosure () -> String, limit: Int, limitCode: ErrorCode = .tooLarge
+    ) throws(DecodeError) -> (utf8: UnsafeRawBufferPointer, count: Int) {
+        let utf8 = try lengthPrefixed(what(), limit: limit, limitCode: limitCode)
+        var ascii = 0
+        // Eight bytes at a time while they are all ASCII.
+        while ascii + 8 <= utf8.count,
+            utf8.loadUnaligned(fromByteOffset: ascii, as: UInt64.self) & 0x8080_8080_8080_8080 == 0
+        {
+            ascii += 8
         }
-        guard index < utf8.count else { return index }
-        var count = index
-        var iterator = UnsafeRawBufferPointer(rebasing: utf8[index...]).makeIterator()
+        while ascii < utf8.count, utf8[ascii] < 0x80 { ascii += 1 }
+        guard ascii < utf8.count else { return (utf8, ascii) }
+        var count = ascii
+        var iterator = UnsafeRawBufferPointer(rebasing: utf8[ascii...]).makeIterator()
         var decoder = UTF8()
         while true {
             switch decoder.decode(&iterator) {
-            case .scalarValue(let scalar):
-                room.initializeElement(at: count, to: scalar)
-                count += 1
-            case .emptyInput: return count
-            case .error: throw DecodeError(.invalidValue, "\(what()) at byte \(start) is not valid UTF-8")
+            case .scalarValue: count += 1
+            case .emptyInput: return (utf8, count)
+            case .error:
+                throw DecodeError(.invalidValue, "\(what()) at byte \(offset - utf8.count) is not valid UTF-8")
             }
         }
     }

@@ -195,12 +195,10 @@ extension BinaryReader {
         let originRight =
             flags & OpBatch.hasOriginRight != 0
             ? try characterID(replicas: replicas, "op \(index)'s right origin") : nil
-        let utf8 = try lengthPrefixed(
+        let (utf8, count) = try validUTF8(
             "op \(index)'s characters", limit: ModelLimits.scalarsPerInsert * 4, limitCode: .invalidValue)
-        // Decoded straight into the op: a scalar takes at least a byte.
-        let insertion = try TextInsertion(originLeft: originLeft, originRight: originRight, capacity: utf8.count) {
-            room throws(DecodeError) in try Self.decodeUTF8(utf8, into: room, "op \(index)'s characters", at: offset - utf8.count)
-        }
+        // Copied into the op as the wire has it.
+        let insertion = TextInsertion(originLeft: originLeft, originRight: originRight, validUTF8: utf8, count: count)
         return .insertText(entity, insertion)
     }
 

@@ -84,9 +84,7 @@ extension ByteWriter {
             byte(flags)
             if !typesOn, let left = insertion.originLeft { characterID(left, tables: tables) }
             if let right = insertion.originRight { characterID(right, tables: tables) }
-            var text = String.UnicodeScalarView()
-            text.append(contentsOf: insertion.scalars)
-            string(String(text))
+            string(insertion.withUTF8 { utf8, _ in String(decoding: utf8, as: UTF8.self) })
         case .deleteText(_, let runs):
             varint(index)
             varint(runs.count)
