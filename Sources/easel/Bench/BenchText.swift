@@ -33,10 +33,11 @@ struct BenchText: ParsableCommand {
     var profileMerges = 0
     @Option(
         help: ArgumentHelp(
-            "Decode the outbox's ops messages and merge them into a document this many times and stop, for a profiler.",
+            "Decode the outbox's ops messages and merge them into a document this many times, print the median, and stop, for a profiler.",
             visibility: .hidden))
     var profileDocumentMerges = 0
-    @Option(help: ArgumentHelp("Replay the trace this many times and stop, for a profiler.", visibility: .hidden))
+    @Option(
+        help: ArgumentHelp("Replay the trace this many times, print the median, and stop, for a profiler.", visibility: .hidden))
     var profileReplays = 0
     @Option(help: ArgumentHelp("Load the trace's snapshot this many times and stop, for a profiler.", visibility: .hidden))
     var profileSnapshotLoads = 0
@@ -61,11 +62,14 @@ struct BenchText: ParsableCommand {
         )
 
         if profileReplays > 0 {
+            var times: [Double] = []
             for _ in 0..<profileReplays {
                 var replayed = TextSequence()
-                let made = trace.replay(into: &replayed)
+                var made: [TextOp] = []
+                times.append(measure { made = trace.replay(into: &replayed) })
                 withExtendedLifetime(made) {}
             }
+            printLoop("replay", times)
             return
         }
         if profileSnapshotLoads > 0 {
@@ -94,7 +98,13 @@ struct BenchText: ParsableCommand {
         let outboxMessages = Self.messages(outbox)
         print("an outbox joins the \(documentOps.count) ops into \(outbox.count), \(outboxMessages.reduce(0) { $0 + $1.count }) bytes on the wire")
         if profileDocumentMerges > 0 {
-            for _ in 0..<profileDocumentMerges { _ = try Self.decodeAndMerge(outboxMessages).get() }
+            var times: [Double] = []
+            for _ in 0..<profileDocumentMerges {
+                var received = Result<Document, DecodeError>.success(Document())
+                times.append(measure { received = Self.decodeAndMerge(outboxMessages) })
+                _ = try received.get()
+            }
+            printLoop("decode + merge, outbox", times)
             return
         }
         let wireBytes = messages.reduce(0) { $0 + $1.count }
@@ -307,6 +317,16 @@ struct BenchText: ParsableCommand {
             }
         }
         return documentOps
+    }
+
+    /// A loop's median: each merge or replay right after the last, warm,
+    /// with no other process between them (the table's merges alternate
+    /// with the peers').
+    private func printLoop(_ name: String, _ times: [Double]) {
+        print(
+            String(
+                format: "%@, %d in a loop: median %.2f ms (%.2f-%.2f)", name, times.count, median(times) * 1e3,
+                (times.min() ?? 0) * 1e3, (times.max() ?? 0) * 1e3))
     }
 
     private func measure(_ body: () -> Void) -> Double {
