@@ -103,9 +103,10 @@ extension TextSequence {
             return
         }
         if let received = batch.received,
-            next.id == received.id.advanced(by: received.insertion.scalars.count),
-            next.insertion.originLeft == received.id.advanced(by: received.insertion.scalars.count - 1),
-            next.insertion.originRight == received.insertion.originRight
+            TextInsert.typesOn(
+                from: received.id, count: received.insertion.scalars.count,
+                originRight: received.insertion.originRight, to: next.id, originLeft: insertion.originLeft,
+                originRight: insertion.originRight)
         {
             takeReceived(from: &batch)
             batch.insert?.scalars.append(contentsOf: insertion.scalars)
@@ -146,16 +147,26 @@ extension TextInsert {
     /// Whether `next` is typed on from this run's last character, toward
     /// the same right origin, numbered on from it.
     public func isContinued(by next: TextInsert) -> Bool {
-        continues(to: next.id, originLeft: next.originLeft, originRight: next.originRight)
+        Self.typesOn(
+            from: id, count: scalars.count, originRight: originRight, to: next.id, originLeft: next.originLeft,
+            originRight: next.originRight)
     }
 
     func isContinued(by next: (id: OpID, insertion: TextInsertion)) -> Bool {
-        continues(to: next.id, originLeft: next.insertion.originLeft, originRight: next.insertion.originRight)
+        Self.typesOn(
+            from: id, count: scalars.count, originRight: originRight, to: next.id,
+            originLeft: next.insertion.originLeft, originRight: next.insertion.originRight)
     }
 
-    private func continues(to nextID: OpID, originLeft nextLeft: OpID?, originRight nextRight: OpID?) -> Bool {
-        !scalars.isEmpty && nextID == id.advanced(by: scalars.count)
-            && nextLeft == id.advanced(by: scalars.count - 1) && nextRight == originRight
+    /// Whether an insert at `nextID` types on from a run of `count`
+    /// characters from `first`: numbered on from its last character, after
+    /// it, toward the same right origin.
+    static func typesOn(
+        from first: OpID, count: Int, originRight: OpID?, to nextID: OpID, originLeft nextLeft: OpID?,
+        originRight nextRight: OpID?
+    ) -> Bool {
+        count > 0 && nextID == first.advanced(by: count) && nextLeft == first.advanced(by: count - 1)
+            && nextRight == originRight
     }
 
     /// A received op's insert as the sequence's op.
