@@ -116,6 +116,52 @@ struct Arrivals: Sendable {
     }
 }
 
+extension Arrivals {
+    /// Numbers a snapshot's runs in the order given, into an index that
+    /// has none yet. Each replica's runs are sorted by counter once: a
+    /// snapshot gives them in the text's order, and placing them one by
+    /// one had searched and shifted a chunk for each (a quarter of a
+    /// load's instructions on the automerge-paper trace). For each run,
+    /// whether its ids go on from the run before it; nil when two runs
+    /// share a counter.
+    mutating func addAll(_ runs: [TextSnapshot.Run]) -> [Bool]? {
+        precondition(count == 0, "a snapshot is numbered into an empty text")
+        var byReplica: [[Run]] = []
+        var idsGoOn: [Bool] = []
+        idsGoOn.reserveCapacity(runs.count)
+        inOrder.reserveCapacity(runs.count)
+        for run in runs {
+            let number = Int32(count)
+            let slot: Int
+            if let known = self.slot(of: run.first.replica) {
+                slot = known
+            } else {
+                slot = replicaIDs.count
+                slots[run.first.replica] = slot
+                replicaIDs.append(run.first.replica)
+                byReplica.append([])
+            }
+            byReplica[slot].append(Run(counter: run.first.counter, arrival: number, count: Int32(run.count)))
+            if let last = inOrder.last, last.first.replica == run.first.replica,
+                last.first.counter &+ UInt64(last.count) == run.first.counter
+            {
+                inOrder[inOrder.count - 1].count += Int32(run.count)
+                idsGoOn.append(true)
+            } else {
+                inOrder.append(Arrival(first: run.first, arrival: number, count: Int32(run.count)))
+                idsGoOn.append(false)
+            }
+            count += run.count
+        }
+        for var sorted in byReplica {
+            sorted.sort { $0.counter < $1.counter }
+            guard let built = ReplicaRuns(sorted: sorted) else { return nil }
+            replicaRuns.append(built)
+        }
+        return idsGoOn
+    }
+}
+
 /// One replica's runs, sorted by counter, in chunks of at most
 /// `chunkCapacity`: a snapshot gives runs in the text's order, not the
 /// counters', and a run placed among many moves one chunk's worth, not
@@ -129,6 +175,33 @@ private struct ReplicaRuns: Sendable {
 
     var storageBytes: Int {
         starts.capacity * 8 + chunks.reduce(0) { $0 + $1.capacity * MemoryLayout<Arrivals.Run>.stride }
+    }
+
+    init() {}
+
+    /// Runs sorted by counter, the ones that go on from each other in both
+    /// counters and arrivals joined; nil when two overlap.
+    init?(sorted runs: [Arrivals.Run]) {
+        var joined: [Arrivals.Run] = []
+        joined.reserveCapacity(runs.count)
+        for run in runs {
+            if let last = joined.last {
+                guard last.end <= run.counter else { return nil }
+                if last.end == run.counter, last.arrival + last.count == run.arrival {
+                    joined[joined.count - 1].count += run.count
+                    continue
+                }
+            }
+            joined.append(run)
+        }
+        // Chunks half full, as splitting leaves them, so that runs placed
+        // later among them shift little.
+        let fill = Self.chunkCapacity / 2
+        chunks.reserveCapacity(joined.count / fill + 1)
+        for start in stride(from: 0, to: joined.count, by: fill) {
+            chunks.append(Array(joined[start..<min(start + fill, joined.count)]))
+            starts.append(joined[start].counter)
+        }
     }
 
     /// The chunk whose runs would hold `counter`: the last starting at or

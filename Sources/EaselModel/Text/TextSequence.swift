@@ -369,12 +369,23 @@ public struct TextSequence: Sendable {
         return (first, idsGoOn)
     }
 
-    /// The same for deleted characters a snapshot gave without their
-    /// scalars.
-    mutating func arriveDeleted(_ id: OpID, count: Int) -> (first: Int, idsGoOn: Bool)? {
-        guard let (first, idsGoOn) = arrivals.add(id, count: count) else { return nil }
-        content.appendUnknown(count)
-        return (first, idsGoOn)
+    /// Numbers a snapshot's characters and stores their scalars, in a
+    /// text that has none yet: for each run, whether its ids go on from
+    /// the run before; nil, when some character is in it twice.
+    mutating func arriveAll(_ snapshot: TextSnapshot) -> [Bool]? {
+        guard let idsGoOn = arrivals.addAll(snapshot.runs) else { return nil }
+        snapshot.scalars.withUnsafeBufferPointer { scalars in
+            var visible = 0
+            for run in snapshot.runs {
+                if run.isDeleted {
+                    content.appendUnknown(run.count)
+                } else {
+                    content.append(contentsOf: UnsafeBufferPointer(rebasing: scalars[visible..<visible + run.count]))
+                    visible += run.count
+                }
+            }
+        }
+        return idsGoOn
     }
 
     /// Of two inserts with the same origins, the lower replica goes first;

@@ -153,25 +153,16 @@ extension TextSequence {
             throw .invalidText("\(snapshot.scalars.count) scalars for \(snapshot.visibleCount) characters not deleted")
         }
         reserveCapacity(snapshot.characterCount, runs: runs.count)
-        // A run's right origin comes later in the text: every character is
-        // numbered before any origin is looked up.
-        var idsGoOn: [Bool] = []
-        idsGoOn.reserveCapacity(runs.count)
-        var visible = 0
         for run in runs {
             guard run.count > 0 else { throw .invalidText("a run with no characters") }
             guard run.first.counter <= UInt64.max - UInt64(run.count) else {
                 throw .invalidText("a run's counters reach past the largest")
             }
-            let arrival =
-                run.isDeleted
-                ? arriveDeleted(run.first, count: run.count)
-                : snapshot.scalars[visible..<visible + run.count].withUnsafeBufferPointer { arrive(run.first, $0) }
-            guard let arrived = arrival else {
-                throw .invalidText("character \(run.first) is in the snapshot twice")
-            }
-            if !run.isDeleted { visible += run.count }
-            idsGoOn.append(arrived.idsGoOn)
+        }
+        // A run's right origin comes later in the text: every character is
+        // numbered before any origin is looked up.
+        guard let idsGoOn = arriveAll(snapshot) else {
+            throw .invalidText("a character is in the snapshot twice")
         }
         var first = 0
         for (at, run) in runs.enumerated() {

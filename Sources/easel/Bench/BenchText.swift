@@ -1,6 +1,7 @@
 import ArgumentParser
 import EaselModel
 import EaselProtocol
+import EaselSync
 import Foundation
 
 /// Text that merges keystrokes: an editing trace typed into a text and
@@ -41,6 +42,11 @@ struct BenchText: ParsableCommand {
     var profileReplays = 0
     @Option(help: ArgumentHelp("Load the trace's snapshot this many times and stop, for a profiler.", visibility: .hidden))
     var profileSnapshotLoads = 0
+    @Option(
+        help: ArgumentHelp(
+            "Decode a welcome of the merged document and load it this many times, print the median, and stop, for a profiler.",
+            visibility: .hidden))
+    var profileWelcomeLoads = 0
 
     func run() throws {
         let trace = try TextTrace(path: trace)
@@ -97,6 +103,24 @@ struct BenchText: ParsableCommand {
         }
         let outboxMessages = Self.messages(outbox)
         print("an outbox joins the \(documentOps.count) ops into \(outbox.count), \(outboxMessages.reduce(0) { $0 + $1.count }) bytes on the wire")
+        // What a client joining the merged document receives: its state as
+        // a welcome's snapshot, in the frames the server sends.
+        let welcomeFrames = Message.welcome(
+            Welcome(
+                epoch: Epoch(rawValue: 1), position: UInt64(documentOps.count),
+                content: .snapshot(try Self.decodeAndMerge(outboxMessages).get().snapshotOps))
+        ).wireFrames(as: .binary)
+        print("a welcome of the merged document: \(welcomeFrames.reduce(0) { $0 + $1.count }) bytes in \(welcomeFrames.count) frames")
+        if profileWelcomeLoads > 0 {
+            var times: [Double] = []
+            for _ in 0..<profileWelcomeLoads {
+                var joined = Result<Document, DecodeError>.success(Document())
+                times.append(measure { joined = Self.decodeAndLoad(welcomeFrames) })
+                _ = try joined.get()
+            }
+            printLoop("decode + load, a welcome", times)
+            return
+        }
         if profileDocumentMerges > 0 {
             var times: [Double] = []
             for _ in 0..<profileDocumentMerges {
@@ -172,13 +196,21 @@ struct BenchText: ParsableCommand {
                     throw ValidationError("decode + merge, outbox did not end as the trace's end content")
                 }
                 timings["decode + merge, outbox", default: []].append(easel)
+
+                var joined = Result<Document, DecodeError>.success(Document())
+                let join = measure { joined = Self.decodeAndLoad(welcomeFrames) }
+                guard try joined.get().textString(of: note) == trace.endContent else {
+                    throw ValidationError("decode + load, a welcome did not end as the trace's end content")
+                }
+                timings["decode + load, a welcome", default: []].append(join)
                 for (peer, process) in running {
                     let answer = try process.request("merge")
                     guard let seconds = answer["merge_seconds"] as? Double else {
                         throw ValidationError("\(peer) gave no merge time: \(answer)")
                     }
                     timings["\(peer) merge", default: []].append(seconds)
-                    pairedRatios[peer, default: []].append(seconds / easel)
+                    pairedRatios["\(peer) merge / Easel decode + merge, outbox", default: []].append(seconds / easel)
+                    pairedRatios["\(peer) merge / Easel decode + load, a welcome", default: []].append(seconds / join)
                 }
             }
             for (_, process) in running { try process.finish() }
@@ -191,7 +223,7 @@ struct BenchText: ParsableCommand {
         )
         for name in [
             "replay", "replay in the module (Node)", "merge op by op", "merge ops together", "decode + merge in the document",
-            "decode + merge, outbox", "load a snapshot",
+            "decode + merge, outbox", "decode + load, a welcome", "load a snapshot",
         ]
             + peerNames.flatMap({ ["\($0) replay", "\($0) merge"] })
         {
@@ -210,15 +242,15 @@ struct BenchText: ParsableCommand {
         if let loro = timings["loro merge"] {
             for name in [
                 "merge op by op", "merge ops together", "decode + merge in the document", "decode + merge, outbox",
-                "load a snapshot",
+                "decode + load, a welcome", "load a snapshot",
             ] {
                 print(String(format: "ratio Loro merge / Easel %@: %.2fx", name, median(loro) / median(timings[name] ?? [1])))
             }
         }
-        for (peer, ratios) in pairedRatios.sorted(by: { $0.key < $1.key }) {
+        for (pair, ratios) in pairedRatios.sorted(by: { $0.key < $1.key }) {
             print(
                 String(
-                    format: "ratio %@ merge / Easel decode + merge, outbox, merge by merge in turn: median %.2fx (%.2f-%.2f)", peer,
+                    format: "ratio %@, merge by merge in turn: median %.2fx (%.2f-%.2f)", pair,
                     median(ratios), ratios.min() ?? 0, ratios.max() ?? 0))
         }
     }
@@ -260,6 +292,25 @@ struct BenchText: ParsableCommand {
                 return .failure(error)
             }
         }
+        return .success(document)
+    }
+
+    /// What a client does with a welcome's frames: decodes each, and loads
+    /// the snapshot's ops together into a fresh document (as
+    /// `SyncClient` does when the last frame arrives).
+    static func decodeAndLoad(_ frames: [[UInt8]]) -> Result<Document, DecodeError> {
+        var state: [Op] = []
+        for bytes in frames {
+            do throws(DecodeError) {
+                guard case .welcome(let welcome) = try Message(binary: bytes), case .snapshot(let ops) = welcome.content
+                else { continue }
+                state.append(contentsOf: ops)
+            } catch {
+                return .failure(error)
+            }
+        }
+        var document = Document()
+        document.apply(contentsOf: state)
         return .success(document)
     }
 
