@@ -380,8 +380,15 @@ struct BenchText: ParsableCommand {
                 (times.min() ?? 0) * 1e3, (times.max() ?? 0) * 1e3))
     }
 
+    /// The seconds `body` takes, timed after the core has been kept busy
+    /// for a moment: a merge timed right after the process slept (waiting
+    /// for a peer's answer) ran up to half again as long on this shared
+    /// machine, where one timed after a busy wait did not. The peers' script
+    /// waits the same way before each of its merges.
     private func measure(_ body: () -> Void) -> Double {
-        ContinuousClock().measure(body).seconds
+        let awake = ContinuousClock.now + .milliseconds(20)
+        while ContinuousClock.now < awake {}
+        return ContinuousClock().measure(body).seconds
     }
 
     private func check(_ text: TextSequence, against trace: TextTrace, _ what: String) throws {
