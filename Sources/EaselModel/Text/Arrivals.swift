@@ -249,6 +249,13 @@ private struct ReplicaRuns: Sendable {
             starts = [new.counter]
             return true
         }
+        // Typing on: the run goes on from the replica's last, which it
+        // joins with no search.
+        let lastChunk = chunks.count - 1
+        if let tail = chunks[lastChunk].last, tail.end == new.counter, tail.arrival + tail.count == new.arrival {
+            chunks[lastChunk][chunks[lastChunk].count - 1].count += new.count
+            return true
+        }
         let chunk = chunk(for: new.counter)
         let at = chunks[chunk].firstEnding(after: new.counter)
         let nextStart = at < chunks[chunk].count ? chunks[chunk][at].counter : chunk + 1 < starts.count ? starts[chunk + 1] : nil

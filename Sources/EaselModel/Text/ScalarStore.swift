@@ -24,6 +24,11 @@ struct ScalarStore: Sendable {
     }
 
     mutating func append(contentsOf scalars: UnsafeBufferPointer<Unicode.Scalar>) {
+        // A keystroke: one plain append, not a copy of a run.
+        if scalars.count == 1, !isWide, scalars[0].value <= UInt32(UInt8.max) {
+            narrow.append(UInt8(truncatingIfNeeded: scalars[0].value))
+            return
+        }
         if !isWide {
             let count = scalars.count
             // Narrowed into scratch room, then copied in at once: plain

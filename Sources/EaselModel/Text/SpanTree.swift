@@ -257,7 +257,12 @@ struct SpanTree: Sendable {
         } else {
             insertSpan(span, in: cursor.leaf, at: position)
         }
-        leafOfArrival.append(contentsOf: repeatElement(cursor.leaf, count: span.length))
+        // Most inserts are a keystroke: one append, not a repeated one.
+        if span.length == 1 {
+            leafOfArrival.append(cursor.leaf)
+        } else {
+            leafOfArrival.append(contentsOf: repeatElement(cursor.leaf, count: span.length))
+        }
         adjustCounts(of: cursor.leaf, visible: span.visibleLength, total: span.length)
         // Typing goes on where it went: the new span starts the new leaf,
         // so a run of inserts at one place fills leaves instead of moving
