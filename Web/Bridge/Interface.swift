@@ -272,7 +272,8 @@ let exportsJSON: StaticString = """
     "easel_document_name_problem":["pointer","count"],"easel_new_replica":[],\
     "easel_retry_delay":["policy","failures"],"easel_blob_failure":["status"],\
     "easel_ink_outline":["pointer","count","tool","weight","endCap"],"easel_drawing_weights":["tool","action"],\
-    "easel_render_filters":[],"easel_text_replay":["pointer","count"],"easel_session_open":["pointer","count","now"],\
+    "easel_render_filters":[],"easel_text_trace_load":["pointer","count"],"easel_text_trace_replay":[],"easel_text_trace_result":[],\
+    "easel_session_open":["pointer","count","now"],\
     "easel_session_restore":["pointer","count","saved","savedCount","now"],"easel_session_close":["handle"],\
     "easel_session_connection_opened":["handle","now"],"easel_session_connection_closed":["handle","now"],\
     "easel_session_receive":["handle","pointer","count","now"],"easel_session_tick":["handle","now"],\

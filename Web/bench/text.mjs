@@ -1,6 +1,7 @@
-// The Node side of `easel bench text --module`: replays the patch file (the
-// trace as `easel_text_replay` reads it) through the module several times
-// and prints {"seconds": [...], "length", "text"} of the last replay.
+// The Node side of `easel bench text --module`: loads the patch file (the
+// trace as `easel_text_trace_load` reads it), replays it through the module
+// several times, timing only the replay as the native bench does, and
+// prints {"seconds": [...], "length", "text"} of the last replay.
 import { readFile } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
 import { instantiateEasel } from '../Page/easel.mjs';
@@ -11,14 +12,18 @@ const { exports } = easel;
 const patches = await readFile(patchesPath);
 const pointer = exports.easel_alloc(patches.length);
 new Uint8Array(exports.memory.buffer, pointer, patches.length).set(patches);
+const loaded = exports.easel_text_trace_load(pointer, patches.length);
+exports.easel_free(pointer);
+if (loaded < 0) throw new Error('the module did not read the patches');
 const seconds = [];
 let length = -1;
 for (let run = 0; run < Number(runs); run += 1) {
   const start = performance.now();
-  length = exports.easel_text_replay(pointer, patches.length);
+  const replayed = exports.easel_text_trace_replay();
   seconds.push((performance.now() - start) / 1000);
+  if (replayed < 0) throw new Error('a patch did not fit the text');
+  length = exports.easel_text_trace_result();
 }
 const text = new TextDecoder().decode(
   new Uint8Array(exports.memory.buffer, exports.easel_result_pointer(), exports.easel_result_length()));
-exports.easel_free(pointer);
 console.log(JSON.stringify({ seconds, length, text }));

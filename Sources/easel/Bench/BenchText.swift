@@ -256,7 +256,7 @@ struct BenchText: ParsableCommand {
     }
 
     /// The replay's seconds in the WebAssembly module under Node
-    /// (Web/bench/text.mjs, `easel_text_replay`), once per run, after the
+    /// (Web/bench/text.mjs, `easel_text_trace_replay`), once per run, after the
     /// native runs; the text it ends with must be the trace's.
     private func replayInModule(_ trace: TextTrace) throws -> [Double] {
         var patches: [UInt8] = []
