@@ -103,16 +103,21 @@ struct Arrivals: Sendable {
             replicaRuns.append(runs)
         }
         self.count += count
-        var continuesLast = false
+        return (arrival, appendInOrder(first, count: count, arrival: number))
+    }
+
+    /// Records that `count` characters from `first` arrived `arrival`th:
+    /// true when their ids go on from the last arrival's, whose run they
+    /// then lengthen.
+    private mutating func appendInOrder(_ first: OpID, count: Int, arrival: Int32) -> Bool {
         if let last = inOrder.last, last.first.replica == first.replica,
             last.first.counter &+ UInt64(last.count) == first.counter
         {
             inOrder[inOrder.count - 1].count += Int32(count)
-            continuesLast = true
-        } else {
-            inOrder.append(Arrival(first: first, arrival: number, count: Int32(count)))
+            return true
         }
-        return (arrival, continuesLast)
+        inOrder.append(Arrival(first: first, arrival: arrival, count: Int32(count)))
+        return false
     }
 }
 
@@ -142,15 +147,7 @@ extension Arrivals {
                 byReplica.append([])
             }
             byReplica[slot].append(Run(counter: run.first.counter, arrival: number, count: Int32(run.count)))
-            if let last = inOrder.last, last.first.replica == run.first.replica,
-                last.first.counter &+ UInt64(last.count) == run.first.counter
-            {
-                inOrder[inOrder.count - 1].count += Int32(run.count)
-                idsGoOn.append(true)
-            } else {
-                inOrder.append(Arrival(first: run.first, arrival: number, count: Int32(run.count)))
-                idsGoOn.append(false)
-            }
+            idsGoOn.append(appendInOrder(run.first, count: run.count, arrival: number))
             count += run.count
         }
         for var sorted in byReplica {

@@ -183,12 +183,7 @@ public struct TextSequence: Sendable {
                 id, originLeft: insertion.originLeft, originRight: insertion.originRight,
                 scalars: UTF8Scalars(utf8: utf8, count: count))
         }
-        guard landed else {
-            return apply(
-                TextInsert(
-                    id: id, originLeft: insertion.originLeft, originRight: insertion.originRight,
-                    scalars: Array(insertion.scalars)))
-        }
+        guard landed else { return apply(TextInsert((id: id, insertion: insertion))) }
         if !waiting.isEmpty { retryWaiting() }
         return true
     }

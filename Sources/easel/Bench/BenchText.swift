@@ -112,24 +112,10 @@ struct BenchText: ParsableCommand {
         ).wireFrames(as: .binary)
         print("a welcome of the merged document: \(welcomeFrames.reduce(0) { $0 + $1.count }) bytes in \(welcomeFrames.count) frames")
         if profileWelcomeLoads > 0 {
-            var times: [Double] = []
-            for _ in 0..<profileWelcomeLoads {
-                var joined = Result<Document, DecodeError>.success(Document())
-                times.append(measure { joined = Self.decodeAndLoad(welcomeFrames) })
-                _ = try joined.get()
-            }
-            printLoop("decode + load, a welcome", times)
-            return
+            return try profileLoop("decode + load, a welcome", profileWelcomeLoads) { Self.decodeAndLoad(welcomeFrames) }
         }
         if profileDocumentMerges > 0 {
-            var times: [Double] = []
-            for _ in 0..<profileDocumentMerges {
-                var received = Result<Document, DecodeError>.success(Document())
-                times.append(measure { received = Self.decodeAndMerge(outboxMessages) })
-                _ = try received.get()
-            }
-            printLoop("decode + merge, outbox", times)
-            return
+            return try profileLoop("decode + merge, outbox", profileDocumentMerges) { Self.decodeAndMerge(outboxMessages) }
         }
         let wireBytes = messages.reduce(0) { $0 + $1.count }
         print("on the wire: \(wireBytes) bytes in \(messages.count) ops messages, \(String(format: "%.2f", Double(wireBytes) / Double(documentOps.count))) bytes an op")
@@ -368,6 +354,19 @@ struct BenchText: ParsableCommand {
             }
         }
         return documentOps
+    }
+
+    /// Times `decode` `count` times in a row and prints the loop's median.
+    private func profileLoop(
+        _ name: String, _ count: Int, _ decode: () -> Result<Document, DecodeError>
+    ) throws {
+        var times: [Double] = []
+        for _ in 0..<count {
+            var decoded = Result<Document, DecodeError>.success(Document())
+            times.append(measure { decoded = decode() })
+            _ = try decoded.get()
+        }
+        printLoop(name, times)
     }
 
     /// A loop's median: each merge or replay right after the last, warm,
