@@ -65,6 +65,41 @@ def test_a_peers_drag_and_stroke_in_flight_show_on_the_other_page_before_they_co
                what="the preview gone once the stroke is drawn")
 
 
+def test_a_peers_committed_drag_never_flickers_back_to_where_it_began(server, browsers):
+    # Presence ("the drag is over") is relayed at once, the drag's ops only
+    # after their commit: without the settling preview, bob's page would
+    # draw the fox back where it began for the frames between.
+    document = "web/settling"
+    ada, bob = Canvas(browsers(), server, document), Canvas(browsers(), server, document)
+    ada.place_emoji("🦊")
+    fox = wait_until(lambda: bob.entities(), what="the fox on both pages")[0][0]
+    placed = translation(bob.transform_of(fox))
+    cx, cy = round(ada.width / 2), round(ada.height / 2)
+    for drag in range(3):
+        ada.press(cx, cy, [(cx + 20, cy), (cx + 60, cy + 10)])
+        moved = (placed[0] + 60, placed[1] + 10)
+        wait_until(lambda: translation(bob.transform_of(fox)) == moved, what="the drag previewed on bob's page")
+        bob.js("""
+            const id = arguments[0]; const seen = window.seenTransforms = [];
+            window.watching = true;
+            const look = () => {
+              const group = document.querySelector(`#entities > g[data-id='${id}']`);
+              seen.push(group && group.getAttribute('transform'));
+              if (window.watching) requestAnimationFrame(look);
+            };
+            requestAnimationFrame(look);""", fox)
+        committed = bob.state["hash"]
+        ada.release()
+        wait_until(lambda: bob.state["hash"] != committed, what="the drag committed")
+        bob.js("return new Promise((done) => setTimeout(done, 300))")
+        seen = bob.js("window.watching = false; return window.seenTransforms")
+        assert len(seen) > 3, "frames were sampled"
+        assert all(translation(t) == moved for t in seen), \
+            f"drag {drag}: every frame shows the fox where ada left it, never where it began: {set(seen)}"
+        placed = moved
+        cx, cy = cx + 60, cy + 10
+
+
 def test_the_state_key_is_marked_when_a_peers_state_at_the_same_position_matches(server, browsers):
     document = "web/agreement"
     ada, bob = Canvas(browsers(), server, document), Canvas(browsers(), server, document)

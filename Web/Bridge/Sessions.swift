@@ -294,8 +294,10 @@ public func easelSessionSaved(_ handle: Int32) {
 }
 
 /// What changed on the canvas since the last call, as records in the result
-/// buffer, in this order: kind 1 an entity drawn anew (its ID, a space, its
-/// `<g>` element), kind 2 an entity gone (its ID), kind 4 an entity to put
+/// buffer, in this order: kind 1 an entity drawn anew (its ID, the box its
+/// paint may reach in document units as four numbers, min x, min y, max x,
+/// max y, and its `<g>` element, all separated by spaces), kind 2 an entity
+/// gone (its ID), kind 4 an entity to put
 /// in its place (its ID, a space, the ID of the entity just above it, or
 /// nothing when it goes on top; topmost first, so each one's neighbour is
 /// already in place), kind 3 the whole bottom-to-top order (IDs separated
@@ -335,7 +337,7 @@ public func easelSessionRender(_ handle: Int32) -> Int32 {
         let fragment = session.renderer.fragment(of: entity, layers: layers)
         if session.drawn[entity.id] != fragment {
             session.drawn[entity.id] = fragment
-            records.record(1, entity.id.description + " " + fragment)
+            records.record(1, entity.id.description + " " + SVGRenderer.paintBoundsText(of: entity) + " " + fragment)
         }
     }
     func erase(_ id: EntityID) {
@@ -443,9 +445,10 @@ public func easelSessionPreview(_ handle: Int32) -> Int32 {
     default:
         break
     }
-    let peers = session.client.peers.values.sorted { $0.replica.rawValue < $1.replica.rawValue }
-    for peer in peers {
-        guard let gesture = peer.gesture else { continue }
+    // Ended gestures too, while their ops are awaited: a committed drag
+    // never jumps back for the frames between.
+    for peer in session.client.peerGestures {
+        let gesture = peer.gesture
         if case .drawing(let tool, _, let weight, let points) = gesture, tool == .eraser || tool == .blur {
             // A peer's pixel or blur eraser masks nothing until its ops
             // arrive: its trail shows where it goes.

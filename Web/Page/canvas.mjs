@@ -85,6 +85,7 @@ async function start() {
   // canvas's size, now and whenever it changes.
   new ResizeObserver(([entry]) => {
     session.setCanvasSize(entry.contentRect.width, entry.contentRect.height);
+    view.setSize(entry.contentRect.width, entry.contentRect.height);
     changed();
   }).observe(canvas);
   // What the session has to send goes out at once; the canvas is drawn
@@ -121,6 +122,7 @@ async function start() {
     session, editor: $('text-editor'), toolbar, perform,
     hide: (id, hidden) => view.hide(id, hidden),
   });
+  textEditing.view = view;
   textEditing.editOnDoubleClick(canvas, changed);
   view.typedGlyphs = (id) => textEditing.glyphs(id);
   view.typedState = () => textEditing.typedState();
@@ -201,7 +203,16 @@ async function start() {
     if (firstPaint || session.connectionState === 'offline' || session.connectionState === 'connecting') return;
     firstPaint = true;
     performance.mark('easel:first-render');
-    requestAnimationFrame(() => requestAnimationFrame(() => performance.mark('easel:first-paint')));
+    const painted = () => requestAnimationFrame(() => requestAnimationFrame(() => performance.mark('easel:first-paint')));
+    // Tiles draw over several frames: painted once those on screen are.
+    if (view.tiled) {
+      view.onTilesComplete = () => {
+        view.onTilesComplete = null;
+        painted();
+      };
+    } else {
+      painted();
+    }
   }
 
   let keyShownAt = -Infinity;

@@ -316,7 +316,12 @@ export class Session {
       const value = text.decode(bytes);
       const space = value.indexOf(' ');
       if (kind === 5) return { background: value.slice(0, space) || null, svg: value.slice(space + 1) };
-      if (kind === 1) return { draw: value.slice(0, space), svg: value.slice(space + 1) };
+      if (kind === 1) {
+        // ID, the box its paint may reach (four numbers), the element.
+        const fields = value.split(' ', 5);
+        const start = fields.reduce((length, field) => length + field.length + 1, 0);
+        return { draw: fields[0], bounds: fields.slice(1).map(Number), svg: value.slice(start) };
+      }
       if (kind === 4) return { place: value.slice(0, space), above: value.slice(space + 1) || null };
       return kind === 2 ? { remove: value } : { order: value === '' ? [] : value.split(' ') };
     });

@@ -26,6 +26,8 @@ export class TextEditing {
     this.toolbar = toolbar;
     this.perform = perform;
     this.hide = hide;
+    /** The canvas view, which knows what tiles draw. @type {any} */
+    this.view = null;
     this.editing = null;
     /** While an input method composes, what the editor shows is not typed yet. */
     this.composing = false;
@@ -317,13 +319,15 @@ export class TextEditing {
       const under = document.elementsFromPoint(event.clientX, event.clientY);
       if (under.some((element) => element.closest('#handles .handle'))) return;
       const group = under.map((element) => element.closest('#entities > g')).find(Boolean);
-      if (group?.classList.contains('text')) {
+      // Where tiles draw, the topmost entity whose paint reaches the point.
+      const kind = group ? group.classList[0] : this.view?.kindAt(point.x, point.y) ?? null;
+      if (kind === 'text') {
         // The two clicks before toggled it: it alone is selected, then edited.
         this.session.perform('clearSelection');
         this.session.gesture('tap', point.x, point.y);
         this.startSelected();
         changed();
-      } else if (!group) {
+      } else if (!kind) {
         this.startNew(point);
       }
     });

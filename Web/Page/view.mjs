@@ -1,8 +1,16 @@
-// The SVG on the page, patched per changed entity from the module's
-// renderer: the page draws nothing itself.
+// The canvas on the page, patched per changed entity from the module's
+// renderer: the page draws nothing itself. A few thousand entities near
+// the screen are SVG elements; past that, the tiles draw those not
+// changing (Docs/web.md, "A renderer for big boards") and the SVG keeps
+// only the entities being moved, selected or typed into.
 import { placeInLines, scalarsBefore, utf16Offset } from './text-positions.mjs';
+import { TiledLayer } from './tiles.mjs';
 
 const SVG = 'http://www.w3.org/2000/svg';
+/** Tiles take over past this many entities drawn, and give back below the
+ * second: between the two, whichever draws now stays. */
+export const TILES_FROM = 2500;
+export const TILES_UNTIL = 1500;
 
 export class CanvasView {
   /** `images` (an ImageStore) gives images their bytes. */
@@ -28,12 +36,45 @@ export class CanvasView {
     /** Entities hidden while their text is typed into in place. */
     this.hidden = new Set();
     this.parser = new DOMParser();
+    /** Every entity drawn: ID → its paint bounds and its SVG. */
+    this.fragments = new Map();
+    /** The tiles, while they draw (null: every entity is an SVG element).
+     * @type {TiledLayer | null} */
+    this.tiled = null;
+    /** Tiles draw past this many entities and stop below the second. */
+    this.tilesFrom = TILES_FROM;
+    this.tilesUntil = TILES_UNTIL;
+    /** What the SVG shows while tiles draw the rest: ID → why (a set of
+     * reasons: 'selected', 'moving', 'typing', 'caret'). */
+    this.promoted = new Map();
+    this.backgroundColor = '';
+    this.size = { width: 0, height: 0 };
+    this.viewportValue = [0, 0, 1];
+    /** blob hex → an <img> of its bytes, for the tiles. */
+    this.tileImages = new Map();
+    /** Where tiles draw: the tiles' holder, and beneath it the background
+     * (its colour, and its image in a viewport of its own). Made when
+     * tiles first draw. @type {HTMLElement | null} */
+    this.tileHolder = null;
+    /** @type {SVGSVGElement | null} */
+    this.backdrop = null;
+    /** @type {SVGGElement | null} */
+    this.backdropViewport = null;
+    /** Called once tiles on screen are all drawn. @type {(() => void) | null} */
+    this.onTilesComplete = null;
+  }
+
+  /** The canvas's size in CSS pixels. */
+  setSize(width, height) {
+    this.size = { width, height };
+    this.tiled?.setView(...this.viewportValue, width, height);
   }
 
   /** Hides an entity's drawing (a text typed into in place), and keeps it
    * hidden when it is drawn anew. */
   hide(id, hidden) {
     if (hidden) this.hidden.add(id); else this.hidden.delete(id);
+    this.promote(id, 'typing', hidden);
     this.elements.get(id)?.classList.toggle('editing', hidden);
   }
 
@@ -41,10 +82,16 @@ export class CanvasView {
   apply(changes) {
     for (const change of changes) {
       if (change.background !== undefined) {
-        this.svg.style.backgroundColor = change.background ?? '';
+        this.backgroundColor = change.background ?? '';
+        this.paintBackgroundColor();
         const element = change.svg ? this.parse(change.svg) : null;
         this.backgroundLayer.replaceChildren(...(element ? [element] : []));
       } else if (change.draw !== undefined) {
+        this.fragments.set(change.draw, { bounds: change.bounds, svg: change.svg });
+        if (this.tiled) {
+          this.tiled.setDrawing(change.draw, change.bounds, change.svg);
+          if (!this.promoted.has(change.draw)) continue;
+        }
         const element = this.parse(change.svg);
         if (!element) continue;
         const old = this.elements.get(change.draw);
@@ -53,14 +100,22 @@ export class CanvasView {
         this.elements.set(change.draw, element);
         this.previewed.delete(change.draw);
       } else if (change.remove !== undefined) {
+        this.fragments.delete(change.remove);
+        this.tiled?.remove(change.remove);
         this.elements.get(change.remove)?.remove();
         this.elements.delete(change.remove);
         this.previewed.delete(change.remove);
       } else if (change.place !== undefined) {
+        if (this.tiled) {
+          this.tiled.place(change.place, change.above);
+          this.placeElement(change.place);
+          continue;
+        }
         const element = this.elements.get(change.place);
         const above = change.above === null ? null : this.elements.get(change.above);
         if (element && above !== element) this.layer.insertBefore(element, above ?? null);
       } else if (change.order) {
+        this.tiled?.setOrder(change.order);
         // Moves only the elements out of place: a new entity on top, drawn
         // at the end already, moves nothing among thousands.
         let next = this.layer.firstElementChild;
@@ -72,6 +127,165 @@ export class CanvasView {
         }
       }
     }
+    this.chooseRenderer();
+  }
+
+  // MARK: Tiles
+
+  /** Tiles past TILES_FROM entities, SVG elements below TILES_UNTIL. */
+  chooseRenderer() {
+    const count = this.fragments.size;
+    if (!this.tiled && count > this.tilesFrom) this.startTiles();
+    else if (this.tiled && count < this.tilesUntil) this.stopTiles();
+  }
+
+  startTiles() {
+    const stage = this.svg.parentElement;
+    this.tileHolder ??= Object.assign(document.createElement('div'), { id: 'tiles' });
+    const backdrop = this.backdrop ??= document.createElementNS(SVG, 'svg');
+    backdrop.id = 'backdrop';
+    this.backdropViewport ??= backdrop.appendChild(document.createElementNS(SVG, 'g'));
+    stage.insertBefore(backdrop, this.svg);
+    stage.insertBefore(this.tileHolder, this.svg);
+    // The background image goes beneath the tiles, the colour behind all.
+    this.backdropViewport.append(this.backgroundLayer);
+    this.setViewport(this.viewportValue);
+    this.svg.classList.add('tiled');
+    const fontFamily = getComputedStyle(this.svg).fontFamily;
+    this.tiled = new TiledLayer(this.tileHolder, {
+      image: (href) => this.tileImage(href),
+      fontFamily: () => fontFamily,
+    });
+    this.tiled.onScreenComplete = () => this.onTilesComplete?.();
+    const ranks = [...this.layer.children].map((element) => /** @type {HTMLElement} */ (element).dataset.id);
+    for (const [id, { bounds, svg }] of this.fragments) this.tiled.setDrawing(id, bounds, svg);
+    this.tiled.setOrder(ranks.filter((id) => id && this.fragments.has(id)));
+    this.tiled.setLifted(new Set(this.promoted.keys()));
+    for (const [id, element] of this.elements) {
+      if (this.promoted.has(id)) continue;
+      element.remove();
+      this.elements.delete(id);
+    }
+    this.paintBackgroundColor();
+    this.tiled.setView(...this.viewportValue, this.size.width, this.size.height);
+  }
+
+  stopTiles() {
+    const tiled = this.tiled;
+    if (!tiled) return;
+    tiled.refreshRanks();
+    this.tiled = null;
+    tiled.clear();
+    this.tileHolder?.remove();
+    this.backdrop?.remove();
+    this.viewport.insertBefore(this.backgroundLayer, this.layer);
+    this.svg.classList.remove('tiled');
+    this.paintBackgroundColor();
+    // Every entity an element again, in z-order.
+    for (const id of tiled.order) {
+      if (!id || this.elements.has(id)) continue;
+      const fragment = this.fragments.get(id);
+      const element = fragment && this.parse(fragment.svg);
+      if (!element) continue;
+      this.elements.set(id, element);
+      this.layer.append(element);
+    }
+    const order = tiled.order.filter((id) => this.elements.has(id));
+    this.apply([{ order }]);
+  }
+
+  paintBackgroundColor() {
+    this.svg.style.backgroundColor = this.tiled ? '' : this.backgroundColor;
+    if (this.backdrop) this.backdrop.style.backgroundColor = this.tiled ? this.backgroundColor || '#ffffff' : '';
+  }
+
+  /**
+   * Marks why an entity is drawn as an SVG element while tiles draw the
+   * rest; with no reason left it goes back to the tiles.
+   */
+  promote(id, reason, on) {
+    let reasons = this.promoted.get(id);
+    if (on) {
+      if (reasons?.has(reason)) return;
+      if (!reasons) this.promoted.set(id, (reasons = new Set()));
+      reasons.add(reason);
+      if (reasons.size > 1 || !this.tiled) return;
+      this.tiled.setLifted(new Set(this.promoted.keys()));
+      const fragment = this.fragments.get(id);
+      const element = fragment && !this.elements.has(id) ? this.parse(fragment.svg) : null;
+      if (element) {
+        if (this.hidden.has(id)) element.classList.add('editing');
+        this.elements.set(id, element);
+        this.placeElement(id);
+      }
+    } else {
+      if (!reasons?.delete(reason) || reasons.size > 0) return;
+      this.promoted.delete(id);
+      if (!this.tiled) return;
+      this.elements.get(id)?.remove();
+      this.elements.delete(id);
+      this.previewed.delete(id);
+      this.marked.delete(id);
+      this.tiled.setLifted(new Set(this.promoted.keys()));
+    }
+  }
+
+  /** Promotes exactly `ids` for `reason`. */
+  promoteOnly(ids, reason) {
+    for (const [id, reasons] of [...this.promoted]) if (reasons.has(reason) && !ids.has(id)) this.promote(id, reason, false);
+    for (const id of ids) this.promote(id, reason, true);
+  }
+
+  /** Puts a promoted element among the others in z-order. */
+  placeElement(id) {
+    const element = this.elements.get(id);
+    if (!element || !this.tiled) return;
+    this.tiled.refreshRanks();
+    const rank = this.tiled.ranks.get(id) ?? Infinity;
+    let above = null;
+    for (const other of this.layer.children) {
+      const otherRank = this.tiled.ranks.get(/** @type {HTMLElement} */ (other).dataset.id ?? '') ?? Infinity;
+      if (other !== element && otherRank > rank) { above = other; break; }
+    }
+    if (element.nextSibling !== above || element.parentNode !== this.layer) this.layer.insertBefore(element, above);
+  }
+
+  /**
+   * The kind (`emoji`, `text`, …) of the topmost entity the tiles draw
+   * whose paint reaches a screen point, or null: their paint bounds, not
+   * their ink, so a little generous.
+   */
+  kindAt(x, y) {
+    if (!this.tiled) return null;
+    const [panX, panY, zoom] = this.viewportValue;
+    const at = [(x - panX) / zoom, (y - panY) / zoom];
+    const tiled = this.tiled;
+    tiled.refreshRanks();
+    let top = null;
+    for (const id of tiled.grid.query([at[0], at[1], at[0], at[1]])) {
+      if (top === null || (tiled.ranks.get(id) ?? 0) > (tiled.ranks.get(top) ?? 0)) top = id;
+    }
+    const svg = top === null ? null : this.fragments.get(top)?.svg;
+    return svg ? /class="(\w+)/.exec(svg)?.[1] ?? null : null;
+  }
+
+  /** An image of a blob for the tiles, once its bytes are at hand. */
+  tileImage(href) {
+    const match = /^blobs\/([0-9a-f]{64})$/.exec(href);
+    if (!match || !this.images) return null;
+    const hex = match[1];
+    const shown = this.tileImages.get(hex);
+    if (shown) return shown.complete && shown.naturalWidth > 0 ? shown : null;
+    const url = this.images.urls.get(hex);
+    if (!url) {
+      this.images.load(hex);
+      return null;
+    }
+    const image = new Image();
+    image.onload = () => this.tiled?.imageArrived(href);
+    image.src = url;
+    this.tileImages.set(hex, image);
+    return null;
   }
 
   /** A fragment from the renderer as an element of this document. Parsed as
@@ -88,11 +302,15 @@ export class CanvasView {
   /** The images of a blob whose bytes just came: they show them. */
   showImage(hex, url) {
     for (const image of this.viewport.querySelectorAll(`image[data-blob="${hex}"]`)) image.setAttribute('href', url);
+    if (this.tiled && !this.tileImages.has(hex)) this.tileImage(`blobs/${hex}`);
   }
 
   /** Whether an image of the blob (an entity or the background) is on the page. */
   showsImage(hex) {
-    return this.viewport.querySelector(`image[data-blob="${hex}"]`) !== null;
+    if (this.viewport.querySelector(`image[data-blob="${hex}"]`) !== null) return true;
+    if (!this.tiled) return false;
+    for (const { svg } of this.fragments.values()) if (svg.includes(hex)) return true;
+    return false;
   }
 
   /** Shows gestures in flight (`Session.preview()`): moves their entities by
@@ -100,6 +318,7 @@ export class CanvasView {
    * shows peers' strokes in progress. */
   preview({ transforms, strokes }) {
     this.previewStrokes(strokes);
+    this.promoteOnly(new Set(transforms.keys()), 'moving');
     for (const [id, drawn] of this.previewed) {
       if (!transforms.has(id)) {
         movable(this.elements.get(id))?.setAttribute('transform', drawn);
@@ -135,7 +354,11 @@ export class CanvasView {
 
   /** @param {number[]} viewport [panX, panY, zoom] */
   setViewport([panX, panY, zoom]) {
-    setAttributeIfChanged(this.viewport, 'transform', `translate(${panX} ${panY}) scale(${zoom})`);
+    this.viewportValue = [panX, panY, zoom];
+    const transform = `translate(${panX} ${panY}) scale(${zoom})`;
+    setAttributeIfChanged(this.viewport, 'transform', transform);
+    if (this.backdropViewport) setAttributeIfChanged(this.backdropViewport, 'transform', transform);
+    this.tiled?.setView(panX, panY, zoom, this.size.width, this.size.height);
   }
 
   /**
@@ -145,6 +368,7 @@ export class CanvasView {
    * @param {any[]} peers
    */
   setPeers(peers) {
+    this.promoteOnly(new Set(peers.filter((peer) => peer.caret).map((peer) => peer.caret.text)), 'caret');
     // Rebuilt only when something shown changed: a caret moves with its
     // text's drawing and the view, too.
     const texts = peers.map((peer) => (peer.caret ? this.elements.get(peer.caret.text) : null));
@@ -235,6 +459,7 @@ export class CanvasView {
    * and those drawn anew since (a new element comes without the mark). */
   setSelection(ids) {
     const selected = new Set(ids);
+    this.promoteOnly(selected, 'selected');
     for (const [id, element] of this.marked) {
       if (!selected.has(id) || this.elements.get(id) !== element) {
         element.classList.remove('selected');

@@ -19,6 +19,9 @@ public struct SyncClientConfiguration: Hashable, Sendable {
     public var stateInterval: Int64 = 1_000
     /// Without interaction this long, presence says idle and goes quiet.
     public var idleAfter: Int64 = 10_000
+    /// The longest a peer's ended gesture stays drawn while its ops are
+    /// awaited (they come after a durable commit, presence at once).
+    public var settlingGestureLimit: Int64 = 1_000
     /// How often to ping: measures the round trip and keeps the server's
     /// silence timeout (60 s) away.
     public var pingInterval: Int64 = 5_000

@@ -60,6 +60,8 @@ public struct SyncClient: Sendable {
 
     /// The other clients in the document, as their latest presence says.
     public internal(set) var peers: [ReplicaID: Presence] = [:]
+    /// Peers' ended gestures whose ops are on their way, at most one a peer.
+    public internal(set) var settlingGestures: [SettlingGesture] = []
     /// The pointer, in document units; nil when off the canvas.
     public internal(set) var cursor: Point?
     /// The part of the document on screen, when the app says.
@@ -174,6 +176,7 @@ public struct SyncClient: Sendable {
         awaitingResend = inFlight.map({ $0.ops }) + awaitingResend
         inFlight = []
         peers = [:]
+        settlingGestures = []
         outstandingPing = nil
         roundTrip = nil
         lastPresenceSent = nil
@@ -195,9 +198,11 @@ public struct SyncClient: Sendable {
             // By index: iterating would copy every op out of the message.
             for index in ops.indices { editor.receiveOne(ops[index].op) }
             editor.receivingEnded()
+            noteCommits(ops)
             advance(to: last.position)
         case .presence(let presence):
             guard presence.replica != replica else { return }
+            noteGesture(of: presence, at: now)
             peers[presence.replica] = presence
         case .leave(let replica):
             peers[replica] = nil
@@ -218,6 +223,7 @@ public struct SyncClient: Sendable {
     /// Presence throttling and idling, pings, and the weak-connection check.
     public mutating func tick(at now: Timestamp) {
         latestTime = max(latestTime, now)
+        expireSettlingGestures(at: now)
         // Pings go out while a large welcome arrives too, so the server
         // hears from this client all along.
         guard isConnected else { return }

@@ -1,0 +1,167 @@
+"""The tiles big boards are drawn with (view.mjs, tiles.mjs) draw the picture
+`easel render` draws: a board of every kind of entity, the tiles forced on
+for it, against the render rasterised by the same Chromium, at several
+zooms; and what moves is drawn over the tiles and goes back into them."""
+
+import subprocess
+
+from PIL import Image
+
+from conftest import ROOT, easel_binary
+from pages import Canvas, wait_until
+from pictures import SHOTS, differing_pixels, inked_pixels
+from test_images import quadrant_png
+
+# What differs between the tiles and the render, as a share of the render's
+# inked pixels (pictures.CHANNEL_TOLERANCE says what differing means):
+# anti-aliased edges and glyphs rasterised at another subpixel offset.
+MOST_DIFFERING = 0.02
+# The renderer's filters the tiles approximate (Docs/web.md): neon's glow as
+# a shadow, the pencil's grain as its mean opacity, the blur eraser's blur
+# over what the tile holds.
+MOST_DIFFERING_APPROXIMATED = 0.03
+
+FAITHFUL = """
+place shape ellipse at 400 420 size 360 120
+tap 400 420
+set fill #8b5a2bff
+place emoji "🍎" at 330 360 size 64
+place emoji "🍐" at 400 350 size 64
+place emoji "🍋" at 470 365 size 64
+place text "Still life" at 400 150 font "Georgia" size 48
+tap 900 900
+tap 400 150
+set style outlined
+place text "framed, right" at 200 250 font "DejaVu Sans" size 22
+tap 900 900
+tap 200 250
+set style framed
+set align right
+place shape star at 620 190
+shape arrow from 420 40 to 540 100
+shape bubble from 600 250 to 760 330
+tool pen color #1f3b73ff weight 4
+draw through 40 60, 140 40, 240 70, 340 50 at 120 pressure 0.6
+tool brush color #8c2d19ff weight 16
+draw through 40 160, 140 140, 240 170, 340 150 at 150 pressure 0.9
+tool marker color #f2b705ff weight 18
+draw through 40 320, 340 300 at 400
+erase pixels through 60 330, 200 300, 300 120 weight 14
+place image "{image}" at 640 440
+tap 900 900
+"""
+
+
+def bot(server, document, script, folder):
+    path = folder / "board.easel"
+    path.write_text(script)
+    result = subprocess.run([str(easel_binary()), "bot", "--url", server.ws, "--doc", document, "--script", str(path)],
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def render(server, document, browser, folder, zoom):
+    """`easel render` as Chromium draws it at `zoom`; with its frame."""
+    svg = folder / f"render-{zoom}.svg"
+    result = subprocess.run([str(easel_binary()), "render", "--db", str(server.database), "--doc", document,
+                             "--embed-images", "-o", str(svg)], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    text = svg.read_text()
+    import re
+    frame = [float(n) for n in re.search(r'viewBox="([^"]+)"', text).group(1).split()]
+    sized = re.sub(r'width="[^"]+" height="[^"]+">', f'width="{frame[2] * zoom}" height="{frame[3] * zoom}">', text, 1)
+    svg.write_text(sized)
+    browser.get(svg.as_uri())
+    picture = folder / f"render-{zoom}.png"
+    browser.save_screenshot(str(picture))
+    return Image.open(picture).convert("RGB"), frame
+
+
+def tiles_settled(page, zoom=None):
+    """Whether the tiles on screen are all drawn (at `zoom`, when given)."""
+    return page.js("const t = window.easel.view.tiled;"
+                   "return !!t && t.isSettled() && (arguments[0] === null || Math.abs(t.view.zoom - arguments[0]) < 1e-4);",
+                   zoom)
+
+
+def compare(page, server, document, renderer_browser, folder, zoom, name):
+    """How many of the render's inked pixels the page's tiles draw otherwise,
+    at `zoom` (the view zoomed about the canvas's corner)."""
+    page.js(f"window.easel.session.perform('zoomTo', {{x: 0, y: 0, zoom: {zoom}}});")
+    wait_until(lambda: abs(page.viewport()[2] - zoom) < 1e-4, what=f"zoom {zoom}")
+    wait_until(lambda: tiles_settled(page, zoom), what="the tiles drawn at the new zoom")
+    pan_x, pan_y, _ = page.viewport()
+    shot = SHOTS / f"{name}-page.png"
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.driver.save_screenshot(str(shot))
+    screen = Image.open(shot).convert("RGB")
+    reference, frame = render(server, document, renderer_browser, folder, zoom)
+    # The frame on the page, kept to what both pictures show.
+    x0 = page.left + pan_x + frame[0] * zoom
+    y0 = page.top + pan_y + frame[1] * zoom
+    width = min(round(frame[2] * zoom), reference.width, round(page.left + page.width - x0) - 1)
+    height = min(round(frame[3] * zoom), reference.height, round(page.top + page.height - y0) - 1)
+    expected = reference.crop((0, 0, width, height))
+    ink = inked_pixels(expected)
+    differing = min(
+        differing_pixels(screen.crop((round(x0) + dx, round(y0) + dy, round(x0) + dx + width, round(y0) + dy + height)),
+                         expected)
+        for dx in (-1, 0, 1) for dy in (-1, 0, 1))
+    screen.crop((round(x0), round(y0), round(x0) + width, round(y0) + height)).save(SHOTS / f"{name}-tiles.png")
+    expected.save(SHOTS / f"{name}-render.png")
+    print(f"{name} at zoom {zoom}: {differing} of {ink} inked pixels differ")
+    return differing, ink
+
+
+def open_tiled(browsers, server, document):
+    page = Canvas(browsers(1200, 800), server, document)
+    # Tiles from the first entity on; peers and handles out of the picture.
+    page.js("const v = window.easel.view; v.tilesFrom = 0; v.tilesUntil = 0; v.chooseRenderer();"
+            "for (const id of ['peers', 'tools', 'options']) document.getElementById(id).style.display = 'none';")
+    wait_until(lambda: tiles_settled(page), what="the tiles drawn")
+    return page
+
+
+def test_the_tiles_draw_what_easel_render_draws_at_every_zoom(server, browsers, tmp_path):
+    document = "web/tiles-faithful"
+    image = tmp_path / "quadrants.png"
+    image.write_bytes(quadrant_png(120, 80))
+    bot(server, document, FAITHFUL.replace("{image}", str(image)), tmp_path)
+    page = open_tiled(browsers, server, document)
+    assert page.js("return document.querySelectorAll('#entities > g').length") == 0, "no entity is an SVG element"
+    assert page.js("return document.querySelectorAll('#tiles canvas').length") > 0
+    renderer = browsers(1600, 1000)
+    for zoom in (1, 0.5, 1.3):
+        differing, ink = compare(page, server, document, renderer, tmp_path, zoom, f"tiles-faithful-{zoom}")
+        assert ink > 2000, "the board is drawn"
+        assert differing <= MOST_DIFFERING * ink, f"zoom {zoom}: {differing} of {ink}"
+
+
+def test_the_tiles_approximate_only_neon_the_pencil_and_the_blur_eraser(server, browsers, tmp_path):
+    document = "web/tiles-drawing"
+    bot(server, document, (ROOT / "examples" / "bots" / "drawing.easel").read_text(), tmp_path)
+    page = open_tiled(browsers, server, document)
+    renderer = browsers(1600, 1000)
+    differing, ink = compare(page, server, document, renderer, tmp_path, 1, "tiles-drawing")
+    assert differing <= MOST_DIFFERING_APPROXIMATED * ink, f"{differing} of {ink}"
+
+
+def test_a_dragged_entity_leaves_the_tiles_while_selected_and_goes_back_where_it_was_dropped(server, browsers, tmp_path):
+    document = "web/tiles-drag"
+    bot(server, document, 'place emoji "🦊" at 300 300 size 64\nplace emoji "🌲" at 500 300 size 64\ntap 900 900\n',
+        tmp_path)
+    page = open_tiled(browsers, server, document)
+    fox_at = lambda: page.js("return window.easel.view.tiled.drawings.size")
+    assert fox_at() == 2
+    page.press(300, 300, [(320, 300), (360, 320)])
+    lifted = wait_until(lambda: page.js("return [...window.easel.view.tiled.lifted]"), what="the fox lifted")
+    assert len(lifted) == 1
+    assert page.js("return document.querySelectorAll('#entities > g').length") == 1, "the fox alone is an element"
+    page.release()
+    page.select_nothing()
+    wait_until(lambda: page.js("return window.easel.view.tiled.lifted.size") == 0, what="the fox back in the tiles")
+    wait_until(lambda: tiles_settled(page), what="the tiles mended")
+    assert page.js("return document.querySelectorAll('#entities > g').length") == 0
+    renderer = browsers(1600, 1000)
+    differing, ink = compare(page, server, document, renderer, tmp_path, 1, "tiles-dropped")
+    assert differing <= MOST_DIFFERING * ink, "the fox is drawn where it was dropped, and only there"

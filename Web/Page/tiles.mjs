@@ -1,0 +1,437 @@
+// The entities that are not changing, drawn once into bitmap tiles: square
+// canvases of `TILE` pixels at one zoom, moved together by one CSS
+// transform when the view pans (the compositor's work, not the page's) and
+// scaled by it while a zoom is under way, then drawn again at the new zoom.
+// An entity that changes redraws only the part of the tiles its old and
+// new paint covered, with the entities there, in z-order. Entities lifted
+// out (being dragged, selected, typed into) are drawn elsewhere and left
+// out of the tiles until they are put back.
+import { PaintGrid, meets } from './tile-grid.mjs';
+import { INITIAL_STYLE, paintEraser, paintNode } from './tile-painter.mjs';
+import { scanSVG } from './svg-scan.mjs';
+
+export const TILE = 512;
+/** A zoom held this long (ms) is drawn anew at its own scale. */
+const ZOOM_SETTLES = 150;
+/** Tiles kept beyond those on screen, most recently shown first. */
+const SPARE_TILES = 24;
+/** A redraw of at most this many entities is done at once, in place; a
+ * bigger one is drawn aside over several frames and then swapped in. */
+const AT_ONCE = 300;
+
+/**
+ * @typedef {{ id: string, bounds: number[], svg: string, node?: any, eraser?: any, hrefs?: string[] }} Drawing
+ * @typedef {{ key: string, column: number, row: number, canvas: HTMLCanvasElement, dirty: number[] | null,
+ *   job: any, shownAt: number }} Tile
+ */
+
+export class TiledLayer {
+  /**
+   * @param {HTMLElement} container where the tiles go (behind the SVG)
+   * @param {{ image: (href: string) => CanvasImageSource | null, fontFamily: () => string }} sources
+   */
+  constructor(container, sources) {
+    this.container = container;
+    this.sources = sources;
+    this.plane = document.createElement('div');
+    this.plane.className = 'tile-plane';
+    container.append(this.plane);
+    /** @type {Map<string, Drawing>} */
+    this.drawings = new Map();
+    this.grid = new PaintGrid();
+    /** Bottom to top. @type {string[]} */
+    this.order = [];
+    /** @type {Map<string, number>} */
+    this.ranks = new Map();
+    this.ranksStale = false;
+    /** @type {Set<string>} */
+    this.lifted = new Set();
+    /** Definitions (erasers' ink, masks) by their SVG id. */
+    this.definitions = new Map();
+    /** The zoom the tiles are drawn at. */
+    this.scale = 0;
+    /** @type {Map<string, Tile>} */
+    this.tiles = new Map();
+    this.view = { panX: 0, panY: 0, zoom: 1, width: 0, height: 0 };
+    this.zoomChangedAt = 0;
+    /** @type {HTMLCanvasElement[]} */
+    this.scratches = [];
+    this.framePending = false;
+    /** The plane of the zoom before, while the new one is drawn. @type {{ plane: HTMLElement, scale: number } | null} */
+    this.previous = null;
+    /** Called each time the tiles on screen are all drawn. */
+    this.onScreenComplete = () => {};
+  }
+
+  get size() { return this.drawings.size; }
+
+  // MARK: What is drawn
+
+  /** An entity drawn anew: its paint bounds and its SVG. */
+  setDrawing(id, bounds, svg) {
+    const old = this.drawings.get(id);
+    if (old) this.forgetDefinitions(old);
+    /** @type {Drawing} */
+    const drawing = { id, bounds, svg };
+    this.drawings.set(id, drawing);
+    this.grid.set(id, bounds);
+    if (!this.ranks.has(id)) {
+      this.ranks.set(id, this.order.length);
+      this.order.push(id);
+    }
+    // Definitions are needed before anything that refers to them is painted.
+    if (svg.includes('<defs')) this.compile(drawing);
+    this.dirty(old?.bounds);
+    this.dirty(bounds);
+  }
+
+  remove(id) {
+    const old = this.drawings.get(id);
+    if (!old) return;
+    this.forgetDefinitions(old);
+    this.drawings.delete(id);
+    this.grid.delete(id);
+    const rank = this.ranks.get(id);
+    if (rank !== undefined) {
+      this.order[rank] = '';
+      this.ranks.delete(id);
+    }
+    this.dirty(old.bounds);
+  }
+
+  /** The whole bottom-to-top order. */
+  setOrder(ids) {
+    this.order = ids.slice();
+    this.ranksStale = true;
+    const listed = new Set(ids);
+    for (const id of this.drawings.keys()) if (!listed.has(id)) this.order.push(id);
+    this.dirtyEverything();
+  }
+
+  /** One entity put just below `above` (on top when null). */
+  place(id, above) {
+    this.refreshRanks();
+    const from = this.ranks.get(id);
+    if (from !== undefined) this.order.splice(from, 1);
+    const to = above === null ? undefined : this.order.indexOf(above);
+    if (to === undefined || to < 0) this.order.push(id); else this.order.splice(to, 0, id);
+    this.ranksStale = true;
+    this.dirty(this.drawings.get(id)?.bounds);
+  }
+
+  /** Entities drawn elsewhere from now on (`lifted`), and put back. */
+  setLifted(ids) {
+    for (const id of this.lifted) if (!ids.has(id)) this.dirty(this.drawings.get(id)?.bounds);
+    for (const id of ids) if (!this.lifted.has(id)) this.dirty(this.drawings.get(id)?.bounds);
+    this.lifted = new Set(ids);
+  }
+
+  /** An image's bytes came: the entities showing it are drawn again. */
+  imageArrived(href) {
+    for (const drawing of this.drawings.values()) {
+      if (drawing.svg.includes(href)) this.dirty(drawing.bounds);
+    }
+  }
+
+  refreshRanks() {
+    if (!this.ranksStale) return;
+    this.order = this.order.filter((id) => id !== '');
+    this.ranks.clear();
+    this.order.forEach((id, index) => this.ranks.set(id, index));
+    this.ranksStale = false;
+  }
+
+  compile(drawing) {
+    if (drawing.node) return drawing;
+    const [node] = scanSVG(drawing.svg);
+    drawing.node = node ?? { name: 'g', attributes: {}, children: [] };
+    this.collectDefinitions(drawing.node, drawing);
+    return drawing;
+  }
+
+  collectDefinitions(node, drawing) {
+    for (const child of node.children) {
+      if (typeof child === 'string') continue;
+      if (child.attributes.id) {
+        this.definitions.set(child.attributes.id, child);
+        (drawing.defined ??= []).push(child.attributes.id);
+      }
+      this.collectDefinitions(child, drawing);
+    }
+    // An older eraser: its ink and a "below" mask of its own.
+    const ink = drawing.defined?.find((name) => name.startsWith('ink-'));
+    const own = ink && drawing.defined?.includes(`below-${ink.slice(4)}`);
+    if (own) drawing.eraser = { ink: this.definitions.get(ink), blurs: drawing.defined.includes(`in-${ink.slice(4)}`) };
+  }
+
+  forgetDefinitions(drawing) {
+    for (const name of drawing.defined ?? []) this.definitions.delete(name);
+  }
+
+  // MARK: The view
+
+  /** The view: screen = document × zoom + pan, and the screen's size. */
+  setView(panX, panY, zoom, width, height) {
+    const view = this.view;
+    if (view.panX === panX && view.panY === panY && view.zoom === zoom && view.width === width
+      && view.height === height) return;
+    if (zoom !== view.zoom) this.zoomChangedAt = performance.now();
+    this.view = { panX, panY, zoom, width, height };
+    if (this.scale === 0) this.scale = zoom;
+    this.placePlane();
+    this.schedule();
+  }
+
+  placePlane() {
+    const { panX, panY, zoom } = this.view;
+    this.plane.style.transform = `translate(${panX}px, ${panY}px) scale(${zoom / this.scale})`;
+    if (this.previous) {
+      this.previous.plane.style.transform = `translate(${panX}px, ${panY}px) scale(${zoom / this.previous.scale})`;
+    }
+  }
+
+  // MARK: Drawing the tiles
+
+  dirty(bounds) {
+    if (!bounds) return;
+    for (const tile of this.tiles.values()) {
+      const area = this.tileArea(tile);
+      if (!meets(area, bounds)) continue;
+      const part = [Math.max(area[0], bounds[0]), Math.max(area[1], bounds[1]),
+        Math.min(area[2], bounds[2]), Math.min(area[3], bounds[3])];
+      tile.dirty = tile.dirty ? union(tile.dirty, part) : part;
+    }
+    this.schedule();
+  }
+
+  dirtyEverything() {
+    for (const tile of this.tiles.values()) tile.dirty = this.tileArea(tile);
+    this.schedule();
+  }
+
+  /** The document area a tile shows, at the tiles' scale. */
+  tileArea(tile) {
+    const size = TILE / this.scale;
+    return [tile.column * size, tile.row * size, (tile.column + 1) * size, (tile.row + 1) * size];
+  }
+
+  schedule() {
+    if (this.framePending) return;
+    this.framePending = true;
+    requestAnimationFrame(() => {
+      this.framePending = false;
+      this.draw(6);
+    });
+  }
+
+  /**
+   * Draws what the screen needs, for at most `budget` ms: a settled zoom
+   * starts the tiles anew at its scale; missing tiles are made and dirty
+   * ones mended, nearest first. Asks for another frame while work is left.
+   */
+  draw(budget) {
+    const started = performance.now();
+    const { zoom, width, height } = this.view;
+    if (width === 0 || zoom <= 0 || !Number.isFinite(zoom)) return;
+    if (zoom !== this.scale && started - this.zoomChangedAt >= ZOOM_SETTLES) this.rescale(zoom);
+    const needed = this.tilesOnScreen(0);
+    let left = false;
+    let worked = false;
+    for (const tile of needed) {
+      tile.shownAt = started;
+      if (!tile.dirty && !tile.job) continue;
+      if (worked && performance.now() - started > budget) { left = true; continue; }
+      worked = true;
+      if (!this.work(tile, budget - (performance.now() - started))) left = true;
+    }
+    if (!left && zoom === this.scale) this.onScreenComplete();
+    if (!left) {
+      // The screen is whole: the zoom before it can go, and the tiles
+      // around the screen are drawn while there is time, for the next pan.
+      this.dropPrevious();
+      for (const tile of this.tilesOnScreen(1)) {
+        if (!tile.dirty && !tile.job) continue;
+        if (performance.now() - started > budget) { left = true; break; }
+        if (!this.work(tile, budget - (performance.now() - started))) left = true;
+      }
+    }
+    this.dropSpareTiles(needed);
+    if (zoom !== this.scale) left = true;
+    if (left) this.schedule();
+  }
+
+  /** Starts the tiles anew at `zoom`; those of the old zoom stay beneath,
+   * scaled, until the new ones cover the screen. */
+  rescale(zoom) {
+    this.dropPrevious();
+    this.previous = { plane: this.plane, scale: this.scale };
+    for (const tile of this.tiles.values()) if (tile.job) tile.job = null;
+    this.tiles.clear();
+    this.plane = document.createElement('div');
+    this.plane.className = 'tile-plane';
+    this.container.append(this.plane);
+    this.scale = zoom;
+    this.placePlane();
+  }
+
+  dropPrevious() {
+    this.previous?.plane.remove();
+    this.previous = null;
+  }
+
+  /** The tiles covering the screen and `ring` tiles around it, made
+   * (dirty all over) where missing. */
+  tilesOnScreen(ring) {
+    const { panX, panY, zoom, width, height } = this.view;
+    const toTiles = (screen, pan) => ((screen - pan) / zoom) * this.scale / TILE;
+    const columns = [Math.floor(toTiles(0, panX)) - ring, Math.floor(toTiles(width, panX)) + ring];
+    const rows = [Math.floor(toTiles(0, panY)) - ring, Math.floor(toTiles(height, panY)) + ring];
+    const tiles = [];
+    for (let row = rows[0]; row <= rows[1]; row++) {
+      for (let column = columns[0]; column <= columns[1]; column++) {
+        const key = `${column},${row}`;
+        let tile = this.tiles.get(key);
+        if (!tile) {
+          const canvas = document.createElement('canvas');
+          const ratio = window.devicePixelRatio || 1;
+          canvas.width = canvas.height = Math.round(TILE * ratio);
+          canvas.style.cssText = `position:absolute;left:${column * TILE}px;top:${row * TILE}px;`
+            + `width:${TILE}px;height:${TILE}px`;
+          tile = { key, column, row, canvas, dirty: null, job: null, shownAt: 0 };
+          tile.dirty = this.tileArea(tile);
+          this.tiles.set(key, tile);
+        }
+        tiles.push(tile);
+      }
+    }
+    return tiles;
+  }
+
+  dropSpareTiles(needed) {
+    if (this.tiles.size <= needed.length + SPARE_TILES) return;
+    const shown = new Set(needed);
+    const spare = [...this.tiles.values()].filter((tile) => !shown.has(tile)).sort((a, b) => a.shownAt - b.shownAt);
+    for (const tile of spare.slice(0, this.tiles.size - needed.length - SPARE_TILES)) {
+      tile.canvas.remove();
+      this.tiles.delete(tile.key);
+    }
+  }
+
+  /**
+   * Mends a tile: its dirty part cleared and drawn again. A small mend is
+   * drawn in place at once; a big one aside, over as many frames as it
+   * takes, then swapped in. True when the tile is done.
+   */
+  work(tile, budget) {
+    const started = performance.now();
+    if (!tile.job || tile.dirty) {
+      // A mend under way is started again over both areas.
+      const area = tile.job && tile.dirty ? union(tile.job.area, tile.dirty) : tile.dirty ?? this.tileArea(tile);
+      tile.dirty = null;
+      this.refreshRanks();
+      const ids = [...this.grid.query(area)].filter((id) => !this.lifted.has(id));
+      ids.sort((a, b) => (this.ranks.get(a) ?? 0) - (this.ranks.get(b) ?? 0));
+      const whole = this.tileArea(tile);
+      const aside = ids.length > AT_ONCE || !tile.canvas.isConnected;
+      const target = aside ? this.asideCanvas(tile, area, whole) : tile.canvas;
+      tile.job = { area, ids, next: 0, target };
+      const context = /** @type {CanvasRenderingContext2D} */ (target.getContext('2d'));
+      this.begin(context, tile, area);
+    }
+    const job = tile.job;
+    const context = /** @type {CanvasRenderingContext2D} */ (job.target.getContext('2d'));
+    const environment = this.environment(job.target);
+    while (job.next < job.ids.length) {
+      const drawing = this.drawings.get(job.ids[job.next++]);
+      if (drawing) this.paint(context, drawing, environment);
+      if ((job.next & 31) === 0 && performance.now() - started > budget && job.target !== tile.canvas) break;
+    }
+    if (job.next < job.ids.length) return false;
+    context.restore();
+    if (job.target !== tile.canvas) {
+      job.target.style.cssText = tile.canvas.style.cssText;
+      tile.canvas.replaceWith(job.target);
+      if (!job.target.isConnected) this.plane.append(job.target);
+      tile.canvas = job.target;
+    } else if (!tile.canvas.isConnected) {
+      this.plane.append(tile.canvas);
+    }
+    tile.job = null;
+    return tile.dirty === null;
+  }
+
+  /** A canvas to draw a tile's mend on aside: a copy of the tile outside
+   * the area being drawn. */
+  asideCanvas(tile, area, whole) {
+    const canvas = document.createElement('canvas');
+    canvas.width = tile.canvas.width;
+    canvas.height = tile.canvas.height;
+    const covers = area[0] <= whole[0] && area[1] <= whole[1] && area[2] >= whole[2] && area[3] >= whole[3];
+    if (!covers && tile.canvas.isConnected) canvas.getContext('2d')?.drawImage(tile.canvas, 0, 0);
+    return canvas;
+  }
+
+  /** Clips to the area, clears it and sets document units. */
+  begin(context, tile, area) {
+    const ratio = tile.canvas.width / TILE;
+    const scale = this.scale * ratio;
+    context.save();
+    context.setTransform(scale, 0, 0, scale, -tile.column * TILE * ratio, -tile.row * TILE * ratio);
+    context.beginPath();
+    context.rect(area[0], area[1], area[2] - area[0], area[3] - area[1]);
+    context.clip();
+    context.clearRect(area[0], area[1], area[2] - area[0], area[3] - area[1]);
+  }
+
+  paint(context, drawing, environment) {
+    this.compile(drawing);
+    if (drawing.eraser) paintEraser(context, drawing.eraser, environment);
+    else paintNode(context, drawing.node, { ...INITIAL_STYLE, fontFamily: environment.fontFamily }, environment);
+  }
+
+  environment(target) {
+    return {
+      definitions: this.definitions,
+      image: (href) => this.sources.image(href),
+      scratch: (index) => this.scratch(index, target),
+      fontFamily: this.sources.fontFamily(),
+    };
+  }
+
+  scratch(index, target) {
+    let canvas = this.scratches[index];
+    if (!canvas) this.scratches[index] = canvas = document.createElement('canvas');
+    if (canvas.width !== target.width || canvas.height !== target.height) {
+      canvas.width = target.width;
+      canvas.height = target.height;
+    }
+    return canvas;
+  }
+
+  /** Whether the screen shows every tile drawn at the view's zoom, with
+   * nothing left to mend. */
+  isSettled() {
+    const { zoom } = this.view;
+    if (zoom !== this.scale || this.previous) return false;
+    const onScreen = this.tilesOnScreen(0);
+    return onScreen.every((tile) => !tile.dirty && !tile.job && tile.canvas.isConnected);
+  }
+
+  /** Everything dropped: the tiles and what they drew. */
+  clear() {
+    this.plane.replaceChildren();
+    this.dropPrevious();
+    this.tiles.clear();
+    this.drawings.clear();
+    this.grid = new PaintGrid();
+    this.order = [];
+    this.ranks.clear();
+    this.definitions.clear();
+    this.lifted = new Set();
+  }
+
+}
+
+function union(a, b) {
+  return [Math.min(a[0], b[0]), Math.min(a[1], b[1]), Math.max(a[2], b[2]), Math.max(a[3], b[3])];
+}
