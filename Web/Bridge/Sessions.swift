@@ -30,6 +30,10 @@ final class WebSession {
     /// The entities an op named since the last render: only they are drawn
     /// again. Nil means every entity (a new session, a welcome).
     var touched: Set<EntityID>?
+    /// The area to draw moved since the last render: the entities it brings
+    /// in are drawn and those it leaves are erased; those drawn already are
+    /// drawn again only if an op named them.
+    var areaMoved = false
     /// The erasers that recorded nothing of what they erased, as last
     /// drawn, in z-order: when they change, the masks of the entities
     /// beneath them do, and everything is drawn again.
@@ -345,6 +349,15 @@ public func easelSessionRender(_ handle: Int32) -> Int32 {
         if session.drawn.removeValue(forKey: id) != nil { records.record(2, id.description) }
     }
     if var touched = session.touched {
+        if session.areaMoved {
+            for entity in document.entities {
+                if shows(entity) {
+                    if session.drawn[entity.id] == nil { draw(entity) }
+                } else if session.drawn[entity.id] != nil {
+                    erase(entity.id)
+                }
+            }
+        }
         // A blur eraser drawn before erasures were recorded draws what lies
         // beneath it, which may have changed.
         for id in layers.erasers where document[id].map(isBlur) ?? false { touched.insert(id) }
@@ -379,6 +392,7 @@ public func easelSessionRender(_ handle: Int32) -> Int32 {
         }
     }
     session.touched = []
+    session.areaMoved = false
     setResult(records.bytes)
     return records.count
 }
@@ -411,7 +425,7 @@ extension WebSession {
             minX: visible.minX - visible.width / 2, minY: visible.minY - visible.height / 2,
             maxX: visible.maxX + visible.width / 2, maxY: visible.maxY + visible.height / 2)
         drawnArea = area
-        touched = nil
+        areaMoved = true
         return area
     }
 }

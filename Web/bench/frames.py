@@ -400,7 +400,7 @@ def measure(driver, tracer, count, bots, seconds, server):
                 sys.exit("the page never painted the document")
             time.sleep(0.05)
         first_paint = driver.execute_script("return performance.getEntriesByName('easel:first-paint')[0].startTime")
-        drawn = driver.execute_script("return document.querySelectorAll('#entities > *').length")
+        drawn = driver.execute_script("return window.easel.view.fragments.size")
         box = driver.execute_script(
             "const b = document.getElementById('canvas').getBoundingClientRect(); return [b.left, b.top, b.width];")
         # Select the 100 in the top-left block through the page's own taps,
