@@ -5,14 +5,23 @@
 // tspans, image, use, masks made of white and black shapes, and the
 // renderer's filters (blur exactly; neon's glow as a shadow of the same
 // width; the pencil's grain as its mean opacity).
+//
+// Tens of thousands of entities go through here when a zoomed-out board is
+// drawn, so the costly canvas calls are avoided: transforms are multiplied
+// here, parsed once per element, and set once per shape (no save and
+// restore); fonts and colours are set only when they change; an emoji is
+// shaped and rasterised once per size and then copied (`EmojiAtlas`).
 
 /**
  * @typedef {import('./svg-scan.mjs').SVGNode} SVGNode
+ * @typedef {[number, number, number, number, number, number]} Matrix
  * @typedef {{
  *   definitions: Map<string, SVGNode>,
  *   image: (href: string) => CanvasImageSource | null,
  *   scratch: (index: number) => HTMLCanvasElement,
  *   fontFamily: string,
+ *   atlas?: EmojiAtlas,
+ *   depth?: number,
  * }} PaintEnvironment
  * @typedef {{ fill: string, fillOpacity: number, stroke: string, strokeOpacity: number,
  *   strokeWidth: number, fontSize: number, fontFamily: string, anchor: string, baseline: string,
@@ -25,38 +34,29 @@ export const INITIAL_STYLE = {
   fontFamily: '', anchor: 'start', baseline: 'auto', paintOrder: 'normal', lineJoin: 'miter', dash: [],
 };
 
+/** @type {Matrix} */
+export const IDENTITY = [1, 0, 0, 1, 0, 0];
+
 /** The pencil's grain keeps about this share of its ink, on average. */
 const GRAIN_OPACITY = 0.6;
 /** The renderer's filters' standard deviations, in user units. */
 const BLUR_DEVIATION = 4;
 const NEON_DEVIATION = 3;
 
-/** Paints `node` (an entity's group, or anything inside one). */
-export function paintNode(context, node, style, environment) {
-  // A group applies its own transform; any other element's (an eraser's
-  // ink, say) is applied around it here.
-  if (node.name !== 'g' && node.attributes.transform) {
-    context.save();
-    applyTransform(context, node.attributes.transform);
-    paintElement(context, node, style, environment);
-    context.restore();
-  } else {
-    paintElement(context, node, style, environment);
-  }
-}
-
-function paintElement(context, node, style, environment) {
+/** Paints `node` (an entity's group, or anything inside one) under `matrix`. */
+export function paintNode(context, node, style, environment, matrix) {
+  const placed = node.attributes.transform ? multiply(matrix, matrixOf(node)) : matrix;
   switch (node.name) {
-    case 'g': paintGroup(context, node, style, environment); break;
+    case 'g': paintGroup(context, node, style, environment, placed); break;
     case 'defs': case 'mask': case 'title': case 'filter': break;
-    case 'use': paintUse(context, node, style, environment); break;
-    case 'text': paintText(context, node, inherit(style, node.attributes)); break;
-    case 'image': paintImage(context, node, environment); break;
-    default: paintShape(context, node, inherit(style, node.attributes));
+    case 'use': paintUse(context, node, style, environment, placed); break;
+    case 'text': paintText(context, node, inherit(style, node.attributes), environment, placed); break;
+    case 'image': paintImage(context, node, environment, placed); break;
+    default: paintShape(context, node, inherit(style, node.attributes), placed);
   }
 }
 
-function paintGroup(context, node, style, environment) {
+function paintGroup(context, node, style, environment, matrix) {
   const { attributes } = node;
   const mask = reference(attributes.mask);
   // A "below" mask is an older eraser's: the eraser clears what is under
@@ -64,15 +64,17 @@ function paintGroup(context, node, style, environment) {
   const masked = mask && !mask.startsWith('below-') ? environment.definitions.get(mask) : null;
   const filter = reference(attributes.filter);
   if (masked || filter === 'blur') {
-    paintThroughScratch(context, node, style, environment, masked, filter === 'blur');
+    paintThroughScratch(context, node, style, environment, matrix, masked, filter === 'blur');
     return;
   }
-  context.save();
-  applyTransform(context, attributes.transform);
-  if (attributes.opacity !== undefined) context.globalAlpha *= Number(attributes.opacity);
+  const opacity = attributes.opacity === undefined ? 1 : Number(attributes.opacity);
+  const alpha = context.globalAlpha;
+  if (opacity !== 1) context.globalAlpha = alpha * opacity;
   const inner = inherit(style, attributes);
-  for (const child of node.children) if (typeof child !== 'string') paintNode(context, child, inner, environment);
-  context.restore();
+  for (const child of node.children) {
+    if (typeof child !== 'string') paintNode(context, child, inner, environment, matrix);
+  }
+  if (opacity !== 1) context.globalAlpha = alpha;
 }
 
 /**
@@ -80,62 +82,56 @@ function paintGroup(context, node, style, environment) {
  * keep, black ones cut) and, for the blur, blurred first, as SVG applies a
  * filter before a mask.
  */
-function paintThroughScratch(context, node, style, environment, mask, blurs) {
-  const depth = (environment.depth ?? 0);
+function paintThroughScratch(context, node, style, environment, matrix, mask, blurs) {
+  const depth = environment.depth ?? 0;
   const drawing = environment.scratch(depth * 2);
-  const drawn = /** @type {CanvasRenderingContext2D} */ (drawing.getContext('2d'));
-  const transform = context.getTransform();
+  const drawn = context2D(drawing);
   drawn.setTransform(1, 0, 0, 1, 0, 0);
   drawn.clearRect(0, 0, drawing.width, drawing.height);
-  drawn.setTransform(transform);
   drawn.globalAlpha = context.globalAlpha;
   const inner = { ...environment, depth: depth + 1 };
-  const attributes = { ...node.attributes, mask: undefined, filter: undefined };
-  paintGroup(drawn, { ...node, attributes }, style, inner);
+  const attributes = { ...node.attributes, mask: undefined, filter: undefined, transform: undefined };
+  paintGroup(drawn, { ...node, attributes }, style, inner, matrix);
   if (blurs) {
-    const scale = Math.hypot(transform.a, transform.b);
     drawn.setTransform(1, 0, 0, 1, 0, 0);
     drawn.globalCompositeOperation = 'copy';
-    drawn.filter = `blur(${BLUR_DEVIATION * scale}px)`;
+    drawn.filter = `blur(${BLUR_DEVIATION * scaleOf(matrix)}px)`;
     drawn.drawImage(drawing, 0, 0);
     drawn.filter = 'none';
     drawn.globalCompositeOperation = 'source-over';
   }
   if (mask) {
     const shape = environment.scratch(depth * 2 + 1);
-    const cut = /** @type {CanvasRenderingContext2D} */ (shape.getContext('2d'));
+    const cut = context2D(shape);
     cut.setTransform(1, 0, 0, 1, 0, 0);
     cut.clearRect(0, 0, shape.width, shape.height);
-    cut.setTransform(transform);
-    paintMask(cut, mask, environment);
+    paintMask(cut, mask, inner, matrix);
     drawn.setTransform(1, 0, 0, 1, 0, 0);
     drawn.globalCompositeOperation = 'destination-in';
     drawn.drawImage(shape, 0, 0);
     drawn.globalCompositeOperation = 'source-over';
   }
-  context.save();
+  const alpha = context.globalAlpha;
   context.setTransform(1, 0, 0, 1, 0, 0);
   context.globalAlpha = 1;
   context.drawImage(drawing, 0, 0);
-  context.restore();
+  context.globalAlpha = alpha;
 }
 
 /** A mask's shapes in order: white keeps, black cuts. */
-function paintMask(context, mask, environment) {
+function paintMask(context, mask, environment, matrix) {
+  const white = { ...INITIAL_STYLE, fill: '#ffffff' };
   for (const child of mask.children) {
     if (typeof child === 'string') continue;
     const fill = child.attributes.fill ?? '#000';
     context.globalCompositeOperation = isBlack(fill) ? 'destination-out' : 'source-over';
-    const white = { ...INITIAL_STYLE, fill: '#ffffff' };
     if (child.name === 'rect' && Number(child.attributes.width) >= 1e7) {
       // The renderer's "everywhere".
-      context.save();
       context.setTransform(1, 0, 0, 1, 0, 0);
-      context.fillStyle = '#ffffff';
+      setFill(context, '#ffffff');
       context.fillRect(0, 0, context.canvas.width, context.canvas.height);
-      context.restore();
     } else {
-      paintNode(context, child, white, environment);
+      paintNode(context, child, white, environment, matrix);
     }
   }
   context.globalCompositeOperation = 'source-over';
@@ -145,30 +141,29 @@ function isBlack(color) {
   return color === '#000' || color === '#000000' || color === 'black';
 }
 
-function paintUse(context, node, style, environment) {
+function paintUse(context, node, style, environment, matrix) {
   const target = environment.definitions.get(reference(node.attributes.href) ?? '');
-  if (!target) return;
-  paintNode(context, target, inherit(style, node.attributes), environment);
+  if (target) paintNode(context, target, inherit(style, node.attributes), environment, matrix);
 }
 
 /** An older eraser, painted in its turn: its ink clears what lies under
  * it; a blur eraser's ink blurs it instead. */
-export function paintEraser(context, eraser, environment) {
-  context.save();
-  applyTransform(context, eraser.ink.attributes.transform);
+export function paintEraser(context, eraser, environment, matrix) {
+  const placed = multiply(matrix, matrixOf(eraser.ink));
   const path = pathOf(eraser.ink);
+  if (!path) return;
+  context.save();
+  setMatrix(context, placed);
   if (eraser.blurs) {
     context.clip(path);
-    const transform = context.getTransform();
     context.setTransform(1, 0, 0, 1, 0, 0);
-    const scale = Math.hypot(transform.a, transform.b);
     const copy = environment.scratch(0);
-    const copied = /** @type {CanvasRenderingContext2D} */ (copy.getContext('2d'));
+    const copied = context2D(copy);
     copied.setTransform(1, 0, 0, 1, 0, 0);
     copied.globalCompositeOperation = 'copy';
     copied.drawImage(context.canvas, 0, 0);
     copied.globalCompositeOperation = 'source-over';
-    context.filter = `blur(${BLUR_DEVIATION * scale}px)`;
+    context.filter = `blur(${BLUR_DEVIATION * scaleOf(placed)}px)`;
     context.drawImage(copy, 0, 0);
   } else {
     context.globalCompositeOperation = 'destination-out';
@@ -176,26 +171,57 @@ export function paintEraser(context, eraser, environment) {
     context.fill(path);
   }
   context.restore();
+  forgetContextState();
 }
 
-function paintText(context, node, style) {
-  const lines = node.children.filter((child) => typeof child !== 'string' && child.name === 'tspan');
+function paintText(context, node, style, environment, matrix) {
   const font = `${style.fontSize}px ${style.fontFamily}`;
-  context.font = font;
-  context.textAlign = style.anchor === 'middle' ? 'center' : style.anchor === 'end' ? 'right' : 'left';
-  context.textBaseline = 'alphabetic';
+  const align = style.anchor === 'middle' ? 'center' : style.anchor === 'end' ? 'right' : 'left';
+  const lines = node.children.filter((child) => typeof child !== 'string' && child.name === 'tspan');
   if (lines.length === 0) {
     const text = node.children.filter((child) => typeof child === 'string').join('');
     const central = style.baseline === 'central' || style.baseline === 'middle';
-    const shift = central ? centralBaseline(context, font) : 0;
-    paintLetters(context, text, Number(node.attributes.x ?? 0), Number(node.attributes.y ?? 0) + shift, style);
+    const x = Number(node.attributes.x ?? 0);
+    const y = Number(node.attributes.y ?? 0);
+    if (central && align === 'center' && environment.atlas?.paint(context, text, font, style, x, y, matrix)) return;
+    setMatrix(context, matrix);
+    setFont(context, font, align);
+    paintLetters(context, text, x, y + (central ? centralBaseline(context, font) : 0), style);
     return;
   }
+  setMatrix(context, matrix);
+  setFont(context, font, align);
   for (const line of lines) {
     if (typeof line === 'string') continue;
     const text = line.children.filter((child) => typeof child === 'string').join('');
     paintLetters(context, text, Number(line.attributes.x ?? 0), Number(line.attributes.y ?? 0), style);
   }
+}
+
+/** The font and fill last set on `set.context` here: setting either
+ * parses it, costly when done 50,000 times. */
+const set = { context: /** @type {any} */ (null), font: '', fill: '' };
+
+/** Forgets what was set on a context (its state was restored). */
+export function forgetContextState() {
+  set.context = null;
+}
+
+function sameContext(context) {
+  if (set.context === context) return;
+  set.context = context;
+  set.font = '';
+  set.fill = '';
+}
+
+function setFont(context, font, align) {
+  sameContext(context);
+  if (set.font !== font) {
+    context.font = font;
+    set.font = font;
+  }
+  if (context.textAlign !== align) context.textAlign = align;
+  if (context.textBaseline !== 'alphabetic') context.textBaseline = 'alphabetic';
 }
 
 /** font → how far below a central baseline the alphabetic one lies. */
@@ -206,7 +232,7 @@ const centralBaselines = new Map();
  * font the glyphs come from (an emoji's comes from a fallback); a canvas's
  * middle baseline is not, so the letters go on the alphabetic one, moved.
  */
-function centralBaseline(context, font) {
+export function centralBaseline(context, font) {
   let shift = centralBaselines.get(font);
   if (shift === undefined) {
     const metrics = context.measureText('x');
@@ -229,37 +255,45 @@ function paintLetters(context, text, x, y, style) {
   };
   if (style.paintOrder === 'stroke') strokeIt();
   if (fill) {
-    context.fillStyle = fill;
+    setFill(context, fill);
     context.fillText(text, x, y);
   }
   if (style.paintOrder !== 'stroke') strokeIt();
 }
 
-function paintImage(context, node, environment) {
+function setFill(context, fill) {
+  sameContext(context);
+  if (set.fill !== fill) {
+    context.fillStyle = fill;
+    set.fill = fill;
+  }
+}
+
+function paintImage(context, node, environment, matrix) {
   const { attributes } = node;
   const source = environment.image(attributes.href ?? '');
   if (!source) return;
+  setMatrix(context, matrix);
   context.drawImage(source, Number(attributes.x ?? 0), Number(attributes.y ?? 0),
     Number(attributes.width ?? 0), Number(attributes.height ?? 0));
 }
 
-function paintShape(context, node, style) {
+function paintShape(context, node, style, matrix) {
   const path = pathOf(node);
   if (!path) return;
+  setMatrix(context, matrix);
   const { attributes } = node;
   const grain = reference(attributes.filter) === 'grain';
   const neon = reference(attributes.filter) === 'neon';
   const fill = paint(style.fill, style.fillOpacity * (grain ? GRAIN_OPACITY : 1));
   if (fill) {
     if (neon) {
-      context.save();
-      const transform = context.getTransform();
       context.shadowColor = fill;
-      context.shadowBlur = 2 * NEON_DEVIATION * Math.hypot(transform.a, transform.b);
+      context.shadowBlur = 2 * NEON_DEVIATION * scaleOf(matrix);
     }
-    context.fillStyle = fill;
+    setFill(context, fill);
     context.fill(path);
-    if (neon) context.restore();
+    if (neon) context.shadowBlur = 0;
   }
   const stroke = paint(style.stroke, style.strokeOpacity);
   if (stroke && style.strokeWidth > 0) {
@@ -270,6 +304,63 @@ function paintShape(context, node, style) {
     context.stroke(path);
     if (style.dash.length) context.setLineDash([]);
   }
+}
+
+/**
+ * Emoji shaped and rasterised once per character, font and pixel size,
+ * then copied: shaping text is the costliest thing a canvas does, and a
+ * zoomed-out board is mostly emoji. Past `LARGEST` pixels they are drawn
+ * as text (few of them fit on a screen).
+ */
+export class EmojiAtlas {
+  static LARGEST = 96;
+
+  constructor() {
+    /** @type {Map<string, { canvas: HTMLCanvasElement, size: number } | null>} */
+    this.sprites = new Map();
+  }
+
+  /** Paints `text` centred at (x, y) from its sprite; false when it is not
+   * an emoji to copy (plain letters, too big, a stroke or a paint order). */
+  paint(context, text, font, style, x, y, matrix) {
+    const scale = scaleOf(matrix);
+    const pixels = style.fontSize * scale;
+    if (!(pixels > 0) || pixels > EmojiAtlas.LARGEST || style.stroke !== 'none' || !isEmoji(text)) return false;
+    // Sizes in quarter pixels: a sprite scaled by less than 1/8 looks the same.
+    const size = Math.max(1, Math.round(pixels * 4) / 4);
+    const key = `${size}|${font}|${style.fill}|${style.fillOpacity}|${text}`;
+    let sprite = this.sprites.get(key);
+    if (sprite === undefined) {
+      sprite = this.draw(context, text, font, style, size / style.fontSize);
+      this.sprites.set(key, sprite);
+    }
+    if (!sprite) return false;
+    const local = sprite.size / (size / style.fontSize);
+    setMatrix(context, matrix);
+    context.drawImage(sprite.canvas, x - local / 2, y - local / 2, local, local);
+    return true;
+  }
+
+  draw(context, text, font, style, scale) {
+    const fill = paint(style.fill, style.fillOpacity);
+    if (!fill) return null;
+    const size = Math.ceil(style.fontSize * scale * 1.5) + 2;
+    const canvas = document.createElement('canvas');
+    canvas.width = canvas.height = size;
+    const drawn = context2D(canvas);
+    drawn.setTransform(scale, 0, 0, scale, size / 2, size / 2);
+    drawn.font = font;
+    drawn.textAlign = 'center';
+    drawn.textBaseline = 'alphabetic';
+    drawn.fillStyle = fill;
+    drawn.fillText(text, 0, centralBaseline(drawn, font));
+    return { canvas, size };
+  }
+}
+
+/** Whether the text is an emoji or two (no letters to kern or hint). */
+function isEmoji(text) {
+  return text.length <= 8 && /\p{Extended_Pictographic}/u.test(text) && !/[\p{L}\p{N}]/u.test(text.replace(/[\u{FE0F}\u{200D}]/gu, ''));
 }
 
 /** The element's outline as a Path2D, made once and kept on the node. */
@@ -352,17 +443,51 @@ export function reference(value) {
   return match ? match[1] : null;
 }
 
-/** Applies an SVG `transform` attribute to the context, left to right. */
-export function applyTransform(context, value) {
-  if (!value) return;
+/** An element's `transform` as a matrix, worked out once and kept. */
+function matrixOf(node) {
+  node.matrix ??= parseTransform(node.attributes.transform);
+  return node.matrix;
+}
+
+/** An SVG `transform` attribute as a matrix (its operations left to right). */
+export function parseTransform(value) {
+  /** @type {Matrix} */
+  let matrix = IDENTITY;
+  if (!value) return matrix;
   for (const [, name, list] of value.matchAll(/(\w+)\(([^)]*)\)/g)) {
-    const numbers = list.trim().split(/[\s,]+/).map(Number);
+    const n = list.trim().split(/[\s,]+/).map(Number);
     switch (name) {
-      case 'translate': context.translate(numbers[0] ?? 0, numbers[1] ?? 0); break;
-      case 'rotate': context.rotate(((numbers[0] ?? 0) * Math.PI) / 180); break;
-      case 'scale': context.scale(numbers[0] ?? 1, numbers[1] ?? numbers[0] ?? 1); break;
-      case 'matrix': context.transform(...numbers.slice(0, 6)); break;
+      case 'translate': matrix = multiply(matrix, [1, 0, 0, 1, n[0] || 0, n[1] || 0]); break;
+      case 'rotate': {
+        const radians = ((n[0] || 0) * Math.PI) / 180;
+        const [cos, sin] = [Math.cos(radians), Math.sin(radians)];
+        matrix = multiply(matrix, [cos, sin, -sin, cos, 0, 0]);
+        break;
+      }
+      case 'scale': matrix = multiply(matrix, [n[0] ?? 1, 0, 0, n[1] ?? n[0] ?? 1, 0, 0]); break;
+      case 'matrix': if (n.length >= 6) matrix = multiply(matrix, /** @type {Matrix} */ (n.slice(0, 6))); break;
       default: break;
     }
   }
+  return matrix;
+}
+
+/** `first` then `second`, as `transform="first second"` composes them.
+ * @param {Matrix} first @param {Matrix} second @returns {Matrix} */
+export function multiply(first, second) {
+  const [a, b, c, d, e, f] = first;
+  const [a2, b2, c2, d2, e2, f2] = second;
+  return [a * a2 + c * b2, b * a2 + d * b2, a * c2 + c * d2, b * c2 + d * d2, a * e2 + c * f2 + e, b * e2 + d * f2 + f];
+}
+
+function scaleOf(matrix) {
+  return Math.hypot(matrix[0], matrix[1]);
+}
+
+function setMatrix(context, m) {
+  context.setTransform(m[0], m[1], m[2], m[3], m[4], m[5]);
+}
+
+function context2D(canvas) {
+  return /** @type {CanvasRenderingContext2D} */ (canvas.getContext('2d'));
 }

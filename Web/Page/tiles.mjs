@@ -7,12 +7,16 @@
 // out (being dragged, selected, typed into) are drawn elsewhere and left
 // out of the tiles until they are put back.
 import { PaintGrid, meets } from './tile-grid.mjs';
-import { INITIAL_STYLE, paintEraser, paintNode } from './tile-painter.mjs';
+import { EmojiAtlas, INITIAL_STYLE, forgetContextState, paintEraser, paintNode } from './tile-painter.mjs';
 import { scanSVG } from './svg-scan.mjs';
 
 export const TILE = 512;
-/** A zoom held this long (ms) is drawn anew at its own scale. */
-const ZOOM_SETTLES = 150;
+/** A zoom held this long (ms) is drawn anew at its own scale: a zoom
+ * gesture in progress moves the tiles by their transform alone. */
+const ZOOM_SETTLES = 400;
+/** Tiles scaled past this factor either way are drawn anew at once, zoom
+ * held or not: blurred too much, or too many of them to cover the screen. */
+const MOST_SCALED = 1.5;
 /** Tiles kept beyond those on screen, most recently shown first. */
 const SPARE_TILES = 24;
 /** A redraw of at most this many entities is done at once, in place; a
@@ -56,6 +60,11 @@ export class TiledLayer {
     this.zoomChangedAt = 0;
     /** @type {HTMLCanvasElement[]} */
     this.scratches = [];
+    this.atlas = new EmojiAtlas();
+    /** What the tiles did since it was last reset: tiles made, mends done
+     * (each changes a canvas the compositor then copies), entities painted,
+     * and milliseconds spent drawing. */
+    this.stats = { made: 0, mends: 0, painted: 0, ms: 0 };
     this.framePending = false;
     /** The plane of the zoom before, while the new one is drawn. @type {{ plane: HTMLElement, scale: number } | null} */
     this.previous = null;
@@ -113,8 +122,10 @@ export class TiledLayer {
     this.refreshRanks();
     const from = this.ranks.get(id);
     if (from !== undefined) this.order.splice(from, 1);
-    const to = above === null ? undefined : this.order.indexOf(above);
-    if (to === undefined || to < 0) this.order.push(id); else this.order.splice(to, 0, id);
+    const below = above === null ? undefined : this.ranks.get(above);
+    // Ranks past `from` moved down one with the splice.
+    const to = below === undefined ? undefined : from !== undefined && below > from ? below - 1 : below;
+    if (to === undefined) this.order.push(id); else this.order.splice(to, 0, id);
     this.ranksStale = true;
     this.dirty(this.drawings.get(id)?.bounds);
   }
@@ -231,9 +242,19 @@ export class TiledLayer {
    */
   draw(budget) {
     const started = performance.now();
+    try {
+      this.drawFor(budget, started);
+    } finally {
+      this.stats.ms += performance.now() - started;
+    }
+  }
+
+  drawFor(budget, started) {
     const { zoom, width, height } = this.view;
     if (width === 0 || zoom <= 0 || !Number.isFinite(zoom)) return;
-    if (zoom !== this.scale && started - this.zoomChangedAt >= ZOOM_SETTLES) this.rescale(zoom);
+    const scaled = zoom / this.scale;
+    const settled = started - this.zoomChangedAt >= ZOOM_SETTLES;
+    if (zoom !== this.scale && (settled || scaled > MOST_SCALED || scaled < 1 / MOST_SCALED)) this.rescale(zoom);
     const needed = this.tilesOnScreen(0);
     let left = false;
     let worked = false;
@@ -298,6 +319,7 @@ export class TiledLayer {
           canvas.style.cssText = `position:absolute;left:${column * TILE}px;top:${row * TILE}px;`
             + `width:${TILE}px;height:${TILE}px`;
           tile = { key, column, row, canvas, dirty: null, job: null, shownAt: 0 };
+          this.stats.made += 1;
           tile.dirty = this.tileArea(tile);
           this.tiles.set(key, tile);
         }
@@ -324,30 +346,40 @@ export class TiledLayer {
    */
   work(tile, budget) {
     const started = performance.now();
-    if (!tile.job || tile.dirty) {
-      // A mend under way is started again over both areas.
-      const area = tile.job && tile.dirty ? union(tile.job.area, tile.dirty) : tile.dirty ?? this.tileArea(tile);
+    if (!tile.job) {
+      // A mend under way is finished first, whatever dirties the tile
+      // meanwhile: started again, a big one would never end while bots
+      // edit; what changed since is mended next.
+      const area = tile.dirty ?? this.tileArea(tile);
       tile.dirty = null;
       this.refreshRanks();
-      const ids = [...this.grid.query(area)].filter((id) => !this.lifted.has(id));
+      const matrix = this.tileMatrix(tile);
+      // Whole pixels: an edge between two would be drawn twice, half each
+      // time; and everything those pixels may hold is drawn again.
+      const [scale, , , , x, y] = matrix;
+      const pixels = [Math.floor(area[0] * scale + x), Math.floor(area[1] * scale + y),
+        Math.ceil(area[2] * scale + x), Math.ceil(area[3] * scale + y)];
+      const reach = [(pixels[0] - x) / scale, (pixels[1] - y) / scale, (pixels[2] - x) / scale, (pixels[3] - y) / scale];
+      const ids = [...this.grid.query(reach)].filter((id) => !this.lifted.has(id));
       ids.sort((a, b) => (this.ranks.get(a) ?? 0) - (this.ranks.get(b) ?? 0));
       const whole = this.tileArea(tile);
       const aside = ids.length > AT_ONCE || !tile.canvas.isConnected;
       const target = aside ? this.asideCanvas(tile, area, whole) : tile.canvas;
-      tile.job = { area, ids, next: 0, target };
-      const context = /** @type {CanvasRenderingContext2D} */ (target.getContext('2d'));
-      this.begin(context, tile, area);
+      tile.job = { area, pixels, ids, next: 0, target, matrix };
     }
     const job = tile.job;
     const context = /** @type {CanvasRenderingContext2D} */ (job.target.getContext('2d'));
+    this.begin(context, job);
     const environment = this.environment(job.target);
     while (job.next < job.ids.length) {
       const drawing = this.drawings.get(job.ids[job.next++]);
-      if (drawing) this.paint(context, drawing, environment);
+      if (drawing) this.paint(context, drawing, environment, job.matrix);
+      this.stats.painted += 1;
       if ((job.next & 31) === 0 && performance.now() - started > budget && job.target !== tile.canvas) break;
     }
-    if (job.next < job.ids.length) return false;
     context.restore();
+    forgetContextState();
+    if (job.next < job.ids.length) return false;
     if (job.target !== tile.canvas) {
       job.target.style.cssText = tile.canvas.style.cssText;
       tile.canvas.replaceWith(job.target);
@@ -357,6 +389,7 @@ export class TiledLayer {
       this.plane.append(tile.canvas);
     }
     tile.job = null;
+    this.stats.mends += 1;
     return tile.dirty === null;
   }
 
@@ -371,22 +404,29 @@ export class TiledLayer {
     return canvas;
   }
 
-  /** Clips to the area, clears it and sets document units. */
-  begin(context, tile, area) {
+  /** Document units to a tile's pixels. */
+  tileMatrix(tile) {
     const ratio = tile.canvas.width / TILE;
     const scale = this.scale * ratio;
-    context.save();
-    context.setTransform(scale, 0, 0, scale, -tile.column * TILE * ratio, -tile.row * TILE * ratio);
-    context.beginPath();
-    context.rect(area[0], area[1], area[2] - area[0], area[3] - area[1]);
-    context.clip();
-    context.clearRect(area[0], area[1], area[2] - area[0], area[3] - area[1]);
+    return /** @type {[number, number, number, number, number, number]} */ (
+      [scale, 0, 0, scale, -tile.column * TILE * ratio, -tile.row * TILE * ratio]);
   }
 
-  paint(context, drawing, environment) {
+  /** Clips to the job's pixels; on its first frame, clears them. */
+  begin(context, job) {
+    const [left, top, right, bottom] = job.pixels;
+    context.save();
+    context.setTransform(1, 0, 0, 1, 0, 0);
+    context.beginPath();
+    context.rect(left, top, right - left, bottom - top);
+    context.clip();
+    if (job.next === 0) context.clearRect(left, top, right - left, bottom - top);
+  }
+
+  paint(context, drawing, environment, matrix) {
     this.compile(drawing);
-    if (drawing.eraser) paintEraser(context, drawing.eraser, environment);
-    else paintNode(context, drawing.node, { ...INITIAL_STYLE, fontFamily: environment.fontFamily }, environment);
+    if (drawing.eraser) paintEraser(context, drawing.eraser, environment, matrix);
+    else paintNode(context, drawing.node, { ...INITIAL_STYLE, fontFamily: environment.fontFamily }, environment, matrix);
   }
 
   environment(target) {
@@ -395,6 +435,7 @@ export class TiledLayer {
       image: (href) => this.sources.image(href),
       scratch: (index) => this.scratch(index, target),
       fontFamily: this.sources.fontFamily(),
+      atlas: this.atlas,
     };
   }
 

@@ -45,7 +45,10 @@ export class CanvasView {
     this.tilesFrom = TILES_FROM;
     this.tilesUntil = TILES_UNTIL;
     /** What the SVG shows while tiles draw the rest: ID → why (a set of
-     * reasons: 'selected', 'moving', 'typing', 'caret'). */
+     * reasons: 'moving', 'typing', 'caret'). A selection alone stays in the
+     * tiles (its box and handles show it; the glow that tells which
+     * entities of several it holds is the SVG's, so tiles go without):
+     * every element here is painted again at every pan. */
     this.promoted = new Map();
     this.backgroundColor = '';
     this.size = { width: 0, height: 0 };
@@ -459,7 +462,6 @@ export class CanvasView {
    * and those drawn anew since (a new element comes without the mark). */
   setSelection(ids) {
     const selected = new Set(ids);
-    this.promoteOnly(selected, 'selected');
     for (const [id, element] of this.marked) {
       if (!selected.has(id) || this.elements.get(id) !== element) {
         element.classList.remove('selected');

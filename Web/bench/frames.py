@@ -10,7 +10,7 @@ entity is in view:
 
     swift build -c release --product easel && Web/build.sh
     python3 Web/bench/frames.py --entities 1000,10000,50000 [--bots 5] [--seconds 5] [--runs 3] [--json out.json]
-        [--traces folder] [--no-trace]
+        [--traces folder] [--profiles folder] [--no-trace]
 
 It starts its own `easel serve` (release build) on a free port over a fresh
 database seeded through `easel log import` (the images' bytes uploaded over
@@ -18,7 +18,8 @@ HTTP), and stops it. For each size it prints, per run and then as medians
 over the runs: page open to first full paint, the renderer's memory, and
 for each view and case the intervals between animation frames (p50, p95,
 p99; at 60 Hz an interval comes in steps of 16.7 ms, so the share of frames
-over 16.7 ms and over 33 ms says how many were dropped), and, from
+over 16.7 ms and over 33 ms says how many were dropped), what the tiles did
+a frame (time drawing, entities painted, canvases changed and made), and, from
 Chromium's trace of the same seconds, the main thread's busy time a frame
 (p50, p95) split into script, style, layout and paint (painting, paint
 invalidation, layerizing and committing), and the raster and compositor
@@ -69,6 +70,9 @@ SLACK = 1.0
 # Where `--traces` keeps each case's trace (for Chromium's or Perfetto's
 # trace viewer), if anywhere.
 TRACE_FOLDER = None
+# Where `--profiles` keeps each case's JavaScript CPU profile (for
+# DevTools' Performance panel), if anywhere.
+PROFILE_FOLDER = None
 
 
 def z_key(index):
@@ -316,11 +320,29 @@ def renderer_memory_mb():
     return total / 1024
 
 
-def frames_while(driver, tracer, seconds, action):
+def heaviest_functions(profile, count=8):
+    """The functions with the most self time in a V8 CPU profile: (ms, name
+    and place), heaviest first."""
+    nodes = {node["id"]: node for node in profile["nodes"]}
+    deltas = profile.get("timeDeltas", [])
+    spent = {}
+    for sample, delta in zip(profile.get("samples", []), deltas[1:] + [0]):
+        frame = nodes[sample]["callFrame"]
+        name = f"{frame['functionName'] or '(anonymous)'} {frame['url'].rsplit('/', 1)[-1]}:{frame['lineNumber'] + 1}"
+        spent[name] = spent.get(name, 0) + delta / 1000
+    return sorted(((ms, name) for name, ms in spent.items()), reverse=True)[:count]
+
+
+def frames_while(driver, tracer, seconds, action, label=""):
     """Intervals between animation frames while `action(step)` is called
-    every 8 ms for `seconds`, with the trace of those seconds."""
+    every 8 ms for `seconds`, with the trace of those seconds (and, with
+    `--profiles`, the page's JavaScript profile)."""
     if tracer:
         tracer.start()
+    if PROFILE_FOLDER:
+        driver.execute_cdp_cmd("Profiler.enable", {})
+        driver.execute_cdp_cmd("Profiler.setSamplingInterval", {"interval": 200})
+        driver.execute_cdp_cmd("Profiler.start", {})
     # Each case's loop stops for good when the next begins: a loop that only
     # checked a flag could see the next case clear it and run on beside it.
     driver.execute_script("""
@@ -329,7 +351,9 @@ def frames_while(driver, tracer, seconds, action):
         let last = performance.now();
         const frame = (now) => { if (window.benchGeneration !== generation) return;
                                  frames.push(now - last); last = now; requestAnimationFrame(frame); };
-        requestAnimationFrame(frame);""")
+        requestAnimationFrame(frame);
+        const tiled = window.easel.view.tiled;
+        if (tiled) tiled.stats = { made: 0, mends: 0, painted: 0, ms: 0 };""")
     began = time.time()
     step = 0
     while time.time() - began < seconds:
@@ -337,6 +361,12 @@ def frames_while(driver, tracer, seconds, action):
         action(step)
         time.sleep(0.008)
     frames = driver.execute_script("window.benchGeneration += 1; return window.benchFrames.slice(1);")
+    tiles = driver.execute_script("return window.easel.view.tiled?.stats ?? null")
+    if PROFILE_FOLDER:
+        profile = driver.execute_cdp_cmd("Profiler.stop", {})["profile"]
+        (PROFILE_FOLDER / f"{label}.cpuprofile").write_text(json.dumps(profile))
+        print(f"      {label}: " + "; ".join(f"{name} {ms:.0f} ms" for ms, name in heaviest_functions(profile)),
+              flush=True)
     traced = {}
     if tracer:
         events = tracer.stop()
@@ -346,8 +376,9 @@ def frames_while(driver, tracer, seconds, action):
         traced = analyse_trace(events)
     over = {f"over {budget:g}": sum(1 for f in frames if f > budget + SLACK) / max(len(frames), 1)
             for budget in BUDGETS}
+    tiled = {f"tiles {name}": value / max(len(frames), 1) for name, value in (tiles or {}).items()}
     return {"frames": len(frames), "p50": percentile(frames, 0.5), "p95": percentile(frames, 0.95),
-            "p99": percentile(frames, 0.99), "max": max(frames, default=0.0), **over, **traced}
+            "p99": percentile(frames, 0.99), "max": max(frames, default=0.0), **over, **traced, **tiled}
 
 
 def mouse(driver, kind, x, y, **extra):
@@ -451,7 +482,8 @@ def measure(driver, tracer, count, bots, seconds, server):
 
             for case in CASES:
                 action = {"drag": drag, "pan": pan, "bots": lambda step: None}[case]
-                cases[(view, case)] = frames_while(driver, tracer, seconds, action)
+                cases[(view, case)] = frames_while(driver, tracer, seconds, action,
+                                                   f"{count}-{view.replace(' ', '')}-{case}")
                 if case == "drag":
                     mouse(driver, "mouseReleased", grab_x, grab_y, button="left", clickCount=1)
                     time.sleep(0.5)
@@ -469,6 +501,9 @@ def measure(driver, tracer, count, bots, seconds, server):
 def describe(case):
     frames = (f"{case['frames']:>4} frames: p50 {case['p50']:5.1f}, p95 {case['p95']:5.1f}, p99 {case['p99']:5.1f} ms; "
               f"over 16.7 ms {100 * case['over 16.7']:4.1f} %, over 33 ms {100 * case['over 33.3']:4.1f} %")
+    if "tiles painted" in case:
+        frames += (f"; tiles a frame: {case['tiles ms']:.1f} ms drawing {case['tiles painted']:.0f} entities, "
+                   f"{case['tiles mends']:.2f} canvases changed, {case['tiles made']:.2f} made")
     if "main p50" not in case:
         return frames
     return (frames + "; "
@@ -487,10 +522,15 @@ def main():
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--json", help="also write every run's figures here")
     parser.add_argument("--traces", help="keep each case's Chromium trace in this folder")
+    parser.add_argument("--profiles", help="keep each case's JavaScript CPU profile in this folder and print its "
+                        "heaviest functions")
     parser.add_argument("--no-trace", action="store_true",
                         help="time the frames with Chromium's tracing off (no split of where the time goes)")
     arguments = parser.parse_args()
-    global TRACE_FOLDER
+    global TRACE_FOLDER, PROFILE_FOLDER
+    if arguments.profiles:
+        PROFILE_FOLDER = pathlib.Path(arguments.profiles)
+        PROFILE_FOLDER.mkdir(parents=True, exist_ok=True)
     if arguments.traces:
         TRACE_FOLDER = pathlib.Path(arguments.traces)
         TRACE_FOLDER.mkdir(parents=True, exist_ok=True)
