@@ -12,7 +12,15 @@ extension SVGRenderer {
         var margin: Float
         switch entity.content {
         case .emoji(_, let size): margin = size * 0.25
-        case .text(let text): margin = text.size * 0.6 + weight
+        case .text(let text):
+            // The box gives a glyph 0.6 em; wide ones (CJK, emoji) take
+            // about 1 em, so a long line overflows by up to 0.4 em a glyph,
+            // all on one side when it is aligned left or right.
+            var longest = 0
+            for line in text.string.split(separator: "\n", omittingEmptySubsequences: false) {
+                longest = max(longest, line.count)
+            }
+            margin = text.size * (0.6 + 0.4 * Float(longest)) + weight
         case .shape: margin = weight / 2 + 1
         case .image: margin = 1
         case .stroke(let stroke):

@@ -103,4 +103,15 @@ struct PaintBoundsTests {
             }
         }
     }
+
+    @Test func aLineOfWideGlyphsAlignedLeftLiesInsideItsPaintBounds() {
+        // Ten CJK glyphs are about 10 em wide; the model's box gives them 6.
+        let text = TextContent(string: "国国国国国国国国国国", font: "Georgia", size: 20, style: .regular, alignment: .left)
+        let entity = Entity(
+            preview: EntityID(OpID(counter: 1, replica: ReplicaID(rawValue: 1))), transform: Transform(),
+            style: Style(), content: .text(text))
+        let box = EntityGeometry(entity).localBox
+        let bounds = SVGRenderer.paintBounds(of: entity)
+        #expect(bounds.maxX >= box.minX + 10 * 20, "\(bounds) against \(box)")
+    }
 }

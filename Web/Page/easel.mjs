@@ -304,10 +304,12 @@ export class Session {
   }
 
   /**
-   * What changed on the canvas: `{ draw: id, svg }`, `{ remove: id }`,
-   * `{ place: id, above: id or null }` (put it just under `above`, or on
-   * top; topmost first), or `{ order: [ids] }` (bottom first, after a
-   * welcome), and `{ background: color or null, svg }` when the background
+   * What changed on the canvas: `{ draw: id, bounds, svg }` (`bounds` the
+   * box its paint may reach, [min x, min y, max x, max y] in document
+   * units), `{ remove: id }`, `{ place: id, above: id or null }` (put it
+   * just under `above`, or on top; topmost first), or `{ order: [ids] }`
+   * (bottom first, after a welcome, or in place of places when many
+   * entities were placed at once), and `{ background: color or null, svg }` when the background
    * changed (`svg` its image's group, or ''), in order.
    */
   render() {

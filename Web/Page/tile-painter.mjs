@@ -175,7 +175,7 @@ export function paintEraser(context, eraser, environment, matrix) {
 }
 
 function paintText(context, node, style, environment, matrix) {
-  const font = `${style.fontSize}px ${style.fontFamily}`;
+  const font = `${style.fontSize}px ${fontFamilyText(style.fontFamily)}`;
   const align = style.anchor === 'middle' ? 'center' : style.anchor === 'end' ? 'right' : 'left';
   const lines = node.children.filter((child) => typeof child !== 'string' && child.name === 'tspan');
   if (lines.length === 0) {
@@ -196,6 +196,16 @@ function paintText(context, node, style, environment, matrix) {
     const text = line.children.filter((child) => typeof child === 'string').join('');
     paintLetters(context, text, Number(line.attributes.x ?? 0), Number(line.attributes.y ?? 0), style);
   }
+}
+
+/**
+ * A font family as the canvas's `font` reads it: a list or a quoted name
+ * as it is, any other name quoted (a name the shorthand cannot read would
+ * leave the font before in place).
+ */
+export function fontFamilyText(family) {
+  if (family === '' || family.includes(',') || family.startsWith('"') || family.startsWith("'")) return family;
+  return `"${family.replace(/["\\]/g, '\\$&')}"`;
 }
 
 /** The font and fill last set on `set.context` here: setting either
@@ -314,6 +324,7 @@ function paintShape(context, node, style, matrix) {
  */
 export class EmojiAtlas {
   static LARGEST = 96;
+  static MOST_SPRITES = 2000;
 
   constructor() {
     /** @type {Map<string, { canvas: HTMLCanvasElement, size: number } | null>} */
@@ -331,6 +342,9 @@ export class EmojiAtlas {
     const key = `${size}|${font}|${style.fill}|${style.fillOpacity}|${text}`;
     let sprite = this.sprites.get(key);
     if (sprite === undefined) {
+      // Zooming makes new sizes without end: past this many the atlas
+      // starts again (the sizes in use are made anew as they are drawn).
+      if (this.sprites.size >= EmojiAtlas.MOST_SPRITES) this.sprites.clear();
       sprite = this.draw(context, text, font, style, size / style.fontSize);
       this.sprites.set(key, sprite);
     }

@@ -66,6 +66,8 @@ export class TiledLayer {
      * and milliseconds spent drawing. */
     this.stats = { made: 0, mends: 0, painted: 0, ms: 0 };
     this.framePending = false;
+    /** Set once the layer is cleared for good. */
+    this.disposed = false;
     /** The plane of the zoom before, while the new one is drawn. @type {{ plane: HTMLElement, scale: number } | null} */
     this.previous = null;
     /** Called each time the tiles on screen are all drawn. */
@@ -97,6 +99,7 @@ export class TiledLayer {
   remove(id) {
     const old = this.drawings.get(id);
     if (!old) return;
+    this.refreshRanks();
     this.forgetDefinitions(old);
     this.drawings.delete(id);
     this.grid.delete(id);
@@ -227,11 +230,11 @@ export class TiledLayer {
   }
 
   schedule() {
-    if (this.framePending) return;
+    if (this.framePending || this.disposed) return;
     this.framePending = true;
     requestAnimationFrame(() => {
       this.framePending = false;
-      this.draw(6);
+      if (!this.disposed) this.draw(6);
     });
   }
 
@@ -458,9 +461,11 @@ export class TiledLayer {
     return onScreen.every((tile) => !tile.dirty && !tile.job && tile.canvas.isConnected);
   }
 
-  /** Everything dropped: the tiles and what they drew. */
+  /** Everything dropped for good: the tiles, their planes and what they
+   * drew; nothing is drawn after. */
   clear() {
-    this.plane.replaceChildren();
+    this.disposed = true;
+    this.plane.remove();
     this.dropPrevious();
     this.tiles.clear();
     this.drawings.clear();

@@ -101,6 +101,7 @@ export class CanvasView {
         if (this.hidden.has(change.draw)) element.classList.add('editing');
         if (old) old.replaceWith(element); else this.layer.append(element);
         this.elements.set(change.draw, element);
+        if (!old && this.tiled) this.placeElement(change.draw);
         this.previewed.delete(change.draw);
       } else if (change.remove !== undefined) {
         this.fragments.delete(change.remove);
@@ -207,36 +208,53 @@ export class CanvasView {
    * rest; with no reason left it goes back to the tiles.
    */
   promote(id, reason, on) {
-    let reasons = this.promoted.get(id);
-    if (on) {
-      if (reasons?.has(reason)) return;
+    const ids = new Set([...this.promoted].filter(([, reasons]) => reasons.has(reason)).map(([key]) => key));
+    if (on) ids.add(id); else ids.delete(id);
+    this.promoteOnly(ids, reason);
+  }
+
+  /** Promotes exactly `ids` for `reason`: the tiles learn what is lifted
+   * once, and new elements go in by rank in one pass. */
+  promoteOnly(ids, reason) {
+    const entered = [];
+    const left = [];
+    for (const [id, reasons] of this.promoted) {
+      if (!reasons.has(reason) || ids.has(id)) continue;
+      reasons.delete(reason);
+      if (reasons.size === 0) left.push(id);
+    }
+    for (const id of left) this.promoted.delete(id);
+    for (const id of ids) {
+      let reasons = this.promoted.get(id);
+      if (reasons?.has(reason)) continue;
       if (!reasons) this.promoted.set(id, (reasons = new Set()));
       reasons.add(reason);
-      if (reasons.size > 1 || !this.tiled) return;
-      this.tiled.setLifted(new Set(this.promoted.keys()));
-      const fragment = this.fragments.get(id);
-      const element = fragment && !this.elements.has(id) ? this.parse(fragment.svg) : null;
-      if (element) {
-        if (this.hidden.has(id)) element.classList.add('editing');
-        this.elements.set(id, element);
-        this.placeElement(id);
-      }
-    } else {
-      if (!reasons?.delete(reason) || reasons.size > 0) return;
-      this.promoted.delete(id);
-      if (!this.tiled) return;
+      if (reasons.size === 1) entered.push(id);
+    }
+    if (!this.tiled || (entered.length === 0 && left.length === 0)) return;
+    for (const id of left) {
       this.elements.get(id)?.remove();
       this.elements.delete(id);
       this.previewed.delete(id);
       this.marked.delete(id);
-      this.tiled.setLifted(new Set(this.promoted.keys()));
     }
-  }
-
-  /** Promotes exactly `ids` for `reason`. */
-  promoteOnly(ids, reason) {
-    for (const [id, reasons] of [...this.promoted]) if (reasons.has(reason) && !ids.has(id)) this.promote(id, reason, false);
-    for (const id of ids) this.promote(id, reason, true);
+    this.tiled.setLifted(new Set(this.promoted.keys()));
+    for (const id of entered) {
+      const fragment = this.fragments.get(id);
+      const element = fragment && !this.elements.has(id) ? this.parse(fragment.svg) : null;
+      if (!element) continue;
+      if (this.hidden.has(id)) element.classList.add('editing');
+      this.elements.set(id, element);
+    }
+    if (entered.length <= 16) {
+      for (const id of entered) this.placeElement(id);
+      return;
+    }
+    // Many at once (a big selection dragged): all of them in rank order.
+    this.tiled.refreshRanks();
+    const ranks = this.tiled.ranks;
+    const placed = [...this.elements].sort(([a], [b]) => (ranks.get(a) ?? Infinity) - (ranks.get(b) ?? Infinity));
+    for (const [, element] of placed) this.layer.append(element);
   }
 
   /** Puts a promoted element among the others in z-order. */

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { scanSVG, textOf, unescape } from '../Page/svg-scan.mjs';
 import { PaintGrid, CELL, meets } from '../Page/tile-grid.mjs';
-import { INITIAL_STYLE, inherit, paint, reference } from '../Page/tile-painter.mjs';
+import { INITIAL_STYLE, fontFamilyText, inherit, paint, reference } from '../Page/tile-painter.mjs';
 
 test('an entity group from the renderer reads as its elements, attributes and text', () => {
   const [group] = scanSVG('<g class="emoji" data-id="1@a" id="e-1_a" transform="translate(10 20)">'
@@ -108,4 +108,12 @@ test('references read url(#name) and #name; anything else is none', () => {
   assert.equal(reference('#ink-2_b'), 'ink-2_b');
   assert.equal(reference('blobs/abc'), null);
   assert.equal(reference(undefined), null);
+});
+
+test('a font family goes into the canvas font quoted unless it is a list or quoted already', () => {
+  assert.equal(fontFamilyText('Georgia'), '"Georgia"');
+  assert.equal(fontFamilyText('3D "Font"'), '"3D \\"Font\\""');
+  assert.equal(fontFamilyText('system-ui, sans-serif'), 'system-ui, sans-serif');
+  assert.equal(fontFamilyText('"DejaVu Sans"'), '"DejaVu Sans"');
+  assert.equal(fontFamilyText(''), '');
 });
