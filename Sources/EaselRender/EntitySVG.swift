@@ -6,6 +6,9 @@ struct EntitySVG {
     let entity: Entity
     let options: SVGRenderer.Options
     var layers: EraserLayers = .none
+    /// A stroke's outline as path data, when it is already known
+    /// (`GrowingInk`).
+    var knownInkData: String?
 
     private func n(_ value: Float) -> String { SVGNumber.format(value) }
 
@@ -79,7 +82,7 @@ struct EntitySVG {
     private func writeInk(_ stroke: StrokeContent, _ geometry: EntityGeometry, to svg: inout String) {
         let name = EraserLayers.name(entity.id)
         svg += "<g class=\"stroke\" data-id=\"\(entity.id)\"><defs><path id=\"ink-\(name)\" transform=\"\(transform(geometry))\""
-        svg += " d=\"\(InkPath.data(InkOutline(stroke, weight: entity.style.weight)))\"/></defs></g>\n"
+        svg += " d=\"\(inkData(stroke))\"/></defs></g>\n"
     }
 
     private static let everywhere =
@@ -97,7 +100,7 @@ struct EntitySVG {
         svg += "<g class=\"stroke\" data-id=\"\(entity.id)\""
         if isBlur, let above { svg += " mask=\"url(#below-\(EraserLayers.name(above)))\"" }
         svg += "><defs><path id=\"ink-\(name)\" transform=\"\(transform(geometry))\""
-        svg += " d=\"\(InkPath.data(InkOutline(stroke, weight: entity.style.weight)))\"/>"
+        svg += " d=\"\(inkData(stroke))\"/>"
         let everywhere = "maskUnits=\"userSpaceOnUse\" x=\"-10000000\" y=\"-10000000\" width=\"20000000\" height=\"20000000\""
         svg += "<mask id=\"below-\(name)\" \(everywhere)>"
         svg += "<rect x=\"-10000000\" y=\"-10000000\" width=\"20000000\" height=\"20000000\" fill=\"#fff\"/>"
@@ -118,6 +121,10 @@ struct EntitySVG {
         svg += "</g>\n"
     }
 
+    private func inkData(_ stroke: StrokeContent) -> String {
+        knownInkData ?? InkPath.data(InkOutline(stroke, weight: entity.style.weight))
+    }
+
     private func writeContent(_ geometry: EntityGeometry, to svg: inout String) {
         switch entity.content {
         case .emoji(let character, let size):
@@ -128,7 +135,7 @@ struct EntitySVG {
         case .text(let text):
             svg += self.text(text, box: geometry.localBox)
         case .stroke(let stroke):
-            svg += self.stroke(stroke)
+            writeStroke(stroke, to: &svg)
         case .image(let blob, let width, let height):
             let corner = "x=\"\(n(-width / 2))\" y=\"\(n(-height / 2))\" width=\"\(n(width))\" height=\"\(n(height))\""
             // The outline shows where the image goes even when its blob is missing.
@@ -234,7 +241,7 @@ struct EntitySVG {
 
     /// The stroke's ink outline (Docs/drawing.md) filled in its colour; the
     /// tool sets how it is painted.
-    private func stroke(_ stroke: StrokeContent) -> String {
+    private func writeStroke(_ stroke: StrokeContent, to svg: inout String) {
         let color = entity.style.color
         var extra = ""
         // Whether `extra` sets the opacity itself, the colour's alpha included.
@@ -248,12 +255,15 @@ struct EntitySVG {
             extra = " fill-opacity=\"\(SVGNumber.format(0.85 * color.opacity))\" filter=\"url(#grain)\""
             setsOpacity = true
         case .neon: extra = " filter=\"url(#neon)\""
-        case .eraser, .blur: return ""  // drawn by writeEraser
+        case .eraser, .blur: return  // drawn by writeEraser
         }
-        let data = InkPath.data(InkOutline(stroke, weight: entity.style.weight))
-        guard !data.isEmpty else { return "" }
+        let data = inkData(stroke)
+        guard !data.isEmpty else { return }
         // The tool's opacity already includes the colour's alpha.
         let paint = setsOpacity && color.alpha < 255 ? " fill=\"\(color.svgHex)\"" : color.paint("fill")
-        return "<path d=\"\(data)\"" + paint + extra + "/>"
+        // Appended piece by piece: a live stroke's data is long.
+        svg += "<path d=\""
+        svg += data
+        svg += "\"" + paint + extra + "/>"
     }
 }

@@ -64,7 +64,7 @@ public struct EraserLayers: Sendable {
     }
 
     /// Layers for a document without erasers.
-    static let none = EraserLayers()
+    public static let none = EraserLayers()
 
     private init() {
         document = Document()

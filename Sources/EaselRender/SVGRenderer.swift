@@ -62,6 +62,18 @@ public struct SVGRenderer: Sendable {
         return svg
     }
 
+    /// `fragment(of:layers:)`, with a stroke's outline from `growing`: a
+    /// stroke drawn again with samples added costs only those samples.
+    public func fragment(of entity: Entity, layers: EraserLayers, growing: inout GrowingInk) -> String {
+        var writer = EntitySVG(entity: entity, options: options, layers: layers)
+        if case .stroke(let stroke) = entity.content {
+            writer.knownInkData = growing.pathData(of: entity.id, stroke, weight: entity.style.weight)
+        }
+        var svg = ""
+        writer.write(to: &svg)
+        return svg
+    }
+
     /// The `transform` attribute `fragment(of:)` gives the entity's group:
     /// what a live canvas changes alone while a gesture moves the entity.
     public func transformAttribute(of entity: Entity) -> String {

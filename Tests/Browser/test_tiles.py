@@ -6,6 +6,7 @@ zooms; and what moves is drawn over the tiles and goes back into them."""
 import subprocess
 
 from PIL import Image
+from selenium.webdriver.common.actions.action_builder import ActionBuilder
 
 from conftest import ROOT, easel_binary
 from pages import Canvas, wait_until
@@ -165,3 +166,43 @@ def test_a_dragged_entity_leaves_the_tiles_while_selected_and_goes_back_where_it
     renderer = browsers(1600, 1000)
     differing, ink = compare(page, server, document, renderer, tmp_path, 1, "tiles-dropped")
     assert differing <= MOST_DIFFERING * ink, "the fox is drawn where it was dropped, and only there"
+
+
+def test_a_live_stroke_leaves_the_tiles_while_it_grows_and_goes_back_drawn_as_easel_render_draws_it(
+        server, browsers, tmp_path):
+    document = "web/tiles-live-stroke"
+    bot(server, document, 'place emoji "🦊" at 300 300 size 64\nplace emoji "🌲" at 500 300 size 64\ntap 900 900\n',
+        tmp_path)
+    page = Canvas(browsers(1200, 800), server, document)
+    page.js("const v = window.easel.view; v.tilesFrom = 0; v.tilesUntil = 0; v.chooseRenderer();")
+    wait_until(lambda: tiles_settled(page), what="the tiles drawn")
+    page.choose("draw")
+    # A pointer move every 20 ms, as a hand gives them.
+    actions = ActionBuilder(page.driver, duration=20)
+    pointer = actions.pointer_action
+    pointer.move_to_location(round(page.left + 200), round(page.top + 200))
+    pointer.pointer_down()
+    for step in range(1, 30):
+        pointer.move_to_location(round(page.left + 200 + step * 12), round(page.top + 200 + (step % 6) * 15))
+    actions.perform()
+    stroke = wait_until(lambda: [e[0] for e in page.entities() if e[1] == "stroke"], what="the stroke")[0]
+    wait_until(lambda: page.js("return window.easel.view.tiled.lifted.has(arguments[0])", stroke),
+               what="the growing stroke lifted out of the tiles")
+    assert page.js("return [...document.querySelectorAll('#entities > g')].map((g) => g.dataset.id)") == [stroke]
+    painted = page.js("return window.easel.view.tiled.stats.painted")
+    actions = ActionBuilder(page.driver, duration=20)
+    pointer = actions.pointer_action
+    for step in range(30, 50):
+        pointer.move_to_location(round(page.left + 200 + step * 12), round(page.top + 200 + (step % 6) * 15))
+    pointer.pointer_up()
+    actions.perform()
+    # The tiles under the stroke were not painted again sample by sample.
+    assert page.js("return window.easel.view.tiled.stats.painted") - painted <= 2
+    page.choose("select")
+    page.select_nothing()
+    wait_until(lambda: page.js("return window.easel.view.tiled.lifted.size") == 0, what="the stroke back in the tiles")
+    wait_until(lambda: tiles_settled(page), what="the tiles mended")
+    assert page.js("return document.querySelectorAll('#entities > g').length") == 0
+    page.js("for (const id of ['peers', 'tools', 'options']) document.getElementById(id).style.display = 'none';")
+    differing, ink = compare(page, server, document, browsers(1600, 1000), tmp_path, 1, "tiles-live-stroke")
+    assert differing <= MOST_DIFFERING * ink, "the stroke is drawn whole on the tiles"

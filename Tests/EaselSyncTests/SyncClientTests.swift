@@ -67,6 +67,33 @@ struct SyncClientTests {
         #expect(client.editor.document.visibleCount == 1)
     }
 
+    @Test func theLatestUnacknowledgedOpsAreTheTailOfAllOfThemWhereverTheyWait() throws {
+        for seed in UInt64(1)...40 {
+            var random = SeededRandom(seed: seed)
+            var client = try client()
+            for step in 0..<30 {
+                switch Int.random(in: 0..<6, using: &random) {
+                case 0: client.connectionOpened(at: Timestamp(milliseconds: Int64(step)))
+                case 1: client.connectionClosed(at: Timestamp(milliseconds: Int64(step)))
+                case 2:
+                    if client.connectionState == .connecting {
+                        client.receive(
+                            .welcome(Welcome(epoch: Self.epoch, position: 0, content: .snapshot([]))),
+                            at: Timestamp(milliseconds: Int64(step)))
+                    }
+                default: try placeEmoji(&client, at: Timestamp(milliseconds: Int64(step)))
+                }
+                _ = sent(&client)
+                let all = client.unacknowledged
+                for count in 0...(all.count + 1) {
+                    #expect(
+                        client.latestUnacknowledged(count) == Array(all.suffix(count)),
+                        "seed \(seed), step \(step), the last \(count) of \(all.count)")
+                }
+            }
+        }
+    }
+
     @Test func anAckTakesThePushOutOfTheOutboxAndAdvancesTheResumePoint() throws {
         var client = try client()
         connect(&client)

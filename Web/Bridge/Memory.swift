@@ -61,8 +61,12 @@ struct RecordWriter {
         count += 1
     }
 
-    mutating func record(_ kind: UInt8, _ text: String) {
-        record(kind, Array(text.utf8))
+    /// A record of the texts one after another, copied once.
+    mutating func record(_ kind: UInt8, _ texts: String...) {
+        bytes.append(kind)
+        bytes.appendLittleEndian(UInt32(texts.reduce(0) { $0 + $1.utf8.count }))
+        for text in texts { bytes.append(contentsOf: text.utf8) }
+        count += 1
     }
 }
 

@@ -50,6 +50,9 @@ final class WebSession {
     /// group; a page starts with neither.
     var drawnBackground = " "
     let renderer = SVGRenderer()
+    /// The outlines of the strokes drawn last: a live stroke, this page's
+    /// or a peer's, is extended sample by sample, not drawn whole again.
+    var growingInk = GrowingInk()
 
     init(client: SyncClient) {
         self.client = client
@@ -109,7 +112,7 @@ final class WebSession {
         let added = client.unacknowledgedCount - before
         guard added > 0 else { return }
         documentChanged()
-        if touched != nil { for op in client.unacknowledged.suffix(added) { touch(op) } }
+        if touched != nil { for op in client.latestUnacknowledged(added) { touch(op) } }
     }
 }
 
@@ -360,10 +363,10 @@ public func easelSessionRender(_ handle: Int32) -> Int32 {
     }
     func draw(_ entity: Entity) {
         if session.drawnZKeys.updateValue(entity.zKey, forKey: entity.id) != entity.zKey { placed.append(entity) }
-        let fragment = session.renderer.fragment(of: entity, layers: layers)
+        let fragment = session.renderer.fragment(of: entity, layers: layers, growing: &session.growingInk)
         if session.drawn[entity.id] != fragment {
             session.drawn[entity.id] = fragment
-            records.record(1, entity.id.description + " " + SVGRenderer.paintBoundsText(of: entity) + " " + fragment)
+            records.record(1, entity.id.description, " ", SVGRenderer.paintBoundsText(of: entity), " ", fragment)
         }
     }
     func erase(_ id: EntityID) {
@@ -509,7 +512,10 @@ public func easelSessionPreview(_ handle: Int32) -> Int32 {
                 content: .stroke(
                     StrokeContent(
                         tool: tool, endCap: .round, samples: points.map { StrokeSample(x: $0.x, y: $0.y, time: 0) })))
-            records.record(2, peer.replica.description + " " + session.renderer.fragment(of: stroke))
+            records.record(
+                2,
+                peer.replica.description + " "
+                    + session.renderer.fragment(of: stroke, layers: .none, growing: &session.growingInk))
             continue
         }
         for id in gesture.entities where !moved.contains(id) {

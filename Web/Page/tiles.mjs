@@ -91,7 +91,10 @@ export class TiledLayer {
       this.order.push(id);
     }
     // Definitions are needed before anything that refers to them is painted.
-    if (svg.includes('<defs')) this.compile(drawing);
+    const defines = svg.includes('<defs');
+    if (defines) this.compile(drawing);
+    // A lifted entity is not on the tiles, unless others wear its ink.
+    if (this.lifted.has(id) && !defines) return;
     this.dirty(old?.bounds);
     this.dirty(bounds);
   }

@@ -11,6 +11,12 @@ const SVG = 'http://www.w3.org/2000/svg';
  * second: between the two, whichever draws now stays. */
 export const TILES_FROM = 2500;
 export const TILES_UNTIL = 1500;
+/** An entity drawn anew this many times, each within CHANGING_GAP_MS of the
+ * last, is changing (a live stroke, a text a peer types): it leaves the
+ * tiles until it has not changed for CHANGING_SETTLE_MS. */
+export const CHANGING_DRAWS = 3;
+export const CHANGING_GAP_MS = 250;
+export const CHANGING_SETTLE_MS = 500;
 
 export class CanvasView {
   /** `images` (an ImageStore) gives images their bytes. */
@@ -44,8 +50,11 @@ export class CanvasView {
     /** Tiles draw past this many entities and stop below the second. */
     this.tilesFrom = TILES_FROM;
     this.tilesUntil = TILES_UNTIL;
+    /** Entities drawn anew lately: ID → how many times in a row, quickly,
+     * and when last. */
+    this.recentDraws = new Map();
     /** What the SVG shows while tiles draw the rest: ID → why (a set of
-     * reasons: 'moving', 'typing', 'caret'). A selection alone stays in the
+     * reasons: 'moving', 'typing', 'caret', 'changing'). A selection alone stays in the
      * tiles (its box and handles show it; the glow that tells which
      * entities of several it holds is the SVG's, so tiles go without):
      * every element here is painted again at every pan. */
@@ -81,8 +90,8 @@ export class CanvasView {
     this.elements.get(id)?.classList.toggle('editing', hidden);
   }
 
-  /** Applies `Session.render()`'s changes. */
-  apply(changes) {
+  /** Applies `Session.render()`'s changes; `now` in milliseconds. */
+  apply(changes, now = performance.now()) {
     for (const change of changes) {
       if (change.background !== undefined) {
         this.backgroundColor = change.background ?? '';
@@ -93,6 +102,7 @@ export class CanvasView {
         this.fragments.set(change.draw, { bounds: change.bounds, svg: change.svg });
         if (this.tiled) {
           this.tiled.setDrawing(change.draw, change.bounds, change.svg);
+          this.noteDrawn(change.draw, now);
           if (!this.promoted.has(change.draw)) continue;
         }
         const element = this.parse(change.svg);
@@ -132,9 +142,30 @@ export class CanvasView {
       }
     }
     this.chooseRenderer();
+    if (this.tiled) this.promoteChanging(now);
   }
 
   // MARK: Tiles
+
+  noteDrawn(id, now) {
+    const recent = this.recentDraws.get(id);
+    const quick = recent !== undefined && now - recent.at <= CHANGING_GAP_MS;
+    this.recentDraws.set(id, { count: quick ? recent.count + 1 : 1, at: now });
+  }
+
+  /** What is changing leaves the tiles, whose mends would otherwise
+   * repaint all beneath it at every change; what settled goes back. */
+  promoteChanging(now) {
+    if (this.recentDraws.size === 0) return;
+    const changing = new Set();
+    for (const [id, { count, at }] of this.recentDraws) {
+      if (now - at > CHANGING_SETTLE_MS) this.recentDraws.delete(id);
+      else if (count >= CHANGING_DRAWS && this.fragments.has(id)) changing.add(id);
+    }
+    const shown = [...this.promoted].filter(([, reasons]) => reasons.has('changing'));
+    if (shown.length === changing.size && shown.every(([id]) => changing.has(id))) return;
+    this.promoteOnly(changing, 'changing');
+  }
 
   /** Tiles past TILES_FROM entities, SVG elements below TILES_UNTIL. */
   chooseRenderer() {

@@ -48,7 +48,7 @@ final class FleetBot {
                 let upTo = client.editor.clock.counter
                 ledger.withLock { $0.made(made, upTo: upTo, at: .now) }
                 // The op before the new ones too: a key may have joined it.
-                for op in client.unacknowledged.suffix(max(0, made) + 1) where op.isCharacterOp { note(op) }
+                for op in client.latestUnacknowledged(max(0, made) + 1) where op.isCharacterOp { note(op) }
             }
             do throws(ScriptError) {
                 return try behaviour.advance(&client, at: now)

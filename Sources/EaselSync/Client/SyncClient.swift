@@ -120,6 +120,24 @@ public struct SyncClient: Sendable {
         inFlight.flatMap({ $0.ops }) + awaitingResend.flatMap { $0 } + heldOps + unsent
     }
 
+    /// The last `count` of `unacknowledged`, copying only those: a page
+    /// drawing offline notes each new op without gathering every op before.
+    public func latestUnacknowledged(_ count: Int) -> [Op] {
+        var latest: [Op] = []
+        var needed = max(count, 0)
+        func take(_ ops: some BidirectionalCollection<Op>) {
+            guard needed > 0 else { return }
+            let taken = ops.suffix(needed)
+            latest.insert(contentsOf: taken, at: 0)
+            needed -= taken.count
+        }
+        take(unsent)
+        take(heldOps)
+        for ops in awaitingResend.reversed() { take(ops) }
+        for push in inFlight.reversed() { take(push.ops) }
+        return latest
+    }
+
     /// How many local ops the server has not acknowledged, without copying them.
     public var unacknowledgedCount: Int {
         inFlight.reduce(0) { $0 + $1.ops.count } + awaitingResend.reduce(0) { $0 + $1.count } + heldOps.count

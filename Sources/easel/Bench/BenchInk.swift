@@ -19,6 +19,8 @@ struct BenchInk: ParsableCommand {
     @Option(help: "Runs of each side; medians are reported.") var runs = 5
     @Option(help: "The WebAssembly module.") var module = ".build-wasm/easel.wasm"
     @Option(help: "The Node script that times the module.") var script = "Web/bench/ink.mjs"
+    @Option(help: "The Node script that times a live stroke in the module as the page draws it.")
+    var liveScript = "Web/bench/live-stroke.mjs"
 
     func run() throws {
         let workload = Self.strokes(count: strokes)
@@ -57,6 +59,89 @@ struct BenchInk: ParsableCommand {
         print(
             String(
                 format: "render %d strokes to SVG: %.1f ms (%d bytes)", workload.count, median(render) * 1e3, svgBytes))
+        try benchLiveStrokes(workload)
+    }
+
+    /// A live stroke is drawn again at every sample: its fragment grown
+    /// (`GrowingInk`) against drawn whole, natively, on the first 100
+    /// strokes and on one long stroke; then the module under Node, driven
+    /// as the page drives it.
+    func benchLiveStrokes(_ workload: [Stroke]) throws {
+        let renderer = SVGRenderer()
+        func entity(_ stroke: Stroke, _ count: Int) -> Entity {
+            Entity(
+                preview: EntityID(OpID(counter: 1, replica: ReplicaID(rawValue: 0x1C))), transform: Transform(),
+                style: Style(color: .black, weight: 4),
+                content: .stroke(StrokeContent(tool: stroke.tool, endCap: .round, samples: Array(stroke.samples.prefix(count)))))
+        }
+        /// Seconds per sample drawing `strokes` again at every sample from
+        /// sample `from` on, grown and whole.
+        func time(_ strokes: [Stroke], from: Int) -> (grown: Double, whole: Double) {
+            var grown: [Double] = []
+            var whole: [Double] = []
+            var samples = 0
+            for stroke in strokes { samples += max(stroke.samples.count - max(from, 1), 0) }
+            for _ in 0..<runs {
+                var bytes = 0
+                var spent: UInt64 = 0
+                for stroke in strokes {
+                    // Grown untimed up to `from`, as it was while drawn.
+                    var growing = GrowingInk()
+                    for count in 1...max(from, 1) where count <= stroke.samples.count {
+                        _ = renderer.fragment(of: entity(stroke, count), layers: .none, growing: &growing)
+                    }
+                    let start = DispatchTime.now().uptimeNanoseconds
+                    for count in (max(from, 1) + 1)..<(stroke.samples.count + 1) {
+                        bytes += renderer.fragment(of: entity(stroke, count), layers: .none, growing: &growing).utf8.count
+                    }
+                    spent += DispatchTime.now().uptimeNanoseconds - start
+                }
+                grown.append(Double(spent) / 1e9)
+                let start = DispatchTime.now().uptimeNanoseconds
+                for stroke in strokes {
+                    for count in (max(from, 1) + 1)..<(stroke.samples.count + 1) {
+                        bytes -= renderer.fragment(of: entity(stroke, count)).utf8.count
+                    }
+                }
+                whole.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+                precondition(bytes == 0, "grown and whole fragments differ")
+            }
+            return (median(grown) / Double(samples), median(whole) / Double(samples))
+        }
+        let first = Array(workload.prefix(100))
+        let short = time(first, from: 0)
+        print(
+            String(
+                format: "a live stroke's fragment, drawn again at every sample (the first %d strokes), per sample:",
+                first.count))
+        print(String(format: "  grown               %6.2f µs", short.grown * 1e6))
+        print(String(format: "  drawn whole         %6.2f µs", short.whole * 1e6))
+        // One long stroke: the workload's first, carried on to 3,200 samples.
+        guard let seed = workload.first else { return }
+        var long = seed
+        while long.samples.count < 3_200 {
+            let offset = (long.samples.last?.x ?? 0) + 2
+            let time = (long.samples.last?.time ?? 0) + 1 / 120
+            long.samples += seed.samples.map {
+                StrokeSample(x: $0.x + offset, y: $0.y, time: $0.time + time, force: $0.force)
+            }
+        }
+        long.samples = Array(long.samples.prefix(3_200))
+        let end = time([long], from: 3_000)
+        print("… on one stroke of 3,200 samples, per sample over its last 200:")
+        print(String(format: "  grown               %6.2f µs", end.grown * 1e6))
+        print(String(format: "  drawn whole         %6.2f µs", end.whole * 1e6))
+        let live = try runPeer(["node", liveScript, module, "3200", String(runs)], name: "the module under Node")
+        guard let windows = live["windows"] as? [[String: Any]] else {
+            throw ValidationError("the live stroke script gave no windows: \(live)")
+        }
+        print("a live stroke in the module under Node, as the page draws it (gesture, render), per sample:")
+        for window in windows {
+            guard let from = window["from"] as? Int, let to = window["to"] as? Int,
+                let microseconds = window["microseconds"] as? Double
+            else { continue }
+            print(String(format: "  samples %5d–%-5d  %6.2f µs", from, to, microseconds))
+        }
     }
 
     struct Stroke {
