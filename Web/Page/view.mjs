@@ -53,6 +53,9 @@ export class CanvasView {
     /** Entities drawn anew lately: ID → how many times in a row, quickly,
      * and when last. */
     this.recentDraws = new Map();
+    this.recentDrawsPrunedAt = 0;
+    /** Those drawn anew CHANGING_DRAWS times in a row, quickly. */
+    this.changing = new Set();
     /** What the SVG shows while tiles draw the rest: ID → why (a set of
      * reasons: 'moving', 'typing', 'caret', 'changing'). A selection alone stays in the
      * tiles (its box and handles show it; the glow that tells which
@@ -150,21 +153,27 @@ export class CanvasView {
   noteDrawn(id, now) {
     const recent = this.recentDraws.get(id);
     const quick = recent !== undefined && now - recent.at <= CHANGING_GAP_MS;
-    this.recentDraws.set(id, { count: quick ? recent.count + 1 : 1, at: now });
+    const count = quick ? recent.count + 1 : 1;
+    this.recentDraws.set(id, { count, at: now });
+    if (count >= CHANGING_DRAWS) this.changing.add(id);
   }
 
   /** What is changing leaves the tiles, whose mends would otherwise
-   * repaint all beneath it at every change; what settled goes back. */
+   * repaint all beneath it at every change; what settled goes back. Only
+   * the few changing are looked at each frame; the rest of what was
+   * drawn lately (a welcome's thousands) is forgotten every half second. */
   promoteChanging(now) {
-    if (this.recentDraws.size === 0) return;
-    const changing = new Set();
-    for (const [id, { count, at }] of this.recentDraws) {
-      if (now - at > CHANGING_SETTLE_MS) this.recentDraws.delete(id);
-      else if (count >= CHANGING_DRAWS && this.fragments.has(id)) changing.add(id);
+    if (now - this.recentDrawsPrunedAt > CHANGING_SETTLE_MS) {
+      this.recentDrawsPrunedAt = now;
+      for (const [id, { at }] of this.recentDraws) if (now - at > CHANGING_SETTLE_MS) this.recentDraws.delete(id);
+    }
+    for (const id of this.changing) {
+      const recent = this.recentDraws.get(id);
+      if (!recent || now - recent.at > CHANGING_SETTLE_MS || !this.fragments.has(id)) this.changing.delete(id);
     }
     const shown = [...this.promoted].filter(([, reasons]) => reasons.has('changing'));
-    if (shown.length === changing.size && shown.every(([id]) => changing.has(id))) return;
-    this.promoteOnly(changing, 'changing');
+    if (shown.length === this.changing.size && shown.every(([id]) => this.changing.has(id))) return;
+    this.promoteOnly(new Set(this.changing), 'changing');
   }
 
   /** Tiles past TILES_FROM entities, SVG elements below TILES_UNTIL. */
