@@ -73,7 +73,9 @@ struct WelcomeCrowdTests {
         )
 
         // Past the deadline (8 s here), each is closed with 4002 and cut off 5 s later.
-        let ended = try crowd.nextLine()
+        // The crowd holds its sockets 16 s, then reads each for up to 0.2 s:
+        // on a loaded machine its last line comes well past the usual 20 s.
+        let ended = try crowd.nextLine(within: 120)
         let late = try metric("easel_welcomes_late_total", of: server)
         #expect(late == Double(Self.joiners))
         let closes = server.logRecords.filter { record in

@@ -190,9 +190,10 @@ final class OutsideClient {
     }
 
     /// Waits for the next line the client prints, for at most 20 s.
-    func nextLine() throws -> [String: Any] {
+    /// The client's next line, waited on for at most `seconds`.
+    func nextLine(within seconds: TimeInterval = 20) throws -> [String: Any] {
         var text = ""
-        let deadline = Date().addingTimeInterval(20)
+        let deadline = Date().addingTimeInterval(seconds)
         while !text.contains("\n"), Date() < deadline {
             let data = output.fileHandleForReading.availableData
             if data.isEmpty {
