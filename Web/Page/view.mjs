@@ -171,9 +171,8 @@ export class CanvasView {
       const recent = this.recentDraws.get(id);
       if (!recent || now - recent.at > CHANGING_SETTLE_MS || !this.fragments.has(id)) this.changing.delete(id);
     }
-    const shown = [...this.promoted].filter(([, reasons]) => reasons.has('changing'));
-    if (shown.length === this.changing.size && shown.every(([id]) => this.changing.has(id))) return;
-    this.promoteOnly(new Set(this.changing), 'changing');
+    // Nothing is done when the set is what is shown already.
+    this.promoteOnly(this.changing, 'changing');
   }
 
   /** Tiles past TILES_FROM entities, SVG elements below TILES_UNTIL. */
