@@ -78,4 +78,42 @@ struct ConvergenceTests {
             }
         }
     }
+
+    @Test("ops applied together as one batch give the state and z-order that applying them one by one gives")
+    func aBatchAppliesAsOpsOneByOne() throws {
+        for seed in propertySeeds(count: 200, label: "batch apply") {
+            var random = SeededRandom(seed: seed)
+            // Several scenarios' logs side by side: batches past the size
+            // from which the z-order is put in order once, at the end.
+            var log: [Op] = []
+            for part in 0..<4 {
+                var scenario = ConvergenceScenario(seed: seed &+ UInt64(part) &* 7919)
+                scenario.run()
+                log += scenario.log
+            }
+            var delivered = log + log.filter { _ in random.chance(0.2) }
+            delivered.shuffle(using: &random)
+            try #require(delivered.count >= Document.batchReorderedOnce)
+
+            var oneByOne = Document()
+            for op in delivered { oneByOne.apply(op) }
+            var together = Document()
+            together.apply(contentsOf: delivered)
+            // Part one by one, the rest in one batch: entities already in
+            // the order move within it.
+            var split = Document()
+            let cut = Int.random(in: 0..<delivered.count, using: &random)
+            for op in delivered[..<cut] { split.apply(op) }
+            split.apply(contentsOf: Array(delivered[cut...]) + delivered[..<cut].filter { _ in random.chance(0.5) })
+
+            let reference = oneByOne.zOrderedSlots.map { oneByOne.records[Int($0)].id }
+            for (name, document) in [("together", together), ("split", split)] {
+                #expect(document.canonicalEncoding == oneByOne.canonicalEncoding, "seed \(seed): \(name) state differs")
+                #expect(
+                    document.zOrderedSlots.map { document.records[Int($0)].id } == reference,
+                    "seed \(seed): \(name) z-order differs")
+                #expect(document.slotsToReorder == nil, "seed \(seed): \(name) left a batch open")
+            }
+        }
+    }
 }

@@ -11,9 +11,14 @@ extension Document {
         var writer = ByteWriter()
         for byte in "EASL".utf8 { writer.byte(byte) }
         writer.byte(Self.canonicalEncodingVersion)
-        let ordered = records.sorted { $0.id < $1.id }
+        // Slots sorted, not records: a copy of every record would double
+        // the document's memory for a moment, and the module's memory
+        // never shrinks.
+        var ordered = (0..<Int32(records.count)).map { $0 }
+        ordered.sort { records[Int($0)].id < records[Int($1)].id }
         writer.varint(UInt64(ordered.count))
-        for record in ordered {
+        for slot in ordered {
+            let record = records[Int(slot)]
             let characters = texts[record.id].flatMap { $0.hasEdits ? $0 : nil }
             record.encodeCanonically(into: &writer, withCharacters: characters != nil)
             characters?.encodeCanonically(into: &writer)

@@ -98,6 +98,26 @@ extension Document {
     /// consecutive character ops on one text go to it together, so typing
     /// and backspacing join into runs (`TextSequence.apply(contentsOf:)`).
     public mutating func apply(contentsOf ops: [Op]) {
+        if ops.count >= Self.batchReorderedOnce {
+            // Room for the records at once: grown by doubling, the old and
+            // the new array would both be held while one is copied.
+            var creates = 0
+            for index in ops.indices {
+                if case .create = ops[index].action { creates += 1 }
+            }
+            records.reserveCapacity(records.count + creates)
+            reorderingOnce { document in document.applyInTurn(ops) }
+        } else {
+            applyInTurn(ops)
+        }
+    }
+
+    /// From this many ops a batch puts the z-order in order once, at its
+    /// end (a welcome, a snapshot, a log loaded): the pass over the whole
+    /// order is then cheaper than keeping it in order op by op.
+    static let batchReorderedOnce = 64
+
+    private mutating func applyInTurn(_ ops: [Op]) {
         // By index, reading each op's action once where it can: iterating,
         // or asking each op for its parts in turn, would copy every op.
         var index = ops.startIndex

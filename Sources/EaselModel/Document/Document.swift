@@ -11,6 +11,9 @@ public struct Document: Sendable {
     var slots = EntityIndex()
     /// Every record's slot, sorted by (z-order key, EntityID), bottom first.
     var zOrderedSlots: [Int32] = []
+    /// While a big batch applies (`apply(contentsOf:)`), the slots that are
+    /// new or whose z-order key changed, put in order once at its end.
+    var slotsToReorder: [Int32]?
 
     /// The highest op counter applied or taken (an insert of n characters
     /// takes n): a replica's clock must observe it.
@@ -70,7 +73,12 @@ public struct Document: Sendable {
     }
 
     private mutating func create(_ entity: EntityID, kind: EntityKind, fields: [Field], stamp: OpID) -> ApplyResult {
-        let slot = slot(for: entity)
+        // A new entity is placed in the z-order once its fields are merged:
+        // placed first (with no key, at the bottom) and then moved to its
+        // key, each create would move the whole order twice.
+        let isNew = slots[entity] == nil
+        let slot = isNew ? appendRecord(for: entity) : slot(for: entity)
+        defer { if isNew { placeInZOrder(slot) } }
         var outcome = MergeOutcome.duplicate
         if let existing = records[Int(slot)].kind {
             // Two creates with one OpID: only a misbehaving peer sends them,
@@ -91,7 +99,7 @@ public struct Document: Sendable {
             return combined
         }
         let fieldsOutcome =
-            if fields.contains(where: { $0.id == .zKey }) {
+            if !isNew, fields.contains(where: { $0.id == .zKey }) {
                 moveInZOrder(slot, merge)
             } else {
                 merge(&records[Int(slot)])
@@ -103,17 +111,36 @@ public struct Document: Sendable {
     /// the entity is named (by its create or by an op that overtook it).
     mutating func slot(for entity: EntityID) -> Int32 {
         if let slot = slots[entity] { return slot }
+        let slot = appendRecord(for: entity)
+        placeInZOrder(slot)
+        return slot
+    }
+
+    /// A new, empty record for `entity`, not yet in the z-order.
+    private mutating func appendRecord(for entity: EntityID) -> Int32 {
         let slot = Int32(records.count)
         records.append(EntityRecord(id: entity))
         slots.insert(entity, slot: slot)
-        zOrderedSlots.insert(slot, at: zOrderInsertionIndex(of: slot))
         return slot
+    }
+
+    private mutating func placeInZOrder(_ slot: Int32) {
+        if slotsToReorder != nil {
+            slotsToReorder?.append(slot)
+        } else {
+            zOrderedSlots.insert(slot, at: zOrderInsertionIndex(of: slot))
+        }
     }
 
     /// Runs `change` on a record whose z-order key it may change, keeping
     /// `zOrderedSlots` sorted.
     private mutating func moveInZOrder(_ slot: Int32, _ change: (inout EntityRecord) -> MergeOutcome) -> MergeOutcome {
         let oldKey = records[Int(slot)].zKey.value
+        if slotsToReorder != nil {
+            let outcome = change(&records[Int(slot)])
+            if records[Int(slot)].zKey.value != oldKey { slotsToReorder?.append(slot) }
+            return outcome
+        }
         // Found before the change: the search reads the record's own key.
         let oldIndex = zOrderInsertionIndex(of: slot)
         let outcome = change(&records[Int(slot)])
@@ -122,6 +149,44 @@ public struct Document: Sendable {
             zOrderedSlots.insert(slot, at: zOrderInsertionIndex(of: slot))
         }
         return outcome
+    }
+
+    /// Runs `body` with the z-order kept in order once at its end, not after
+    /// every op: one pass over the order and a sort of the slots that moved,
+    /// where each op's insert and remove would move half the order.
+    mutating func reorderingOnce(_ body: (inout Document) -> Void) {
+        guard slotsToReorder == nil else { return body(&self) }
+        slotsToReorder = []
+        body(&self)
+        guard let moved = slotsToReorder else { return }
+        slotsToReorder = nil
+        guard !moved.isEmpty else { return }
+        var isMoved = [Bool](repeating: false, count: records.count)
+        var movedInOrder: [Int32] = []
+        movedInOrder.reserveCapacity(moved.count)
+        for slot in moved where !isMoved[Int(slot)] {
+            isMoved[Int(slot)] = true
+            movedInOrder.append(slot)
+        }
+        movedInOrder.sort { isBelow($0, $1) }
+        var merged: [Int32] = []
+        merged.reserveCapacity(records.count)
+        var next = 0
+        for slot in zOrderedSlots where !isMoved[Int(slot)] {
+            while next < movedInOrder.count, isBelow(movedInOrder[next], slot) {
+                merged.append(movedInOrder[next])
+                next += 1
+            }
+            merged.append(slot)
+        }
+        merged.append(contentsOf: movedInOrder[next...])
+        zOrderedSlots = merged
+    }
+
+    private func isBelow(_ slot: Int32, _ other: Int32) -> Bool {
+        let record = records[Int(slot)], otherRecord = records[Int(other)]
+        return record.zKey.value != otherRecord.zKey.value
+            ? record.zKey.value < otherRecord.zKey.value : record.id < otherRecord.id
     }
 
     /// Index in `zOrderedSlots` of the first slot not below (key, id).
