@@ -54,6 +54,7 @@ async function start() {
   const name = decodeURIComponent(location.pathname.slice('/d/'.length));
   const token = takeTokenFromAddress();
   const easel = await instantiateEasel(await (await fetch(moduleAddress())).arrayBuffer());
+  performance.mark('easel:module-ready');
   const problem = easel.documentNameProblem(name);
   if (problem !== null) return fail(`"${name}" is not a document name: ${problem}.`);
   $('document-name').textContent = name;
@@ -197,12 +198,14 @@ async function start() {
   });
 
   // User Timing marks for `Web/bench/frames.py`: the first render after
-  // the welcome, and the frame that painted it.
+  // the welcome (with the time the welcome took to take in), and the frame
+  // that painted it.
   let firstPaint = false;
+  let renderingMs = 0;
   function markFirstPaint() {
     if (firstPaint || session.connectionState === 'offline' || session.connectionState === 'connecting') return;
     firstPaint = true;
-    performance.mark('easel:first-render');
+    performance.mark('easel:first-render', { detail: { receivingMs: connection.receivingMs, renderingMs } });
     const painted = () => requestAnimationFrame(() => requestAnimationFrame(() => performance.mark('easel:first-paint')));
     // Tiles draw over several frames: painted once those on screen are.
     if (view.tiled) {
@@ -221,7 +224,9 @@ async function start() {
     const flags = session.flags;
     checkAccess(flags);
     connection.flush();
+    const rendering = performance.now();
     view.apply(session.render());
+    if (!firstPaint) renderingMs = performance.now() - rendering;
     markFirstPaint();
     view.preview(session.preview());
     const viewport = session.viewport();
@@ -259,7 +264,7 @@ async function start() {
   }, 50);
   update();
   // For tests and for people debugging in the console.
-  /** @type {any} */ (window).easel = { session, connection, view, images, handles, exportNow, colourPicker };
+  /** @type {any} */ (window).easel = { session, connection, view, images, handles, exportNow, colourPicker, module: easel };
 }
 
 start().catch((error) => fail(`The canvas could not start: ${error.message}`));

@@ -24,6 +24,8 @@ export class Connection {
     this.socket = null;
     this.failures = 0;
     this.online = true;
+    /** Time spent taking messages in, for the marks `Web/bench/frames.py` reads. */
+    this.receivingMs = 0;
     this.connect();
   }
 
@@ -33,15 +35,19 @@ export class Connection {
     socket.binaryType = 'arraybuffer';
     this.socket = socket;
     socket.onopen = () => {
+      if (!performance.getEntriesByName('easel:socket-open').length) performance.mark('easel:socket-open');
       this.failures = 0;
       this.session.connectionOpened();
       this.changed();
     };
     socket.onmessage = (event) => {
       if (event.data instanceof ArrayBuffer) {
+        if (!this.receivingMs) performance.mark('easel:first-message');
+        const started = performance.now();
         this.beforeReceive();
         this.session.receive(new Uint8Array(event.data));
         this.afterReceive();
+        this.receivingMs += performance.now() - started;
       }
       this.changed();
     };

@@ -73,6 +73,8 @@ TRACE_FOLDER = None
 # Where `--profiles` keeps each case's JavaScript CPU profile (for
 # DevTools' Performance panel), if anywhere.
 PROFILE_FOLDER = None
+# Set by --load-only: first paint and memory, no cases.
+LOAD_ONLY = False
 
 
 def z_key(index):
@@ -320,6 +322,22 @@ def renderer_memory_mb():
     return total / 1024
 
 
+def memory_parts(driver):
+    """Where the renderer's memory goes, as far as the page can tell: the
+    module's linear memory, the JavaScript heap in use, the tiles' canvases
+    (4 bytes a pixel) and the document's elements."""
+    heap = driver.execute_cdp_cmd("Runtime.getHeapUsage", {})
+    counters = driver.execute_cdp_cmd("Memory.getDOMCounters", {})
+    page = driver.execute_script("""
+        const tiled = window.easel.view.tiled;
+        let pixels = 0;
+        for (const canvas of document.querySelectorAll('canvas')) pixels += canvas.width * canvas.height;
+        return { module: window.easel.module.exports.memory.buffer.byteLength, canvasPixels: pixels,
+                 tiles: tiled ? tiled.tiles.size : 0 };""")
+    return {"module MB": page["module"] / 2**20, "js heap MB": heap["usedSize"] / 2**20,
+            "canvases MB": page["canvasPixels"] * 4 / 2**20, "tiles": page["tiles"], "nodes": counters["nodes"]}
+
+
 def heaviest_functions(profile, count=8):
     """The functions with the most self time in a V8 CPU profile: (ms, name
     and place), heaviest first."""
@@ -431,6 +449,12 @@ def measure(driver, tracer, count, bots, seconds, server):
                 sys.exit("the page never painted the document")
             time.sleep(0.05)
         first_paint = driver.execute_script("return performance.getEntriesByName('easel:first-paint')[0].startTime")
+        phases = driver.execute_script("""
+            const at = (name) => performance.getEntriesByName('easel:' + name)[0];
+            const render = at('first-render');
+            return { module: at('module-ready').startTime, socket: at('socket-open').startTime,
+                     message: at('first-message').startTime, receiving: render.detail.receivingMs,
+                     rendering: render.detail.renderingMs, render: render.startTime };""")
         drawn = driver.execute_script("return window.easel.view.fragments.size")
         box = driver.execute_script(
             "const b = document.getElementById('canvas').getBoundingClientRect(); return [b.left, b.top, b.width];")
@@ -451,6 +475,10 @@ def measure(driver, tracer, count, bots, seconds, server):
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         time.sleep(2)
         memory = renderer_memory_mb()
+        parts = memory_parts(driver)
+        if LOAD_ONLY:
+            return {"entities": count, "drawn": drawn, "selected": selected, "first paint ms": first_paint,
+                    "phases": phases, "memory MB": memory, "memory parts": parts, "cases": {}}
 
         cases = {}
         for view in VIEWS:
@@ -488,7 +516,7 @@ def measure(driver, tracer, count, bots, seconds, server):
                     mouse(driver, "mouseReleased", grab_x, grab_y, button="left", clickCount=1)
                     time.sleep(0.5)
         return {"entities": count, "drawn": drawn, "selected": selected, "first paint ms": first_paint,
-                "memory MB": memory, "cases": cases}
+                "phases": phases, "memory MB": memory, "memory parts": parts, "cases": cases}
     finally:
         if fleet and fleet.poll() is None:
             fleet.send_signal(signal.SIGINT)
@@ -524,10 +552,13 @@ def main():
     parser.add_argument("--traces", help="keep each case's Chromium trace in this folder")
     parser.add_argument("--profiles", help="keep each case's JavaScript CPU profile in this folder and print its "
                         "heaviest functions")
+    parser.add_argument("--load-only", action="store_true",
+                        help="measure first paint and memory only, not the frames of the cases")
     parser.add_argument("--no-trace", action="store_true",
                         help="time the frames with Chromium's tracing off (no split of where the time goes)")
     arguments = parser.parse_args()
-    global TRACE_FOLDER, PROFILE_FOLDER
+    global TRACE_FOLDER, PROFILE_FOLDER, LOAD_ONLY
+    LOAD_ONLY = arguments.load_only
     if arguments.profiles:
         PROFILE_FOLDER = pathlib.Path(arguments.profiles)
         PROFILE_FOLDER.mkdir(parents=True, exist_ok=True)
@@ -547,6 +578,15 @@ def main():
                 print(f"{count:>6} entities ({result['drawn']} drawn, {result['selected']} selected), "
                       f"{arguments.bots} bots: first full paint {result['first paint ms']:.0f} ms, "
                       f"renderer {result['memory MB']:.0f} MB", flush=True)
+                phases = result["phases"]
+                print(f"    first paint: module ready {phases['module']:.0f} ms, socket open {phases['socket']:.0f}, "
+                      f"first message {phases['message']:.0f}, first render {phases['render']:.0f} "
+                      f"(taking messages in {phases['receiving']:.0f} ms, rendering {phases['rendering']:.0f})",
+                      flush=True)
+                parts = result["memory parts"]
+                print(f"    memory: module {parts['module MB']:.0f} MB, JavaScript heap {parts['js heap MB']:.0f} MB, "
+                      f"canvases {parts['canvases MB']:.0f} MB ({parts['tiles']} tiles), {parts['nodes']} nodes",
+                      flush=True)
                 for (view, case), figures in result["cases"].items():
                     print(f"    {view:>6} {case:>5}: {describe(figures)}", flush=True)
             print(f"{count:>6} entities, median of {len(results)}: first full paint "

@@ -1,0 +1,68 @@
+// Joining a document in the module, as the page joins it: a session opens,
+// connects to a running `easel serve`, takes the welcome in message by
+// message and renders once, and says where the time and the module's
+// memory went. Prints JSON: {"messages", "ops bytes", "connect ms",
+// "first message ms", "receiving ms", "slowest message ms", "render ms",
+// "memory MB": {"before", "welcomed", "rendered"}}.
+// Usage: node --experimental-websocket Web/bench/join.mjs MODULE ws://127.0.0.1:PORT/d/DOC [WIDTH HEIGHT]
+import { readFile } from 'node:fs/promises';
+import { performance } from 'node:perf_hooks';
+import { instantiateEasel } from '../Page/easel.mjs';
+
+const [modulePath, url, widthText = '1400', heightText = '860'] = process.argv.slice(2);
+if (!modulePath || !url) {
+  console.error('usage: node --experimental-websocket Web/bench/join.mjs MODULE ws://HOST:PORT/d/DOC [WIDTH HEIGHT]');
+  process.exit(2);
+}
+const easel = await instantiateEasel(await readFile(modulePath));
+const memoryMB = () => easel.exports.memory.buffer.byteLength / 2 ** 20;
+const before = memoryMB();
+const document = decodeURIComponent(new URL(url).pathname.slice('/d/'.length));
+const session = easel.openSession({ document, user: { name: 'Bench', initials: 'B', color: '#336699ff' } }, Date.now());
+session.setCanvasSize(Number(widthText), Number(heightText));
+session.render();
+
+const started = performance.now();
+const socket = new WebSocket(url, 'easel.v1');
+socket.binaryType = 'arraybuffer';
+let opened = 0, firstMessage = 0, receiving = 0, slowest = 0, messages = 0, bytes = 0;
+const steps = [];
+const send = () => {
+  for (const output of session.takeOutputs()) if (output.send) socket.send(output.send);
+};
+const finished = new Promise((resolve, reject) => {
+  socket.onerror = () => reject(new Error(`could not connect to ${url}`));
+  socket.onopen = () => {
+    opened = performance.now() - started;
+    session.connectionOpened(Date.now());
+    send();
+  };
+  socket.onmessage = (event) => {
+    if (!(event.data instanceof ArrayBuffer)) return;
+    if (!messages) firstMessage = performance.now() - started;
+    messages += 1;
+    bytes += event.data.byteLength;
+    const start = performance.now();
+    const status = session.receive(new Uint8Array(event.data), Date.now());
+    const spent = performance.now() - start;
+    receiving += spent;
+    slowest = Math.max(slowest, spent);
+    steps.push({ bytes: event.data.byteLength, ms: Math.round(spent), 'memory MB': memoryMB() });
+    if (status !== 0) reject(new Error(`a message was refused: status ${status}`));
+    send();
+    if (session.connectionState === 'connected') resolve();
+  };
+});
+await finished;
+const welcomed = memoryMB();
+const renderStart = performance.now();
+session.render();
+const render = performance.now() - renderStart;
+socket.close();
+const round = (value) => Math.round(value * 10) / 10;
+console.log(JSON.stringify({
+  messages, 'message bytes': bytes, 'connect ms': round(opened), 'first message ms': round(firstMessage),
+  'receiving ms': round(receiving), 'slowest message ms': round(slowest), 'render ms': round(render),
+  'memory MB': { before: round(before), welcomed: round(welcomed), rendered: round(memoryMB()) },
+  ...(process.env.EASEL_JOIN_STEPS ? { steps } : {}),
+}));
