@@ -112,8 +112,6 @@ public struct EraserLayers: Sendable {
 
     /// An ID as an XML name: `@` is not a name character.
     static func name(_ id: EntityID) -> String {
-        var text = ""
-        for character in id.description { text.append(character == "@" ? "-" : character) }
-        return text
+        id.creation.text(prefix: UInt8(ascii: "e"), separator: UInt8(ascii: "-"))
     }
 }

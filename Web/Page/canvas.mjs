@@ -4,7 +4,7 @@
 // keyboard, export, saving. Each part is its own module; rules live in the
 // WebAssembly module (Docs/web.md). This file only puts them together and
 // draws a frame.
-import { instantiateEasel, moduleAddress } from './easel.mjs';
+import { instantiateCompiledEasel } from './easel.mjs';
 import { rememberDocument } from './documents.mjs';
 import { CanvasView, setAttributeIfChanged, setTextIfChanged } from './view.mjs';
 import { Connection } from './connection.mjs';
@@ -53,7 +53,9 @@ function showAgreement(peers) {
 async function start() {
   const name = decodeURIComponent(location.pathname.slice('/d/'.length));
   const token = takeTokenFromAddress();
-  const easel = await instantiateEasel(await (await fetch(moduleAddress())).arrayBuffer());
+  // The store opens while the module compiles (IndexedDB takes about 0.1 s).
+  const storeOpening = SessionStore.open();
+  const easel = await instantiateCompiledEasel();
   performance.mark('easel:module-ready');
   const problem = easel.documentNameProblem(name);
   if (problem !== null) return fail(`"${name}" is not a document name: ${problem}.`);
@@ -66,7 +68,7 @@ async function start() {
   $('user-name').addEventListener('change', () => saveUserName($('user-name').value));
   // Edits an earlier page of this document left unacknowledged (a reload,
   // a closed tab, an offline spell) come back with their replica.
-  const store = await SessionStore.open();
+  const store = await storeOpening;
   const saved = await store.claim(name);
   const session = easel.openSession({
     document: name, user: { name: user, initials: initials(user), color: colourFor(user) },
@@ -205,7 +207,9 @@ async function start() {
   function markFirstPaint() {
     if (firstPaint || session.connectionState === 'offline' || session.connectionState === 'connecting') return;
     firstPaint = true;
-    performance.mark('easel:first-render', { detail: { receivingMs: connection.receivingMs, renderingMs } });
+    performance.mark('easel:first-render', {
+      detail: { receivingMs: connection.receivingMs, renderingMs, moduleBytes: easel.exports.memory.buffer.byteLength },
+    });
     const painted = () => requestAnimationFrame(() => requestAnimationFrame(() => performance.mark('easel:first-paint')));
     // Tiles draw over several frames: painted once those on screen are.
     if (view.tiled) {

@@ -26,8 +26,9 @@ export class ColourPicker {
     this.popover = $('color-picker');
     this.value = parseHex(this.input.value) ?? 0x222222ff;
     this.buildGrid();
-    this.drawSpectrum($('color-spectrum'));
-    this.drawSpectrum($('color-quick-spectrum'));
+    // The spectra are drawn when first shown: at start they would cost the
+    // page's first picture tens of milliseconds.
+    this.spectraDrawn = false;
     this.listen();
     this.show(this.value);
   }
@@ -89,6 +90,13 @@ export class ColourPicker {
     $('color-recent').replaceChildren(...this.recent().map((rgba) => this.swatch(rgba, `Recent: ${formatHex(rgba)}`)));
   }
 
+  drawSpectra() {
+    if (this.spectraDrawn) return;
+    this.spectraDrawn = true;
+    this.drawSpectrum($('color-spectrum'));
+    this.drawSpectrum($('color-quick-spectrum'));
+  }
+
   drawSpectrum(canvas) {
     const context = canvas.getContext('2d');
     const image = context.createImageData(canvas.width, canvas.height);
@@ -113,6 +121,7 @@ export class ColourPicker {
   }
 
   open() {
+    this.drawSpectra();
     const place = besidePanel(innerWidth, $('options').getBoundingClientRect(),
       $('color-button').getBoundingClientRect(), $('stage').getBoundingClientRect(), POPOVER_HEIGHT);
     if (place) {
@@ -142,6 +151,7 @@ export class ColourPicker {
       hold = setTimeout(() => {
         held = true;
         this.close();
+        this.drawSpectra();
         quick.hidden = false;
       }, HOLD_MS);
     });

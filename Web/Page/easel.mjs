@@ -21,6 +21,31 @@ export function moduleAddress() {
  * WebAssembly function otherwise takes a missing argument as 0 silently).
  */
 export async function instantiateEasel(bytes, { checkCalls = false } = {}) {
+  return instantiateWith((imports) => WebAssembly.instantiate(bytes, imports), checkCalls);
+}
+
+/** @type {Promise<WebAssembly.Module> | null} */
+let compiling = null;
+
+/**
+ * Starts compiling the page's module as it downloads, once (`boot.mjs`
+ * calls it before the page's other scripts have loaded; the server says
+ * `application/wasm`, which streaming needs).
+ * @returns {Promise<WebAssembly.Module>}
+ */
+export function compileEasel() {
+  compiling ??= WebAssembly.compileStreaming(fetch(moduleAddress()));
+  return compiling;
+}
+
+/** Instantiates the page's module, compiled by `compileEasel`. */
+export async function instantiateCompiledEasel() {
+  const module = await compileEasel();
+  return instantiateWith(async (imports) => ({ instance: await WebAssembly.instantiate(module, imports) }), false);
+}
+
+/** @param {(imports: any) => Promise<{ instance: WebAssembly.Instance }>} instantiate @param {boolean} checkCalls */
+async function instantiateWith(instantiate, checkCalls) {
   let memory;
   // The four WASI functions wasi-libc links in: nothing here writes files,
   // so all but randomness (replica IDs) answer "not supported".
@@ -33,7 +58,7 @@ export async function instantiateEasel(bytes, { checkCalls = false } = {}) {
       return 0;
     },
   };
-  const { instance } = await WebAssembly.instantiate(bytes, { wasi_snapshot_preview1: wasi });
+  const { instance } = await instantiate({ wasi_snapshot_preview1: wasi });
   /** @type {any} */
   const exports = instance.exports;
   memory = exports.memory;

@@ -11,6 +11,9 @@ import { EmojiAtlas, INITIAL_STYLE, forgetContextState, paintEraser, paintNode }
 import { scanSVG } from './svg-scan.mjs';
 
 export const TILE = 512;
+/** How long tiles may draw in a frame (ms), and before the screen is first whole. */
+const FRAME_BUDGET_MS = 6;
+const FIRST_SCREEN_BUDGET_MS = 50;
 /** A zoom held this long (ms) is drawn anew at its own scale: a zoom
  * gesture in progress moves the tiles by their transform alone. */
 const ZOOM_SETTLES = 400;
@@ -72,6 +75,7 @@ export class TiledLayer {
     this.previous = null;
     /** Called each time the tiles on screen are all drawn. */
     this.onScreenComplete = () => {};
+    this.screenShown = false;
   }
 
   get size() { return this.drawings.size; }
@@ -237,7 +241,9 @@ export class TiledLayer {
     this.framePending = true;
     requestAnimationFrame(() => {
       this.framePending = false;
-      if (!this.disposed) this.draw(6);
+      // Until the screen is first whole there is nothing to keep smooth,
+      // only a blank to fill: a larger budget paints it in fewer frames.
+      if (!this.disposed) this.draw(this.screenShown ? FRAME_BUDGET_MS : FIRST_SCREEN_BUDGET_MS);
     });
   }
 
@@ -271,7 +277,10 @@ export class TiledLayer {
       worked = true;
       if (!this.work(tile, budget - (performance.now() - started))) left = true;
     }
-    if (!left && zoom === this.scale) this.onScreenComplete();
+    if (!left && zoom === this.scale) {
+      this.screenShown = true;
+      this.onScreenComplete();
+    }
     if (!left) {
       // The screen is whole: the zoom before it can go, and the tiles
       // around the screen are drawn while there is time, for the next pan.

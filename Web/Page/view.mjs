@@ -95,6 +95,14 @@ export class CanvasView {
 
   /** Applies `Session.render()`'s changes; `now` in milliseconds. */
   apply(changes, now = performance.now()) {
+    // A render that brings the tiles (a welcome, a zoom out) goes to them
+    // straight away: made into elements first, its thousands of fragments
+    // would each be parsed for nothing.
+    if (!this.tiled) {
+      let arriving = 0;
+      for (const change of changes) if (change.draw !== undefined && !this.fragments.has(change.draw)) arriving += 1;
+      if (this.fragments.size + arriving > this.tilesFrom) this.startTiles();
+    }
     for (const change of changes) {
       if (change.background !== undefined) {
         this.backgroundColor = change.background ?? '';

@@ -442,19 +442,30 @@ def measure(driver, tracer, count, bots, seconds, server):
             with urllib.request.urlopen(request) as answer:
                 if answer.status not in (200, 201):
                     sys.exit(f"uploading an image answered {answer.status}")
-        driver.get(f"http://127.0.0.1:{port}/d/bench")
+        if PROFILE_FOLDER:
+            # The load too, with the module that names its functions.
+            driver.execute_cdp_cmd("Profiler.enable", {})
+            driver.execute_cdp_cmd("Profiler.setSamplingInterval", {"interval": 200})
+            driver.execute_cdp_cmd("Profiler.start", {})
+        driver.get(f"http://127.0.0.1:{port}/d/bench" + ("?debug" if PROFILE_FOLDER else ""))
         deadline = time.time() + 120
         while not driver.execute_script("return performance.getEntriesByName('easel:first-paint').length"):
             if time.time() > deadline:
                 sys.exit("the page never painted the document")
             time.sleep(0.05)
+        if PROFILE_FOLDER:
+            profile = driver.execute_cdp_cmd("Profiler.stop", {})["profile"]
+            (PROFILE_FOLDER / f"{count}-load.cpuprofile").write_text(json.dumps(profile))
+            print(f"      {count}-load: " + "; ".join(f"{name} {ms:.0f} ms" for ms, name in heaviest_functions(profile)),
+                  flush=True)
         first_paint = driver.execute_script("return performance.getEntriesByName('easel:first-paint')[0].startTime")
         phases = driver.execute_script("""
             const at = (name) => performance.getEntriesByName('easel:' + name)[0];
             const render = at('first-render');
             return { module: at('module-ready').startTime, socket: at('socket-open').startTime,
                      message: at('first-message').startTime, receiving: render.detail.receivingMs,
-                     rendering: render.detail.renderingMs, render: render.startTime };""")
+                     rendering: render.detail.renderingMs, render: render.startTime,
+                     moduleMB: render.detail.moduleBytes / 2 ** 20 };""")
         drawn = driver.execute_script("return window.easel.view.fragments.size")
         box = driver.execute_script(
             "const b = document.getElementById('canvas').getBoundingClientRect(); return [b.left, b.top, b.width];")
@@ -581,7 +592,8 @@ def main():
                 phases = result["phases"]
                 print(f"    first paint: module ready {phases['module']:.0f} ms, socket open {phases['socket']:.0f}, "
                       f"first message {phases['message']:.0f}, first render {phases['render']:.0f} "
-                      f"(taking messages in {phases['receiving']:.0f} ms, rendering {phases['rendering']:.0f})",
+                      f"(taking messages in {phases['receiving']:.0f} ms, rendering {phases['rendering']:.0f}; "
+                      f"module {phases['moduleMB']:.0f} MB)",
                       flush=True)
                 parts = result["memory parts"]
                 print(f"    memory: module {parts['module MB']:.0f} MB, JavaScript heap {parts['js heap MB']:.0f} MB, "

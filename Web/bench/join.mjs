@@ -48,6 +48,7 @@ const finished = new Promise((resolve, reject) => {
     receiving += spent;
     slowest = Math.max(slowest, spent);
     steps.push({ bytes: event.data.byteLength, ms: Math.round(spent), 'memory MB': memoryMB() });
+    if (process.env.EASEL_JOIN_STEPS && steps.length > 1 && memoryMB() > steps[steps.length - 2]['memory MB']) console.error('grew at message', steps.length, 'first bytes', [...new Uint8Array(event.data).slice(0, 4)], memoryMB());
     if (status !== 0) reject(new Error(`a message was refused: status ${status}`));
     send();
     if (session.connectionState === 'connected') resolve();
@@ -58,6 +59,18 @@ const welcomed = memoryMB();
 const renderStart = performance.now();
 session.render();
 const render = performance.now() - renderStart;
+// EASEL_JOIN_LINGER=SECONDS: stay, ticking and rendering as the page does
+// every 50 ms (and reading the state key every half second), printing
+// the module's memory each second.
+const linger = Number(process.env.EASEL_JOIN_LINGER ?? 0);
+for (let tick = 1; tick <= linger * 20; tick += 1) {
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  session.tick(Date.now());
+  send();
+  session.render();
+  if (tick % 10 === 0) void session.emojiKey;
+  if (tick % 20 === 0) console.error(`${tick / 20} s: module ${memoryMB()} MB`);
+}
 socket.close();
 const round = (value) => Math.round(value * 10) / 10;
 console.log(JSON.stringify({

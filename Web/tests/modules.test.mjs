@@ -1,11 +1,11 @@
-// Every page module loads under Node by its relative imports (the two entry
-// scripts, which start the page as they load, excepted), so each one's
+// Every page module loads under Node by its relative imports (the entry
+// scripts, which start the page or its module as they load, excepted), so each one's
 // logic can be tested here.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 
-const ENTRY_SCRIPTS = new Set(['canvas.mjs', 'picker.mjs']);
+const ENTRY_SCRIPTS = new Set(['boot.mjs', 'canvas.mjs', 'picker.mjs']);
 
 test('every page module but the entry scripts loads under Node', async () => {
   const folder = new URL('../Page/', import.meta.url);

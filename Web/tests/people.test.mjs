@@ -8,6 +8,7 @@ test('initials are the first letters of the first and last words, whole characte
   assert.equal(initials('  grace brewster murray hopper '), 'GH');
   assert.equal(initials('bob'), 'B');
   assert.equal(initials('Ö zil'), 'ÖZ');
+  assert.equal(initials('e\u0301mile zola'), 'E\u0301Z', 'a letter with a combining accent stays whole');
   assert.equal(initials('👩‍👩‍👧 family'), '👩‍👩‍👧F', 'an emoji of several code points stays whole');
   assert.equal(initials('   '), '?');
 });

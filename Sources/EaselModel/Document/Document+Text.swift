@@ -99,13 +99,16 @@ extension Document {
     /// and backspacing join into runs (`TextSequence.apply(contentsOf:)`).
     public mutating func apply(contentsOf ops: [Op]) {
         if ops.count >= Self.batchReorderedOnce {
-            // Room for the records at once: grown by doubling, the old and
-            // the new array would both be held while one is copied.
+            // Room for the records at once, and an eighth more for the
+            // entities people add next: grown by doubling, the old and the
+            // new array would both be held while one is copied, and the
+            // module's memory never shrinks from its peak.
             var creates = 0
             for index in ops.indices {
                 if case .create = ops[index].action { creates += 1 }
             }
-            records.reserveCapacity(records.count + creates)
+            let needed = records.count + creates
+            if records.capacity < needed { records.reserveCapacity(needed + needed / 8) }
             reorderingOnce { document in document.applyInTurn(ops) }
         } else {
             applyInTurn(ops)

@@ -22,7 +22,31 @@ public struct OpID: Hashable, Comparable, Sendable, CustomStringConvertible {
     }
 
     /// `counter@replica`, e.g. `12@00000000000a11ce`.
-    public var description: String { "\(counter)@\(replica)" }
+    public var description: String { text() }
+
+    /// `prefix`, the counter, `separator` and the replica, written at once:
+    /// a renderer names every entity it draws, and interpolating the parts
+    /// cost a fifth of a first render in the module.
+    public func text(prefix: UInt8? = nil, separator: UInt8 = UInt8(ascii: "@")) -> String {
+        var utf8: [UInt8] = []
+        utf8.reserveCapacity(38)
+        if let prefix { utf8.append(prefix) }
+        var digits: (UInt64, Int) = (1, 1)
+        while digits.0 <= counter / 10 {
+            digits.0 *= 10
+            digits.1 += 1
+        }
+        var remaining = counter
+        var unit = digits.0
+        for _ in 0..<digits.1 {
+            utf8.append(UInt8(ascii: "0") + UInt8(remaining / unit))
+            remaining %= unit
+            unit /= 10
+        }
+        utf8.append(separator)
+        replica.appendHex(to: &utf8)
+        return String(decoding: utf8, as: UTF8.self)
+    }
 }
 
 /// An entity is named by the op that created it: unique with no coordination.
@@ -48,7 +72,7 @@ public struct EntityID: Hashable, Comparable, Sendable, CustomStringConvertible 
         lhs.creation < rhs.creation
     }
 
-    public var description: String { "e\(creation)" }
+    public var description: String { creation.text(prefix: UInt8(ascii: "e")) }
 }
 
 /// A transaction (one gesture or one command) is named by its first op.

@@ -32,7 +32,17 @@ public struct ReplicaID: RawRepresentable, Hashable, Comparable, Sendable, Custo
 
     /// Sixteen lower-case hex digits: fixed width, so logs line up.
     public var description: String {
-        let digits = String(rawValue, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
+        var utf8: [UInt8] = []
+        utf8.reserveCapacity(16)
+        appendHex(to: &utf8)
+        return String(decoding: utf8, as: UTF8.self)
+    }
+
+    /// The sixteen digits of `description`.
+    func appendHex(to utf8: inout [UInt8]) {
+        for shift in stride(from: 60, through: 0, by: -4) {
+            let digit = UInt8((rawValue >> UInt64(shift)) & 0xF)
+            utf8.append(digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10)
+        }
     }
 }
