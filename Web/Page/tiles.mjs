@@ -277,11 +277,11 @@ export class TiledLayer {
       worked = true;
       if (!this.work(tile, budget - (performance.now() - started))) left = true;
     }
-    if (!left && zoom === this.scale) {
-      this.screenShown = true;
-      this.onScreenComplete();
-    }
+    if (!left) this.screenShown = true;
+    if (!left && zoom === this.scale) this.onScreenComplete();
     if (!left) {
+      // Past the first screen, the ring keeps to a frame's budget.
+      budget = Math.min(budget, FRAME_BUDGET_MS);
       // The screen is whole: the zoom before it can go, and the tiles
       // around the screen are drawn while there is time, for the next pan.
       this.dropPrevious();

@@ -100,7 +100,10 @@ export class CanvasView {
     // would each be parsed for nothing.
     if (!this.tiled) {
       let arriving = 0;
-      for (const change of changes) if (change.draw !== undefined && !this.fragments.has(change.draw)) arriving += 1;
+      for (const change of changes) {
+        if (change.draw !== undefined && !this.fragments.has(change.draw)) arriving += 1;
+        else if (change.remove !== undefined && this.fragments.has(change.remove)) arriving -= 1;
+      }
       if (this.fragments.size + arriving > this.tilesFrom) this.startTiles();
     }
     for (const change of changes) {
