@@ -31,7 +31,7 @@ def test_a_stroke_drawn_fast_is_thinner_than_the_same_line_drawn_slowly(server, 
     page.choose("draw")
     draw_line(page, 150, 8, 40)   # 200 pixels a second
     wait_until(lambda: len(stroke_heights(page)) == 1, what="the slow stroke")
-    draw_line(page, 300, 80, 20)  # 4,000 pixels a second
+    draw_line(page, 300, 160, 20)  # 8,000 pixels a second
     heights = wait_until(lambda: (h := stroke_heights(page)) and len(h) == 2 and h, what="the fast stroke")
     slow, fast = heights
     print(f"slow line {slow:.2f} high, fast line {fast:.2f}")
