@@ -42,7 +42,7 @@ export class Connection {
     };
     socket.onmessage = (event) => {
       if (event.data instanceof ArrayBuffer) {
-        if (!this.receivingMs) performance.mark('easel:first-message');
+        if (!performance.getEntriesByName('easel:first-message').length) performance.mark('easel:first-message');
         const started = performance.now();
         this.beforeReceive();
         this.session.receive(new Uint8Array(event.data));

@@ -1,7 +1,7 @@
 // Joining a document in the module, as the page joins it: a session opens,
 // connects to a running `easel serve`, takes the welcome in message by
 // message and renders once, and says where the time and the module's
-// memory went. Prints JSON: {"messages", "ops bytes", "connect ms",
+// memory went. Prints JSON: {"messages", "message bytes", "connect ms",
 // "first message ms", "receiving ms", "slowest message ms", "render ms",
 // "memory MB": {"before", "welcomed", "rendered"}}.
 // Usage: node --experimental-websocket Web/bench/join.mjs MODULE ws://127.0.0.1:PORT/d/DOC [WIDTH HEIGHT]
