@@ -93,6 +93,7 @@ public struct Document: Sendable {
         }
         let merge: (inout EntityRecord) -> MergeOutcome = { record in
             var combined = record.alive.merge(true, stampedAt: stamp)
+            if isNew { record.reserveRegisters(for: fields) }
             for field in fields {
                 combined = combined.combined(with: record.merge(field, stampedAt: stamp))
             }

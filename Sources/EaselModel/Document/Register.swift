@@ -25,6 +25,12 @@ public struct Register<Value: RegisterValue>: Hashable, Sendable {
         stamp = .unwritten
     }
 
+    /// A register as another representation held it.
+    init(_ value: Value, stampedAt stamp: OpID) {
+        self.value = value
+        self.stamp = stamp
+    }
+
     public var isWritten: Bool { stamp != .unwritten }
 
     mutating func merge(_ candidate: Value, stampedAt candidateStamp: OpID) -> MergeOutcome {

@@ -28,7 +28,9 @@ public enum Field: Hashable, Sendable {
     case shape(ShapeKind)
     case tool(StrokeTool)
     case endCap(EndCap)
-    case blob(BlobHash)
+    /// Boxed: a hash is 32 bytes, and inline it would double every field's
+    /// size in ops and registers.
+    indirect case blob(BlobHash)
     /// How the document's background image fills its box (the document's
     /// own field, EntityID.document).
     case fit(BackgroundFit)
