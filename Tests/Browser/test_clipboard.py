@@ -26,7 +26,17 @@ def test_copy_in_one_document_and_paste_into_another_makes_new_entities_there(se
         "permissions": ["clipboardReadWrite", "clipboardSanitizedWrite"], "origin": server.http})
     source = Canvas(driver, server, "web/clip-from")
     source.place_emoji("⭐️")
-    source.place_text("note", 500, 200)
+    # A frame passes mid-typing, as on a busy machine: the text is placed
+    # with "n" and "ote" is typed into it (a copy must carry all of it).
+    source.choose("text")
+    source.tap(500, 200)
+    editor = driver.find_element("id", "text-editor")
+    wait_until(lambda: editor.is_displayed(), what="the text editor open")
+    editor.send_keys("n")
+    wait_until(lambda: [e[3] for e in source.entities()] == ["⭐️", "n"], what="the text placed with its first letter")
+    editor.send_keys("ote", "\n")
+    wait_until(lambda: source.state["selection"], what="the text placed and selected")
+    source.select_nothing()
     wait_until(lambda: len(source.entities()) == 2, what="a star and a text")
     key(source, "a", "selectAll")
     wait_until(lambda: len(source.state["selection"]) == 2, what="all selected")
@@ -35,17 +45,21 @@ def test_copy_in_one_document_and_paste_into_another_makes_new_entities_there(se
         "const done = arguments[0]; navigator.clipboard.readText().then(done, (e) => done('failed: ' + e))")
     assert copied.startswith('{"easel":"clipping","version":1,'), copied[:80]
     ids = {entity[0] for entity in source.entities()}
+    # Read now: `source` and `target` share one browser, so once it goes to
+    # the other document, looks(source) would read that one.
+    copied_looks = looks(source)
+    assert copied_looks == [("emoji", "⭐️"), ("text", "note")], copied_looks
 
     target = Canvas(driver, server, "web/clip-to")
     target.hover(300, 300)
     key(target, "v", "paste")
-    wait_until(lambda: looks(target) == looks(source), what="the same entities in the other document")
+    wait_until(lambda: looks(target) == copied_looks, what="the same entities in the other document")
     pasted = {entity[0] for entity in target.entities()}
     assert not pasted & ids, "new entities, not the copied ones"
     wait_until(lambda: set(target.state["selection"]) == pasted, what="what was pasted is selected")
-    # Where the pointer is on the screen: the canvas may have moved under it
-    # since the page opened (a CI run once found it 14.4 px off in x, once
-    # in many runs), and the paste goes where the pointer is now.
+    # The box around what was pasted is centred at the pointer (a clipping
+    # that carried the text as placed, "n", but was centred on "note" put it
+    # 14.4 px off).
     pointer = (round(target.left + 300), round(target.top + 300))
     box = target.js("const b = document.querySelector('#handles .selection-box').getBoundingClientRect();"
                     "return [b.left + b.width / 2, b.top + b.height / 2];")
@@ -56,7 +70,7 @@ def test_copy_in_one_document_and_paste_into_another_makes_new_entities_there(se
     key(target, "x", "cut")
     wait_until(lambda: target.entities() == [], what="cut away")
     key(target, "v", "paste")
-    wait_until(lambda: looks(target) == looks(source), what="pasted back")
+    wait_until(lambda: looks(target) == copied_looks, what="pasted back")
 
     # Plain text pastes as a text.
     driver.execute_async_script(

@@ -22,6 +22,58 @@ struct ClippingTests {
         return editor
     }
 
+    /// A star and a text placed with "n" and then typed on as characters,
+    /// as the page does when a frame passes while someone types "note".
+    static func typedSource(typing rest: String = "ote") throws -> (Editor, text: EntityID) {
+        var editor = Editor(replica: bob)
+        try editor.perform(.selectPlaced(true))
+        try editor.perform(.place(.emoji("⭐️", size: 48), at: Point(x: 600, y: 306)))
+        try editor.perform(.place(.text("n", font: "DejaVu Sans", size: 32), at: Point(x: 500, y: 200)))
+        let text = try #require(editor.state.selection.first)
+        try editor.perform(.replaceText(text, range: 1..<1, with: Array(rest.unicodeScalars)))
+        try editor.perform(.selectAll)
+        return (editor, text)
+    }
+
+    @Test("a text typed into after it was placed is copied as it reads, and its paste is centred on the paste point")
+    func aTypedTextIsCopiedAsItReads() throws {
+        let (source, text) = try Self.typedSource()
+        #expect(source.document.textString(of: text) == "note")
+        let clipping = try ClippingJSON.decode(ClippingJSON.encode(try #require(source.clipping())))
+        #expect(clipping.items.contains { $0.fields.contains(.text("note")) })
+        var target = Editor(replica: ReplicaID(rawValue: 0xA11CE))
+        try target.perform(.paste(clipping, at: Point(x: 300, y: 300)))
+        #expect(target.document.entities.map(\.content) == source.document.entities.map(\.content))
+        let box = try #require(target.document.bounds(of: target.document.entities.map(\.id)))
+        #expect(abs(box.center.x - 300) < 0.01 && abs(box.center.y - 300) < 0.01, "centred on the paste point")
+    }
+
+    @Test("a text typed into after it was placed is duplicated as it reads")
+    func aTypedTextIsDuplicatedAsItReads() throws {
+        var (editor, _) = try Self.typedSource()
+        try editor.perform(.duplicateSelection)
+        let texts = editor.document.entities.filter { $0.kind == .text }
+        #expect(texts.count == 2)
+        #expect(texts.allSatisfy { editor.document.textString(of: $0.id) == "note" }, "\(texts.map(\.content))")
+    }
+
+    @Test("a text longer than a create carries is copied, pasted and duplicated whole, typed in after its create")
+    func aLongTextIsCopiedWhole() throws {
+        let long = String(repeating: "abcdefghij", count: 2_000)  // 20,000 bytes, past a create's 16 KiB
+        var (editor, text) = try Self.typedSource(typing: long)
+        let whole = "n" + long
+        #expect(editor.document.textString(of: text) == whole)
+        let clipping = try ClippingJSON.decode(ClippingJSON.encode(try #require(editor.clipping())))
+        var target = Editor(replica: ReplicaID(rawValue: 0xA11CE))
+        let ops = try target.perform(.paste(clipping, at: Point(x: 300, y: 300)))
+        #expect(ops.contains { if case .insertText = $0.action { true } else { false } }, "typed in after the create")
+        let pasted = try #require(target.document.entities.first { $0.kind == .text })
+        #expect(target.document.textString(of: pasted.id) == whole)
+        try editor.perform(.duplicateSelection)
+        let texts = editor.document.entities.filter { $0.kind == .text }
+        #expect(texts.count == 2 && texts.allSatisfy { editor.document.textString(of: $0.id) == whole })
+    }
+
     @Test("a copy pasted into another document makes new entities that look the same, around the paste point, selected, one undo")
     func aPasteMakesNewEntitiesThatLookTheSame() throws {
         let source = try Self.source()

@@ -6,6 +6,19 @@ extension Document {
         return slots[entity].map { records[Int($0)].text.value }
     }
 
+    /// An entity's fields as a copy of it (a clipping, a duplicate) is
+    /// created with: its registers, but a text's characters as they read.
+    /// Once anyone types into a text a character at a time its register
+    /// keeps what it was placed with, and the page places a new text with
+    /// what was typed by its first frame: a copy of the register alone
+    /// would be the first letters.
+    public func fieldsAsTheyRead(of entity: EntityID, kind: EntityKind) -> [Field] {
+        kind.fields.sorted().compactMap { field in
+            if field == .text, let characters = texts[entity] { return .text(characters.sequence.string) }
+            return register(field, of: entity)?.value
+        }
+    }
+
     /// A text's characters, for an editor placing a caret or making an op;
     /// nil when it is a string no one has edited a character at a time
     /// (`TextCharacters` starts one from the register).

@@ -46,8 +46,7 @@ extension Editor {
         let centre = bounds.center
         let items = ids.compactMap { id -> Clipping.Item? in
             guard let kind = document.kind(of: id), let entity = document[id] else { return nil }
-            let fields = kind.fields.sorted().compactMap { document.register($0, of: id)?.value }
-                .filter { !Clipping.leftBehind.contains($0.id) }
+            let fields = document.fieldsAsTheyRead(of: id, kind: kind).filter { !Clipping.leftBehind.contains($0.id) }
             var samples: [StrokeSample] = []
             if case .stroke(let stroke) = entity.content { samples = stroke.samples }
             return Clipping.Item(
@@ -76,7 +75,7 @@ extension Editor {
                 let key = scratch.zPlacementOnTop(jitter: Self.jitter(for: try transaction.nextID))
                 let fields = item.fields.filter { !Clipping.leftBehind.contains($0.id) }
                     + [.x(centre.x + item.offset.dx), .y(centre.y + item.offset.dy), .zKey(key)]
-                let entity = try transaction.create(item.kind, fields)
+                let entity = try transaction.create(copying: item.kind, fields)
                 pasted.append(entity)
                 try transaction.append(inChunks: item.samples, to: entity, at: 0)
                 for op in transaction.ops[applied...] { scratch.apply(op) }

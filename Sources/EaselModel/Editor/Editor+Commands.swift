@@ -148,7 +148,7 @@ extension Editor {
                 let placement = try scratch.zPlacement(
                     above: original, jitter: Self.jitter(for: try transaction.nextID))
                 for rekey in placement.rekeys { try transaction.set(.zKey(rekey.key), of: rekey.entity) }
-                var fields: [Field] = kind.fields.sorted().compactMap { scratch.register($0, of: original)?.value }
+                var fields = scratch.fieldsAsTheyRead(of: original, kind: kind)
                 // A copy is whole: the holes of the original belong to the
                 // original alone, and a copied eraser erases nothing.
                 fields.removeAll { [.x, .y, .zKey, .erases].contains($0.id) }
@@ -156,7 +156,7 @@ extension Editor {
                     .x(entity.transform.x + Self.duplicateOffset.dx), .y(entity.transform.y + Self.duplicateOffset.dy),
                     .zKey(placement.key),
                 ]
-                let copy = try transaction.create(kind, fields)
+                let copy = try transaction.create(copying: kind, fields)
                 copies.insert(copy)
                 if case .stroke(let stroke) = entity.content {
                     try transaction.append(inChunks: stroke.samples, to: copy, at: 0)

@@ -93,6 +93,20 @@ public struct TransactionBuilder: Sendable {
         return typed
     }
 
+    /// Creates an entity as a copy is made: a text longer than a create may
+    /// carry (`ModelLimits.textBytes`, which typing a character at a time
+    /// passes) is created empty and its characters typed in after it.
+    public mutating func create(copying kind: EntityKind, _ fields: [Field]) throws(ModelError) -> EntityID {
+        guard let index = fields.firstIndex(where: { $0.id == .text }), case .text(let string) = fields[index],
+            string.utf8.count > ModelLimits.textBytes
+        else { return try create(kind, fields) }
+        var short = fields
+        short[index] = .text("")
+        let entity = try create(kind, short)
+        try insertText(inChunks: Array(string.unicodeScalars), into: entity, after: nil, before: nil)
+        return entity
+    }
+
     /// Appends any number of samples from `start`, in as many appends as
     /// `ModelLimits.samplesPerAppend` asks; returns the index after the last.
     @discardableResult

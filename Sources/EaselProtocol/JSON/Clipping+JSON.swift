@@ -71,10 +71,22 @@ public enum ClippingJSON {
             let entity = try JSONFields(value, path: "clipping.entities[\(index)]")
             let kind = try entity.named("kind", as: EntityKind.self)
             let fields = try JSONOps.fields(entity.fields("fields"), single: false)
-            // Validated as the create an op would carry.
+            // Validated as the create an op would carry, but for a text
+            // longer than a create carries: a paste types it in after
+            // (`TransactionBuilder.create(copying:_:)`), up to what a text
+            // may ever hold.
+            var created = fields
+            if let index = fields.firstIndex(where: { $0.id == .text }), case .text(let string) = fields[index],
+                string.utf8.count > ModelLimits.textBytes
+            {
+                guard string.unicodeScalars.count <= ModelLimits.charactersPerText else {
+                    throw DecodeError(.tooLarge, "\(entity.path).fields.text holds over \(ModelLimits.charactersPerText) characters")
+                }
+                created[index] = .text("")
+            }
             let probe = Op(id: OpID(counter: 1, replica: ReplicaID(rawValue: 1)),
                            transaction: TransactionID(OpID(counter: 1, replica: ReplicaID(rawValue: 1))),
-                           action: .create(kind, fields))
+                           action: .create(kind, created))
             try probe.validateForWire(index: index)
             var samples: [StrokeSample] = []
             if entity.has("samples") {
