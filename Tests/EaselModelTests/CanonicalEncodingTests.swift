@@ -23,6 +23,31 @@ struct CanonicalEncodingTests {
         #expect(XXH64.hash((0..<100).map { UInt8($0) }) == 0x6AC1_E580_3216_6597)
     }
 
+    @Test("XXH64 given in pieces, split anywhere, equals XXH64 of the pieces joined")
+    func xxh64InPiecesEqualsWhole() {
+        for seed in propertySeeds(count: 500, label: "xxh64 pieces") {
+            var random = SeededRandom(seed: seed)
+            let bytes = (0..<Int.random(in: 0...300, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
+            var hasher = XXH64.Streaming()
+            var start = 0
+            while start < bytes.count {
+                let end = min(bytes.count, start + Int.random(in: 0...70, using: &random))
+                hasher.add(Array(bytes[start..<end]))
+                start = end
+            }
+            #expect(hasher.finish() == XXH64.hash(bytes), "seed \(seed), \(bytes.count) bytes")
+        }
+    }
+
+    @Test("a document's state hash is XXH64 of its canonical encoding")
+    func stateHashIsTheHashOfTheEncoding() {
+        var document = Document(applying: HashFixture.ops)
+        let star = op(900, alice, .create(.text, [.text(String(repeating: "long enough to span pieces ", count: 400))]))
+        document.apply(star)
+        #expect(document.canonicalEncoding.count > 8192)
+        #expect(document.stateHash.rawValue == XXH64.hash(document.canonicalEncoding))
+    }
+
     @Test("the fixture document's canonical bytes and hash are pinned")
     func fixtureBytesAndHashArePinned() {
         let document = Document(applying: HashFixture.ops)

@@ -9,6 +9,11 @@ public struct ByteWriter {
         bytes.reserveCapacity(capacity)
     }
 
+    /// Empties the buffer, keeping its room, for a writer reused piece by piece.
+    public mutating func removeAll() {
+        bytes.removeAll(keepingCapacity: true)
+    }
+
     public mutating func byte(_ value: UInt8) {
         bytes.append(value)
     }

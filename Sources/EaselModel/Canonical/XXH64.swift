@@ -34,6 +34,14 @@ public enum XXH64 {
             hash = seed &+ prime5
         }
         hash &+= UInt64(length)
+        return finishTail(input, from: offset, into: hash)
+    }
+
+    /// The bytes after the last whole stripe, and the final avalanche.
+    private static func finishTail(_ input: UnsafeBufferPointer<UInt8>, from start: Int, into seeded: UInt64) -> UInt64 {
+        var hash = seeded
+        var offset = start
+        let length = input.count
         while offset + 8 <= length {
             hash ^= round(0, read64(input, offset))
             hash = rotate(hash, 27) &* prime1 &+ prime4
@@ -55,6 +63,67 @@ public enum XXH64 {
         hash &*= prime3
         hash ^= hash >> 32
         return hash
+    }
+
+    /// XXH64 of bytes given in pieces: the same hash as `hash(_:)` of the
+    /// pieces joined, without ever holding them joined.
+    public struct Streaming {
+        private var lanes: (UInt64, UInt64, UInt64, UInt64)
+        private let seed: UInt64
+        /// Up to 31 bytes not yet a whole stripe of 32.
+        private var pending: [UInt8] = []
+        private var length = 0
+
+        public init(seed: UInt64 = 0) {
+            self.seed = seed
+            lanes = (seed &+ prime1 &+ prime2, seed &+ prime2, seed, seed &- prime1)
+            pending.reserveCapacity(32)
+        }
+
+        public mutating func add(_ bytes: [UInt8]) {
+            bytes.withUnsafeBufferPointer { add($0) }
+        }
+
+        public mutating func add(_ input: UnsafeBufferPointer<UInt8>) {
+            length += input.count
+            var offset = 0
+            if !pending.isEmpty {
+                let taken = min(32 - pending.count, input.count)
+                pending.append(contentsOf: input[0..<taken])
+                offset = taken
+                guard pending.count == 32 else { return }
+                pending.withUnsafeBufferPointer { consumeStripe($0, at: 0) }
+                pending.removeAll(keepingCapacity: true)
+            }
+            while offset + 32 <= input.count {
+                consumeStripe(input, at: offset)
+                offset += 32
+            }
+            pending.append(contentsOf: input[offset...])
+        }
+
+        private mutating func consumeStripe(_ input: UnsafeBufferPointer<UInt8>, at offset: Int) {
+            lanes.0 = XXH64.round(lanes.0, read64(input, offset))
+            lanes.1 = XXH64.round(lanes.1, read64(input, offset + 8))
+            lanes.2 = XXH64.round(lanes.2, read64(input, offset + 16))
+            lanes.3 = XXH64.round(lanes.3, read64(input, offset + 24))
+        }
+
+        /// The hash of everything added.
+        public func finish() -> UInt64 {
+            var hash: UInt64
+            if length >= 32 {
+                hash = rotate(lanes.0, 1) &+ rotate(lanes.1, 7) &+ rotate(lanes.2, 12) &+ rotate(lanes.3, 18)
+                hash = mergeLane(hash, lanes.0)
+                hash = mergeLane(hash, lanes.1)
+                hash = mergeLane(hash, lanes.2)
+                hash = mergeLane(hash, lanes.3)
+            } else {
+                hash = seed &+ prime5
+            }
+            hash &+= UInt64(length)
+            return pending.withUnsafeBufferPointer { finishTail($0, from: 0, into: hash) }
+        }
     }
 
     @inline(__always)
