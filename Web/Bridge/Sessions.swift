@@ -375,7 +375,7 @@ public func easelSessionRender(_ handle: Int32) -> Int32 {
     }
     if var touched = session.touched {
         if session.areaMoved {
-            for entity in document.entities {
+            document.forEachEntity { entity in
                 if shows(entity) {
                     if session.drawn[entity.id] == nil { draw(entity) }
                 } else if session.drawn[entity.id] != nil {
@@ -401,8 +401,11 @@ public func easelSessionRender(_ handle: Int32) -> Int32 {
         if placed.count > placedOneByOne {
             // Many placed at once (an area moved in): the whole order costs
             // the page less than a search for each one's neighbour.
-            let drawn = document.entities.filter { session.drawn[$0.id] != nil }
-            records.record(3, drawn.map { $0.id.description }.joined(separator: " "))
+            var drawn: [String] = []
+            document.forEachEntity { entity in
+                if session.drawn[entity.id] != nil { drawn.append(entity.id.description) }
+            }
+            records.record(3, drawn.joined(separator: " "))
         } else {
             placed.sort { ($0.zKey, $0.id) > ($1.zKey, $1.id) }
             for entity in placed {
@@ -414,7 +417,10 @@ public func easelSessionRender(_ handle: Int32) -> Int32 {
         }
     } else {
         session.drawnErased = layers.erased
-        let entities = document.entities.filter(shows)
+        var entities: [Entity] = []
+        document.forEachEntity { entity in
+            if shows(entity) { entities.append(entity) }
+        }
         let present = Set(entities.map { $0.id })
         for entity in entities { draw(entity) }
         let gone = session.drawn.keys.filter { !present.contains($0) }
