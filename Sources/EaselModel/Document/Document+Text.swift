@@ -116,16 +116,28 @@ extension Document {
             // entities people add next: grown by doubling, the old and the
             // new array would both be held while one is copied, and the
             // module's memory never shrinks from its peak.
-            var creates = 0
-            for index in ops.indices {
-                if case .create = ops[index].action { creates += 1 }
-            }
-            let needed = records.count + creates
-            if records.capacity < needed { records.reserveCapacity(needed + needed / 8) }
+            reserveCapacity(forCreatesIn: ops)
             reorderingOnce { document in document.applyInTurn(ops) }
         } else {
             applyInTurn(ops)
         }
+    }
+
+    /// Room for the records the creates among `ops` add, and an eighth
+    /// more, when there is not room already.
+    mutating func reserveCapacity(forCreatesIn ops: [Op]) {
+        var creates = 0
+        for index in ops.indices {
+            if case .create = ops[index].action { creates += 1 }
+        }
+        reserveCapacity(forCreates: creates)
+    }
+
+    /// Room for `creates` more records and an eighth more, when there is
+    /// not room already: for the batches of a welcome, before the first.
+    public mutating func reserveCapacity(forCreates creates: Int) {
+        let needed = records.count + creates
+        if records.capacity < needed { records.reserveCapacity(needed + needed / 8) }
     }
 
     /// From this many ops a batch puts the z-order in order once, at its

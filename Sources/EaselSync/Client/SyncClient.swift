@@ -262,18 +262,11 @@ public struct SyncClient: Sendable {
     // MARK: Server messages
 
     private mutating func completeWelcome(at now: Timestamp) {
-        let chunks = welcomeChunks
+        var chunks = welcomeChunks
         welcomeChunks = []
         guard let last = chunks.last else { return }
         if case .snapshot = last.content {
-            // All the pieces together, so a text's snapshot loads at once.
-            var state: [Op] = []
-            for chunk in chunks {
-                if case .snapshot(let ops) = chunk.content { state.append(contentsOf: ops) }
-            }
-            var base = Document()
-            base.apply(contentsOf: state)
-            editor.rebase(onto: base, reapplying: unacknowledged)
+            editor.rebase(onto: Self.document(fromSnapshot: &chunks), reapplying: unacknowledged)
         } else {
             for chunk in chunks {
                 if case .tail(let ops) = chunk.content { editor.receive(ops.lazy.map({ $0.op })) }
@@ -293,6 +286,30 @@ public struct SyncClient: Sendable {
             for peer in chunk.peers where peer.replica != replica { peers[peer.replica] = peer }
         }
         sharePresence(at: now)
+    }
+
+    /// The document a welcome's snapshot chunks hold, applied chunk by
+    /// chunk, each chunk's ops let go once applied: a client's memory peaks
+    /// while it takes a big welcome in, and in the module it keeps that
+    /// peak. The records are reserved once, for every chunk's creates.
+    static func document(fromSnapshot chunks: inout [Welcome]) -> Document {
+        var base = Document()
+        var creates = 0
+        for chunk in chunks {
+            guard case .snapshot(let ops) = chunk.content else { continue }
+            for index in ops.indices {
+                if case .create = ops[index].action { creates += 1 }
+            }
+        }
+        base.reserveCapacity(forCreates: creates)
+        for index in chunks.indices {
+            guard case .snapshot(let ops) = chunks[index].content else { continue }
+            chunks[index].content = .snapshot([])
+            // A chunk may end among a text's snapshot pieces: the text's
+            // characters merge whatever order and batches they come in.
+            base.apply(contentsOf: ops)
+        }
+        return base
     }
 
     private mutating func acknowledge(_ ack: Ack) {
