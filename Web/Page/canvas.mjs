@@ -7,7 +7,7 @@
 import { instantiateCompiledEasel } from './easel.mjs';
 import { rememberDocument } from './documents.mjs';
 import { CanvasView, setAttributeIfChanged, setTextIfChanged } from './view.mjs';
-import { Connection } from './connection.mjs';
+import { Connection, takeEarlySocket } from './connection.mjs';
 import { attachInput } from './input.mjs';
 import { SessionStore } from './store.mjs';
 import { colourFor, initials, savedUserName, saveUserName } from './people.mjs';
@@ -58,7 +58,10 @@ async function start() {
   const easel = await instantiateCompiledEasel();
   performance.mark('easel:module-ready');
   const problem = easel.documentNameProblem(name);
-  if (problem !== null) return fail(`"${name}" is not a document name: ${problem}.`);
+  if (problem !== null) {
+    takeEarlySocket()?.close();
+    return fail(`"${name}" is not a document name: ${problem}.`);
+  }
   $('document-name').textContent = name;
   document.title = `${name} · Easel`;
   // The renderer's own filters (neon, grain, blur): the page restates none.

@@ -3,6 +3,16 @@
 // same jittered backoff the Swift clients wait by). Every protocol rule
 // lives in the session, in the WebAssembly module.
 
+/** The socket boot.mjs opened while the module compiled, once, if it is
+ * not closing: the first connection takes it over. */
+export function takeEarlySocket() {
+  const early = /** @type {any} */ (globalThis).easelEarlySocket;
+  /** @type {any} */ (globalThis).easelEarlySocket = undefined;
+  if (!early) return null;
+  if (early.readyState === WebSocket.CONNECTING || early.readyState === WebSocket.OPEN) return early;
+  return null;
+}
+
 export class Connection {
   /**
    * `delay(failures)`: how long to wait (ms) before connecting again after
@@ -31,7 +41,8 @@ export class Connection {
 
   connect() {
     if (!this.online || this.socket) return;
-    const socket = new WebSocket(this.url, 'easel.v1');
+    const early = takeEarlySocket();
+    const socket = early ?? new WebSocket(this.url, 'easel.v1');
     socket.binaryType = 'arraybuffer';
     this.socket = socket;
     socket.onopen = () => {
@@ -40,6 +51,8 @@ export class Connection {
       this.session.connectionOpened();
       this.changed();
     };
+    // Taken over already open: the session hears of it now.
+    if (early?.readyState === WebSocket.OPEN) socket.onopen(new Event('open'));
     socket.onmessage = (event) => {
       if (event.data instanceof ArrayBuffer) {
         if (!performance.getEntriesByName('easel:first-message').length) performance.mark('easel:first-message');
