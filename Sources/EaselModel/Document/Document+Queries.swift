@@ -228,9 +228,10 @@ extension Document {
     /// drawn. O(n), building no entity.
     public var erasingStrokes: [(id: EntityID, zKey: ZKey)] {
         var strokes: [(id: EntityID, zKey: ZKey)] = []
-        for slot in zOrderedSlots {
+        // Read in place: a copy of each record would retain its arrays.
+        for slot in zOrderedSlots where records[Int(slot)].isEraser {
             let record = records[Int(slot)]
-            guard record.isEraser, !record.erases.isWritten else { continue }
+            guard !record.erases.isWritten else { continue }
             strokes.append((record.id, record.zKey.value))
         }
         return strokes
@@ -241,9 +242,9 @@ extension Document {
     /// it names, wherever that entity is now. O(n), building no entity.
     public var erasures: [(eraser: EntityID, tool: StrokeTool, erased: [ErasedEntity])] {
         var found: [(eraser: EntityID, tool: StrokeTool, erased: [ErasedEntity])] = []
-        for slot in zOrderedSlots {
+        for slot in zOrderedSlots where records[Int(slot)].isEraser {
             let record = records[Int(slot)]
-            guard record.isEraser, record.erases.isWritten else { continue }
+            guard record.erases.isWritten else { continue }
             found.append((record.id, record.tool.value, record.erases.value))
         }
         return found

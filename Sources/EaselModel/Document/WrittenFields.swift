@@ -8,25 +8,31 @@
 /// field that is absent here reads as its default, unwritten.
 struct WrittenFields: Hashable, Sendable {
     private var registers: [Register<Field>] = []
+    /// Bit `n` set when the field whose raw value is `n` has a register:
+    /// a register is found by counting the bits below its own, never by
+    /// scanning (renders and hit tests read these for every entity).
+    private var present: UInt32 = 0
 
     /// The register of `field`, if it was ever written.
+    @inline(__always)
     func register(_ field: FieldID) -> Register<Field>? {
-        for register in registers where register.value.id == field { return register }
-        return nil
+        let bit = UInt32(1) << UInt32(field.rawValue)
+        guard present & bit != 0 else { return nil }
+        return registers[(present & (bit &- 1)).nonzeroBitCount]
     }
 
     /// Merges a write into the register of its field; `unwritten` is that
     /// field's default, which a register nobody wrote holds.
     mutating func merge(_ candidate: Field, stampedAt stamp: OpID, unwritten: @autoclosure () -> Field) -> MergeOutcome {
-        let field = candidate.id
-        var index = 0
-        while index < registers.count, registers[index].value.id.rawValue < field.rawValue { index += 1 }
-        if index < registers.count, registers[index].value.id == field {
-            return registers[index].merge(candidate, stampedAt: stamp)
-        }
+        let bit = UInt32(1) << UInt32(candidate.id.rawValue)
+        let index = (present & (bit &- 1)).nonzeroBitCount
+        if present & bit != 0 { return registers[index].merge(candidate, stampedAt: stamp) }
         var register = Register(default: unwritten())
         let outcome = register.merge(candidate, stampedAt: stamp)
-        if outcome == .applied { registers.insert(register, at: index) }
+        if outcome == .applied {
+            registers.insert(register, at: index)
+            present |= bit
+        }
         return outcome
     }
 
