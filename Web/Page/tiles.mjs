@@ -20,8 +20,13 @@ const ZOOM_SETTLES = 400;
 /** Tiles scaled past this factor either way are drawn anew at once, zoom
  * held or not: blurred too much, or too many of them to cover the screen. */
 const MOST_SCALED = 1.5;
-/** Tiles kept beyond those on screen, most recently shown first. */
-const SPARE_TILES = 24;
+/** How far around the screen tiles are drawn ahead for the next pan, in
+ * tiles: the next row or column once the screen's edge is within half a
+ * tile of it. (A whole tile around kept 20 at 1400 × 900, each about 1 MB
+ * of pixels and as much again in the compositor.) */
+const RING = 0.5;
+/** Tiles kept beyond those on screen and around it, most recently shown first. */
+const SPARE_TILES = 8;
 /** A redraw of at most this many entities is done at once, in place; a
  * bigger one is drawn aside over several frames and then swapped in. */
 const AT_ONCE = 300;
@@ -285,13 +290,13 @@ export class TiledLayer {
       // The screen is whole: the zoom before it can go, and the tiles
       // around the screen are drawn while there is time, for the next pan.
       this.dropPrevious();
-      for (const tile of this.tilesOnScreen(1)) {
+      for (const tile of this.tilesOnScreen(RING)) {
         if (!tile.dirty && !tile.job) continue;
         if (performance.now() - started > budget) { left = true; break; }
         if (!this.work(tile, budget - (performance.now() - started))) left = true;
       }
     }
-    this.dropSpareTiles(needed);
+    this.dropSpareTiles(this.tilesOnScreen(RING));
     if (zoom !== this.scale) left = true;
     if (left) this.schedule();
   }
@@ -315,13 +320,13 @@ export class TiledLayer {
     this.previous = null;
   }
 
-  /** The tiles covering the screen and `ring` tiles around it, made
-   * (dirty all over) where missing. */
+  /** The tiles covering the screen and reaching `ring` tiles (a fraction
+   * of one allowed) beyond its edges, made (dirty all over) where missing. */
   tilesOnScreen(ring) {
     const { panX, panY, zoom, width, height } = this.view;
     const toTiles = (screen, pan) => ((screen - pan) / zoom) * this.scale / TILE;
-    const columns = [Math.floor(toTiles(0, panX)) - ring, Math.floor(toTiles(width, panX)) + ring];
-    const rows = [Math.floor(toTiles(0, panY)) - ring, Math.floor(toTiles(height, panY)) + ring];
+    const columns = [Math.floor(toTiles(0, panX) - ring), Math.floor(toTiles(width, panX) + ring)];
+    const rows = [Math.floor(toTiles(0, panY) - ring), Math.floor(toTiles(height, panY) + ring)];
     const tiles = [];
     for (let row = rows[0]; row <= rows[1]; row++) {
       for (let column = columns[0]; column <= columns[1]; column++) {
