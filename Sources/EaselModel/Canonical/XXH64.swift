@@ -17,19 +17,12 @@ public enum XXH64 {
         var offset = 0
         var hash: UInt64
         if length >= 32 {
-            var lanes = (seed &+ prime1 &+ prime2, seed &+ prime2, seed, seed &- prime1)
+            var lanes = startingLanes(seed)
             while offset + 32 <= length {
-                lanes.0 = round(lanes.0, read64(input, offset))
-                lanes.1 = round(lanes.1, read64(input, offset + 8))
-                lanes.2 = round(lanes.2, read64(input, offset + 16))
-                lanes.3 = round(lanes.3, read64(input, offset + 24))
+                stripe(&lanes, input, at: offset)
                 offset += 32
             }
-            hash = rotate(lanes.0, 1) &+ rotate(lanes.1, 7) &+ rotate(lanes.2, 12) &+ rotate(lanes.3, 18)
-            hash = mergeLane(hash, lanes.0)
-            hash = mergeLane(hash, lanes.1)
-            hash = mergeLane(hash, lanes.2)
-            hash = mergeLane(hash, lanes.3)
+            hash = merged(lanes)
         } else {
             hash = seed &+ prime5
         }
@@ -68,7 +61,7 @@ public enum XXH64 {
     /// XXH64 of bytes given in pieces: the same hash as `hash(_:)` of the
     /// pieces joined, without ever holding them joined.
     public struct Streaming {
-        private var lanes: (UInt64, UInt64, UInt64, UInt64)
+        private var lanes: Lanes
         private let seed: UInt64
         /// Up to 31 bytes not yet a whole stripe of 32.
         private var pending: [UInt8] = []
@@ -76,7 +69,7 @@ public enum XXH64 {
 
         public init(seed: UInt64 = 0) {
             self.seed = seed
-            lanes = (seed &+ prime1 &+ prime2, seed &+ prime2, seed, seed &- prime1)
+            lanes = startingLanes(seed)
             pending.reserveCapacity(32)
         }
 
@@ -103,27 +96,43 @@ public enum XXH64 {
         }
 
         private mutating func consumeStripe(_ input: UnsafeBufferPointer<UInt8>, at offset: Int) {
-            lanes.0 = XXH64.round(lanes.0, read64(input, offset))
-            lanes.1 = XXH64.round(lanes.1, read64(input, offset + 8))
-            lanes.2 = XXH64.round(lanes.2, read64(input, offset + 16))
-            lanes.3 = XXH64.round(lanes.3, read64(input, offset + 24))
+            stripe(&lanes, input, at: offset)
         }
 
         /// The hash of everything added.
         public func finish() -> UInt64 {
             var hash: UInt64
             if length >= 32 {
-                hash = rotate(lanes.0, 1) &+ rotate(lanes.1, 7) &+ rotate(lanes.2, 12) &+ rotate(lanes.3, 18)
-                hash = mergeLane(hash, lanes.0)
-                hash = mergeLane(hash, lanes.1)
-                hash = mergeLane(hash, lanes.2)
-                hash = mergeLane(hash, lanes.3)
+                hash = merged(lanes)
             } else {
                 hash = seed &+ prime5
             }
             hash &+= UInt64(length)
             return pending.withUnsafeBufferPointer { finishTail($0, from: 0, into: hash) }
         }
+    }
+
+    private typealias Lanes = (UInt64, UInt64, UInt64, UInt64)
+
+    private static func startingLanes(_ seed: UInt64) -> Lanes {
+        (seed &+ prime1 &+ prime2, seed &+ prime2, seed, seed &- prime1)
+    }
+
+    @inline(__always)
+    private static func stripe(_ lanes: inout Lanes, _ input: UnsafeBufferPointer<UInt8>, at offset: Int) {
+        lanes.0 = round(lanes.0, read64(input, offset))
+        lanes.1 = round(lanes.1, read64(input, offset + 8))
+        lanes.2 = round(lanes.2, read64(input, offset + 16))
+        lanes.3 = round(lanes.3, read64(input, offset + 24))
+    }
+
+    /// The four lanes folded into one, for an input of a stripe or more.
+    private static func merged(_ lanes: Lanes) -> UInt64 {
+        var hash = rotate(lanes.0, 1) &+ rotate(lanes.1, 7) &+ rotate(lanes.2, 12) &+ rotate(lanes.3, 18)
+        hash = mergeLane(hash, lanes.0)
+        hash = mergeLane(hash, lanes.1)
+        hash = mergeLane(hash, lanes.2)
+        return mergeLane(hash, lanes.3)
     }
 
     @inline(__always)
