@@ -127,6 +127,10 @@ extension Document {
         records.reduce(0) { $0 + ($1.isVisible ? 1 : 0) }
     }
 
+    /// How many entities the document has a record of (as `knownEntities`,
+    /// with the document's own). O(1).
+    public var recordCount: Int { records.count }
+
     /// Every entity the document has a record of: visible, deleted, or
     /// named by an op whose create has not arrived. Order of first sight.
     public var knownEntities: [EntityID] {
