@@ -59,7 +59,7 @@ import Testing
         }
         #expect(points.count == 13 && points[0] == Point(x: 791.6, y: 581.12) && seconds == 0.42)
         #expect(bot.history.count == 236)
-        #expect(client.editor.document.stateHash.hex == "55fa82bb7c50ecfe")
+        #expect(client.editor.document.stateHash.hex == "54fd5aff118d76f7")
     }
 
     @Test func theSameSeedOnAnotherReplicaMakesTheSameGestures() throws {
