@@ -116,21 +116,20 @@ extension Document {
             // entities people add next: grown by doubling, the old and the
             // new array would both be held while one is copied, and the
             // module's memory never shrinks from its peak.
-            reserveCapacity(forCreatesIn: ops)
+            reserveCapacity(forCreates: Self.createCount(in: ops))
             reorderingOnce { document in document.applyInTurn(ops) }
         } else {
             applyInTurn(ops)
         }
     }
 
-    /// Room for the records the creates among `ops` add, and an eighth
-    /// more, when there is not room already.
-    mutating func reserveCapacity(forCreatesIn ops: [Op]) {
+    /// How many of `ops` are creates: the records they may add.
+    public static func createCount(in ops: [Op]) -> Int {
         var creates = 0
         for index in ops.indices {
             if case .create = ops[index].action { creates += 1 }
         }
-        reserveCapacity(forCreates: creates)
+        return creates
     }
 
     /// Room for `creates` more records and an eighth more, when there is

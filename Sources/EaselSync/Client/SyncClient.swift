@@ -296,10 +296,7 @@ public struct SyncClient: Sendable {
         var base = Document()
         var creates = 0
         for chunk in chunks {
-            guard case .snapshot(let ops) = chunk.content else { continue }
-            for index in ops.indices {
-                if case .create = ops[index].action { creates += 1 }
-            }
+            if case .snapshot(let ops) = chunk.content { creates += Document.createCount(in: ops) }
         }
         base.reserveCapacity(forCreates: creates)
         for index in chunks.indices {
