@@ -206,3 +206,27 @@ def test_a_live_stroke_leaves_the_tiles_while_it_grows_and_goes_back_drawn_as_ea
     page.js("for (const id of ['peers', 'tools', 'options']) document.getElementById(id).style.display = 'none';")
     differing, ink = compare(page, server, document, browsers(1600, 1000), tmp_path, 1, "tiles-live-stroke")
     assert differing <= MOST_DIFFERING * ink, "the stroke is drawn whole on the tiles"
+
+
+def test_changes_far_apart_on_one_tile_are_mended_apart_painting_only_what_each_meets(server, browsers, tmp_path):
+    # Two foxes at a tile's corners, a row of trees between them: the tile's
+    # mend after both foxes change paints the foxes, not the trees a box
+    # around both would hold.
+    trees = "".join(f'place emoji "🌲" at {120 + 50 * n} 250 size 32\n' for n in range(6))
+    bot(server, document := "web/tiles-apart",
+        f'place emoji "🦊" at 40 40 size 32\n{trees}place emoji "🦊" at 460 460 size 32\ntap 900 900\n', tmp_path)
+    page = open_tiled(browsers, server, document)
+    assert page.js("return window.easel.view.tiled.drawings.size") == 8
+    page.js("window.easel.session.perform('zoomTo', {x: 0, y: 0, zoom: 1});")
+    wait_until(lambda: tiles_settled(page, 1), what="the tiles drawn at zoom 1")
+    painted = page.js("""
+        const tiled = window.easel.view.tiled;
+        const foxes = [...tiled.drawings.values()].filter((d) => d.bounds[1] < 100 || d.bounds[1] > 400);
+        const holds = (tile, b) => { const a = tiled.tileArea(tile); return a[0] <= b[0] && a[1] <= b[1] && b[2] <= a[2] && b[3] <= a[3]; };
+        if (![...tiled.tiles.values()].some((tile) => foxes.every((fox) => holds(tile, fox.bounds)))) return 'not on one tile';
+        const before = tiled.stats.painted;
+        for (const fox of foxes) tiled.dirty(fox.bounds);
+        tiled.draw(1000);
+        return [foxes.length, tiled.stats.painted - before];""")
+    assert painted == [2, 2], "each fox mended with what it meets, the trees between untouched"
+    assert tiles_settled(page)

@@ -56,10 +56,9 @@ export class PaintGrid {
     }
   }
 
-  /** The IDs whose bounds meet `rect` ([minX, minY, maxX, maxY]), unordered. */
-  query(rect) {
-    /** @type {Set<string>} */
-    const found = new Set();
+  /** The IDs whose bounds meet `rect` ([minX, minY, maxX, maxY]), unordered,
+   * added to `found`. */
+  query(rect, found = /** @type {Set<string>} */ (new Set())) {
     for (const id of this.large) if (meets(this.bounds.get(id), rect)) found.add(id);
     const range = cellRange(rect);
     if (!range) return found;

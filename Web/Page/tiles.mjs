@@ -30,10 +30,15 @@ const SPARE_TILES = 8;
 /** A redraw of at most this many entities is done at once, in place; a
  * bigger one is drawn aside over several frames and then swapped in. */
 const AT_ONCE = 300;
+/** The separate parts of a tile waiting to be mended, at most: changes far
+ * apart on one tile are mended apart, each with the entities it meets (as
+ * one box around both, zoomed out on a big board, it held thousands). Past
+ * this many, a new part joins the one it grows least. */
+const MOST_DIRTY_PARTS = 8;
 
 /**
  * @typedef {{ id: string, bounds: number[], svg: string, node?: any, eraser?: any, hrefs?: string[] }} Drawing
- * @typedef {{ key: string, column: number, row: number, canvas: HTMLCanvasElement, dirty: number[] | null,
+ * @typedef {{ key: string, column: number, row: number, canvas: HTMLCanvasElement, dirty: number[][] | null,
  *   job: any, shownAt: number }} Tile
  */
 
@@ -225,13 +230,13 @@ export class TiledLayer {
       if (!meets(area, bounds)) continue;
       const part = [Math.max(area[0], bounds[0]), Math.max(area[1], bounds[1]),
         Math.min(area[2], bounds[2]), Math.min(area[3], bounds[3])];
-      tile.dirty = tile.dirty ? union(tile.dirty, part) : part;
+      tile.dirty = addPart(tile.dirty ?? [], part);
     }
     this.schedule();
   }
 
   dirtyEverything() {
-    for (const tile of this.tiles.values()) tile.dirty = this.tileArea(tile);
+    for (const tile of this.tiles.values()) tile.dirty = [this.tileArea(tile)];
     this.schedule();
   }
 
@@ -340,7 +345,7 @@ export class TiledLayer {
             + `width:${TILE}px;height:${TILE}px`;
           tile = { key, column, row, canvas, dirty: null, job: null, shownAt: 0 };
           this.stats.made += 1;
-          tile.dirty = this.tileArea(tile);
+          tile.dirty = [this.tileArea(tile)];
           this.tiles.set(key, tile);
         }
         tiles.push(tile);
@@ -370,22 +375,27 @@ export class TiledLayer {
       // A mend under way is finished first, whatever dirties the tile
       // meanwhile: started again, a big one would never end while bots
       // edit; what changed since is mended next.
-      const area = tile.dirty ?? this.tileArea(tile);
+      const areas = tile.dirty ?? [this.tileArea(tile)];
       tile.dirty = null;
       this.refreshRanks();
       const matrix = this.tileMatrix(tile);
       // Whole pixels: an edge between two would be drawn twice, half each
       // time; and everything those pixels may hold is drawn again.
       const [scale, , , , x, y] = matrix;
-      const pixels = [Math.floor(area[0] * scale + x), Math.floor(area[1] * scale + y),
-        Math.ceil(area[2] * scale + x), Math.ceil(area[3] * scale + y)];
-      const reach = [(pixels[0] - x) / scale, (pixels[1] - y) / scale, (pixels[2] - x) / scale, (pixels[3] - y) / scale];
-      const ids = [...this.grid.query(reach)].filter((id) => !this.lifted.has(id));
+      const parts = areas.map((area) => [Math.floor(area[0] * scale + x), Math.floor(area[1] * scale + y),
+        Math.ceil(area[2] * scale + x), Math.ceil(area[3] * scale + y)]);
+      /** @type {Set<string>} */
+      const found = new Set();
+      for (const pixels of parts) {
+        this.grid.query([(pixels[0] - x) / scale, (pixels[1] - y) / scale, (pixels[2] - x) / scale, (pixels[3] - y) / scale],
+          found);
+      }
+      const ids = [...found].filter((id) => !this.lifted.has(id));
       ids.sort((a, b) => (this.ranks.get(a) ?? 0) - (this.ranks.get(b) ?? 0));
       const whole = this.tileArea(tile);
       const aside = ids.length > AT_ONCE || !tile.canvas.isConnected;
-      const target = aside ? this.asideCanvas(tile, area, whole) : tile.canvas;
-      tile.job = { area, pixels, ids, next: 0, target, matrix };
+      const target = aside ? this.asideCanvas(tile, areas, whole) : tile.canvas;
+      tile.job = { parts, ids, next: 0, target, matrix };
     }
     const job = tile.job;
     const context = /** @type {CanvasRenderingContext2D} */ (job.target.getContext('2d'));
@@ -414,12 +424,13 @@ export class TiledLayer {
   }
 
   /** A canvas to draw a tile's mend on aside: a copy of the tile outside
-   * the area being drawn. */
-  asideCanvas(tile, area, whole) {
+   * the areas being drawn. */
+  asideCanvas(tile, areas, whole) {
     const canvas = document.createElement('canvas');
     canvas.width = tile.canvas.width;
     canvas.height = tile.canvas.height;
-    const covers = area[0] <= whole[0] && area[1] <= whole[1] && area[2] >= whole[2] && area[3] >= whole[3];
+    const covers = areas.some((area) => area[0] <= whole[0] && area[1] <= whole[1] && area[2] >= whole[2]
+      && area[3] >= whole[3]);
     if (!covers && tile.canvas.isConnected) canvas.getContext('2d')?.drawImage(tile.canvas, 0, 0);
     return canvas;
   }
@@ -432,15 +443,16 @@ export class TiledLayer {
       [scale, 0, 0, scale, -tile.column * TILE * ratio, -tile.row * TILE * ratio]);
   }
 
-  /** Clips to the job's pixels; on its first frame, clears them. */
+  /** Clips to the job's parts; on its first frame, clears them. */
   begin(context, job) {
-    const [left, top, right, bottom] = job.pixels;
     context.save();
     context.setTransform(1, 0, 0, 1, 0, 0);
     context.beginPath();
-    context.rect(left, top, right - left, bottom - top);
+    for (const [left, top, right, bottom] of job.parts) context.rect(left, top, right - left, bottom - top);
     context.clip();
-    if (job.next === 0) context.clearRect(left, top, right - left, bottom - top);
+    if (job.next === 0) {
+      for (const [left, top, right, bottom] of job.parts) context.clearRect(left, top, right - left, bottom - top);
+    }
   }
 
   paint(context, drawing, environment, matrix) {
@@ -493,6 +505,32 @@ export class TiledLayer {
     this.lifted = new Set();
   }
 
+}
+
+/** `parts` with `part` added: joined to every part it meets, and to the
+ * part it grows least when there would be too many. */
+function addPart(parts, part) {
+  let joined = part;
+  const apart = [];
+  for (const other of parts) {
+    if (meets(other, joined)) joined = union(other, joined); else apart.push(other);
+  }
+  if (apart.length < MOST_DIRTY_PARTS) {
+    apart.push(joined);
+    return apart;
+  }
+  let nearest = 0;
+  let least = Infinity;
+  apart.forEach((other, index) => {
+    const growth = area(union(other, joined)) - area(other);
+    if (growth < least) { least = growth; nearest = index; }
+  });
+  apart[nearest] = union(apart[nearest], joined);
+  return apart;
+}
+
+function area(rect) {
+  return (rect[2] - rect[0]) * (rect[3] - rect[1]);
 }
 
 function union(a, b) {
