@@ -21,6 +21,14 @@ public struct Document: Sendable {
     /// The characters of texts edited one character at a time; a text not
     /// here is its `text` register (Docs/text.md).
     var texts: [EntityID: TextCharacters] = [:]
+    /// How many entities are visible: kept as ops apply, since a view asks
+    /// on every frame and a count of 50,000 records is a walk of them all.
+    public private(set) var visibleCount = 0
+    /// The slots of records whose `tool` was ever written as a pixel or
+    /// blur eraser (visible or not, still an eraser or not): erasers are few
+    /// and a renderer asks for them on every render, so it looks here, not
+    /// through every record. Only ever grows, as records do.
+    var eraserCandidates: Set<Int32> = []
 
     public init() {}
 
@@ -38,7 +46,9 @@ public struct Document: Sendable {
         if last > highestCounter { highestCounter = last }
         switch op.action {
         case .create(let kind, let fields):
-            let result = create(EntityID(op.id), kind: kind, fields: fields, stamp: op.id)
+            let result = keepingIndexes(of: EntityID(op.id)) {
+                $0.create(EntityID(op.id), kind: kind, fields: fields, stamp: op.id)
+            }
             if !texts.isEmpty, fields.contains(where: { $0.id == .text }) { rebaseText(of: EntityID(op.id)) }
             return result
         case .set(let entity, let field):
@@ -49,12 +59,15 @@ public struct Document: Sendable {
             } else {
                 outcome = records[Int(slot)].merge(field, stampedAt: op.id)
                 if case .text = field, outcome == .applied, !texts.isEmpty { rebaseText(of: entity) }
+                if case .tool = field { noteTool(of: slot) }
             }
             return ApplyResult(outcome, created: records[Int(slot)].kind != nil)
         case .delete(let entity), .restore(let entity):
             let slot = Int(slot(for: entity))
             let alive = if case .restore = op.action { true } else { false }
+            let wasVisible = records[slot].isVisible
             let outcome = records[slot].alive.merge(alive, stampedAt: op.id)
+            countVisibility(of: slot, was: wasVisible)
             return ApplyResult(outcome, created: records[slot].kind != nil)
         case .append(let entity, let start, let samples):
             guard op.id.replica == entity.author else { return .refused(.notStrokeAuthor) }
@@ -106,6 +119,30 @@ public struct Document: Sendable {
                 merge(&records[Int(slot)])
             }
         return ApplyResult(outcome.combined(with: fieldsOutcome), created: true)
+    }
+
+    /// Runs a create, keeping the visible count and the eraser candidates
+    /// true of the record it makes or changes.
+    private mutating func keepingIndexes(
+        of entity: EntityID, _ create: (inout Document) -> ApplyResult
+    ) -> ApplyResult {
+        let wasVisible = slots[entity].map { records[Int($0)].isVisible } ?? false
+        let result = create(&self)
+        if let slot = slots[entity] {
+            countVisibility(of: slot, was: wasVisible)
+            noteTool(of: slot)
+        }
+        return result
+    }
+
+    private mutating func countVisibility(of slot: some BinaryInteger, was wasVisible: Bool) {
+        let isVisible = records[Int(slot)].isVisible
+        if isVisible != wasVisible { visibleCount += isVisible ? 1 : -1 }
+    }
+
+    private mutating func noteTool(of slot: Int32) {
+        let tool = records[Int(slot)].tool.value
+        if tool == .eraser || tool == .blur { eraserCandidates.insert(slot) }
     }
 
     /// The slot of `entity`'s record, adding an empty record the first time
