@@ -247,10 +247,9 @@ extension Document {
 
     /// The slots of the visible erasers, bottom of the z-order first.
     private var eraserSlotsInZOrder: [Int32] {
-        eraserCandidates.filter { records[Int($0)].isEraser }.sorted { slot, other in
-            let record = records[Int(slot)], otherRecord = records[Int(other)]
-            return (record.zKey.value, record.id) < (otherRecord.zKey.value, otherRecord.id)
-        }
+        var erasers = eraserCandidates.filter { records[Int($0)].isEraser }
+        erasers.sort { isBelow($0, $1) }
+        return erasers
     }
 
     /// Whether the entity is a visible pixel or blur eraser stroke. O(1)

@@ -27,8 +27,8 @@ public struct Document: Sendable {
     /// The slots of records whose `tool` was ever written as a pixel or
     /// blur eraser (visible or not, still an eraser or not): erasers are few
     /// and a renderer asks for them on every render, so it looks here, not
-    /// through every record. Only ever grows, as records do.
-    var eraserCandidates: Set<Int32> = []
+    /// through every record. Only ever grows, as records do; sorted by slot.
+    var eraserCandidates: [Int32] = []
 
     public init() {}
 
@@ -142,7 +142,15 @@ public struct Document: Sendable {
 
     private mutating func noteTool(of slot: Int32) {
         let tool = records[Int(slot)].tool.value
-        if tool == .eraser || tool == .blur { eraserCandidates.insert(slot) }
+        guard tool == .eraser || tool == .blur else { return }
+        // A plain array, not a set: erasers are few, and a set's code would
+        // add 5 kB to the WebAssembly module.
+        var low = 0, high = eraserCandidates.count
+        while low < high {
+            let middle = (low + high) / 2
+            if eraserCandidates[middle] < slot { low = middle + 1 } else { high = middle }
+        }
+        if low == eraserCandidates.count || eraserCandidates[low] != slot { eraserCandidates.insert(slot, at: low) }
     }
 
     /// The slot of `entity`'s record, adding an empty record the first time
@@ -221,7 +229,8 @@ public struct Document: Sendable {
         zOrderedSlots = merged
     }
 
-    private func isBelow(_ slot: Int32, _ other: Int32) -> Bool {
+    /// Whether a record lies below another in the z-order, visible or not.
+    func isBelow(_ slot: Int32, _ other: Int32) -> Bool {
         let record = records[Int(slot)], otherRecord = records[Int(other)]
         return record.zKey.value != otherRecord.zKey.value
             ? record.zKey.value < otherRecord.zKey.value : record.id < otherRecord.id
