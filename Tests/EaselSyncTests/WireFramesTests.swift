@@ -56,4 +56,28 @@ struct WireFramesTests {
         #expect(client.editor.document.stateHash == Document(applying: snapshot).stateHash)
         #expect(client.peers[carol] == peer)
     }
+
+    @Test(
+        "a welcome of many ops is cut by what its first ops weigh, every frame within the limits, even when later ops weigh more",
+        arguments: [WireEncoding.binary, .json])
+    func aWelcomeOfManyOpsIsCutByASampleAndStaysWithinTheLimits(encoding: WireEncoding) throws {
+        // Light emoji first, then texts far heavier than the sample says.
+        let light = (1...40_000).map { op(UInt64($0), alice, .create(.emoji, [.character("⭐️")])) }
+        let heavy = (40_001...41_000).map {
+            op(UInt64($0), alice, .create(.text, [.text(String(repeating: "é", count: 600))]))
+        }
+        let snapshot = light + heavy
+        let welcome = Welcome(epoch: Epoch(rawValue: 2), position: 41_000, content: .snapshot(snapshot), peers: [])
+        let frames = Message.welcome(welcome).wireFrames(as: encoding)
+        #expect(frames.count > 1)
+        #expect(frames.allSatisfy { $0.count <= ProtocolLimits.messageBytes })
+        let chunks = try decoded(frames, as: encoding).compactMap {
+            if case .welcome(let chunk) = $0 { chunk } else { nil }
+        }
+        let rejoined = chunks.flatMap { chunk -> [Op] in
+            if case .snapshot(let ops) = chunk.content { ops } else { [] }
+        }
+        #expect(rejoined == snapshot)
+        #expect(chunks.dropLast().allSatisfy(\.more) && chunks.last?.more == false)
+    }
 }
