@@ -88,6 +88,21 @@ def tiles_settled(page, zoom=None):
 def compare(page, server, document, renderer_browser, folder, zoom, name):
     """How many of the render's inked pixels the page's tiles draw otherwise,
     at `zoom` (the view zoomed about the canvas's corner)."""
+    screen, expected, x0, y0 = tiles_and_render(page, server, document, renderer_browser, folder, zoom, name)
+    width, height = expected.size
+    ink = inked_pixels(expected)
+    differing = min(
+        differing_pixels(screen.crop((round(x0) + dx, round(y0) + dy, round(x0) + dx + width, round(y0) + dy + height)),
+                         expected)
+        for dx in (-1, 0, 1) for dy in (-1, 0, 1))
+    print(f"{name} at zoom {zoom}: {differing} of {ink} inked pixels differ")
+    return differing, ink
+
+
+def tiles_and_render(page, server, document, renderer_browser, folder, zoom, name):
+    """The page's screen with the tiles drawn at `zoom` (the view zoomed
+    about the canvas's corner), the render at that zoom cut to what both
+    show, and where the render's frame starts on the screen."""
     page.js(f"window.easel.session.perform('zoomTo', {{x: 0, y: 0, zoom: {zoom}}});")
     wait_until(lambda: abs(page.viewport()[2] - zoom) < 1e-4, what=f"zoom {zoom}")
     wait_until(lambda: tiles_settled(page, zoom), what="the tiles drawn at the new zoom")
@@ -103,15 +118,9 @@ def compare(page, server, document, renderer_browser, folder, zoom, name):
     width = min(round(frame[2] * zoom), reference.width, round(page.left + page.width - x0) - 1)
     height = min(round(frame[3] * zoom), reference.height, round(page.top + page.height - y0) - 1)
     expected = reference.crop((0, 0, width, height))
-    ink = inked_pixels(expected)
-    differing = min(
-        differing_pixels(screen.crop((round(x0) + dx, round(y0) + dy, round(x0) + dx + width, round(y0) + dy + height)),
-                         expected)
-        for dx in (-1, 0, 1) for dy in (-1, 0, 1))
     screen.crop((round(x0), round(y0), round(x0) + width, round(y0) + height)).save(SHOTS / f"{name}-tiles.png")
     expected.save(SHOTS / f"{name}-render.png")
-    print(f"{name} at zoom {zoom}: {differing} of {ink} inked pixels differ")
-    return differing, ink
+    return screen, expected, x0, y0
 
 
 def open_tiled(browsers, server, document):
@@ -230,3 +239,46 @@ def test_changes_far_apart_on_one_tile_are_mended_apart_painting_only_what_each_
         return [foxes.length, tiled.stats.painted - before];""")
     assert painted == [2, 2], "each fox mended with what it meets, the trees between untouched"
     assert tiles_settled(page)
+
+
+def test_far_zoomed_out_entities_are_specks_of_the_colour_the_render_gives_them(server, browsers, tmp_path):
+    # A board of every kind but images, 40 × 24 of them, each at most about
+    # 50 units across: at zoom 0.05, under 3 pixels.
+    lines = []
+    for row in range(24):
+        for column in range(40):
+            x, y = 40 + column * 40, 40 + row * 40
+            kind = (row + column) % 4
+            if kind == 0:
+                lines.append(f'place emoji "{"🦊🍏🌊"[row % 3]}" at {x} {y} size 24')
+            elif kind == 1:
+                lines.append(f"place shape star at {x} {y} size 24 24")
+            elif kind == 2:
+                lines.append(f'place text "Hi" at {x} {y} size 8')
+            else:
+                lines.append(f"draw through {x - 10} {y - 10}, {x + 10} {y + 10} at 60")
+    bot(server, document := "web/tiles-specks", "\n".join(lines) + "\ntap 2000 2000\n", tmp_path)
+    page = open_tiled(browsers, server, document)
+    page.js("window.easel.view.tiled.stats.specks = 0;")
+    renderer = browsers(1600, 1000)
+    screen, expected, x0, y0 = tiles_and_render(page, server, document, renderer, tmp_path, 0.05, "tiles-specks")
+    assert page.js("return window.easel.view.tiled.stats.specks") >= 960, "every entity drawn as a speck"
+    # Colour in blocks of 4 × 4 pixels, a few entities each: what a speck
+    # must keep is the colour the render gives the area, not the shape.
+    width, height = expected.size
+    tiles = screen.crop((round(x0), round(y0), round(x0) + width, round(y0) + height))
+    def blocks(picture):
+        reduced = picture.crop((0, 0, width // 4 * 4, height // 4 * 4)).reduce(4)
+        return [reduced.getpixel((x, y)) for y in range(reduced.height) for x in range(reduced.width)]
+
+    differences = sorted(max(abs(a - b) for a, b in zip(mine, theirs))
+                         for mine, theirs in zip(blocks(tiles), blocks(expected)) if min(theirs) < 250)
+    assert len(differences) > 100, "the board is drawn"
+    typical, worst = differences[len(differences) // 2], differences[len(differences) * 95 // 100]
+    print(f"specks against the render, 4 × 4 blocks: median {typical}, p95 {worst} of 255")
+    assert typical <= 16 and worst <= 32
+    # Close up, nothing is a speck.
+    page.js("window.easel.view.tiled.stats.specks = 0;")
+    compare(page, server, document, renderer, tmp_path, 1, "tiles-specks-close")
+    assert page.js("return window.easel.view.tiled.stats.specks") == 0
+

@@ -7,7 +7,8 @@
 // out (being dragged, selected, typed into) are drawn elsewhere and left
 // out of the tiles until they are put back.
 import { PaintGrid, meets } from './tile-grid.mjs';
-import { EmojiAtlas, INITIAL_STYLE, forgetContextState, paintEraser, paintNode } from './tile-painter.mjs';
+import { EmojiAtlas, INITIAL_STYLE, forgetContextState, measureSpeck, paintEraser, paintNode, paintSpeck,
+  speckSignature } from './tile-painter.mjs';
 import { scanSVG } from './svg-scan.mjs';
 
 export const TILE = 512;
@@ -30,6 +31,12 @@ const SPARE_TILES = 8;
 /** A redraw of at most this many entities is done at once, in place; a
  * bigger one is drawn aside over several frames and then swapped in. */
 const AT_ONCE = 300;
+/** Entities fewer device pixels across than this are drawn as specks of
+ * their colour (a level of detail for a board zoomed far out). */
+const SPECK_PIXELS = 3;
+/** Specks kept measured, at most (a board has few kinds of entity, but
+ * each colour and size of each is one). */
+const MOST_SPECKS = 4096;
 /** The separate parts of a tile waiting to be mended, at most: changes far
  * apart on one tile are mended apart, each with the entities it meets (as
  * one box around both, zoomed out on a big board, it held thousands; a
@@ -38,7 +45,8 @@ const AT_ONCE = 300;
 const MOST_DIRTY_PARTS = 64;
 
 /**
- * @typedef {{ id: string, bounds: number[], svg: string, node?: any, eraser?: any, hrefs?: string[] }} Drawing
+ * @typedef {{ id: string, bounds: number[], svg: string, node?: any, eraser?: any, hrefs?: string[],
+ *   speck?: import('./tile-painter.mjs').Speck | null }} Drawing
  * @typedef {{ key: string, column: number, row: number, canvas: HTMLCanvasElement, dirty: number[][] | null,
  *   job: any, shownAt: number }} Tile
  */
@@ -75,10 +83,14 @@ export class TiledLayer {
     /** @type {HTMLCanvasElement[]} */
     this.scratches = [];
     this.atlas = new EmojiAtlas();
+    /** Specks by what decides them (`speckSignature`). @type {Map<string, import('./tile-painter.mjs').Speck | null>} */
+    this.specks = new Map();
+    /** @type {HTMLCanvasElement | null} */
+    this.speckScratch = null;
     /** What the tiles did since it was last reset: tiles made, mends done
-     * (each changes a canvas the compositor then copies), entities painted,
-     * and milliseconds spent drawing. */
-    this.stats = { made: 0, mends: 0, painted: 0, ms: 0 };
+     * (each changes a canvas the compositor then copies), entities painted
+     * (and how many of them as specks), and milliseconds spent drawing. */
+    this.stats = { made: 0, mends: 0, painted: 0, specks: 0, ms: 0 };
     this.framePending = false;
     /** Set once the layer is cleared for good. */
     this.disposed = false;
@@ -457,9 +469,34 @@ export class TiledLayer {
   }
 
   paint(context, drawing, environment, matrix) {
+    const [minX, minY, maxX, maxY] = drawing.bounds;
+    if (Math.max(maxX - minX, maxY - minY) * matrix[0] < SPECK_PIXELS) {
+      if (drawing.speck === undefined) drawing.speck = this.speckOf(drawing, environment);
+      if (drawing.speck) {
+        this.stats.specks += 1;
+        return paintSpeck(context, drawing.speck, drawing.bounds, matrix);
+      }
+    }
     this.compile(drawing);
     if (drawing.eraser) paintEraser(context, drawing.eraser, environment, matrix);
     else paintNode(context, drawing.node, { ...INITIAL_STYLE, fontFamily: environment.fontFamily }, environment, matrix);
+  }
+
+  /** An entity's speck, measured once for all those drawn alike; null
+   * for images, and for erasers and what they erased (their masks cut what
+   * is beneath), which are always drawn whole. */
+  speckOf(drawing, environment) {
+    if (drawing.svg.includes('<defs') || drawing.svg.includes('<image')) return null;
+    const signature = speckSignature(drawing.svg);
+    let speck = this.specks.get(signature);
+    if (speck === undefined) {
+      if (this.specks.size >= MOST_SPECKS) this.specks.clear();
+      this.speckScratch ??= Object.assign(document.createElement('canvas'), { width: 16, height: 16 });
+      speck = measureSpeck(this.speckScratch, this.compile(drawing).node, drawing.bounds, environment);
+      this.specks.set(signature, speck);
+      forgetContextState();
+    }
+    return speck;
   }
 
   environment(target) {

@@ -372,7 +372,7 @@ def frames_while(driver, tracer, seconds, action, label=""):
                                  frames.push(now - last); last = now; requestAnimationFrame(frame); };
         requestAnimationFrame(frame);
         const tiled = window.easel.view.tiled;
-        if (tiled) tiled.stats = { made: 0, mends: 0, painted: 0, ms: 0 };""")
+        if (tiled) tiled.stats = { made: 0, mends: 0, painted: 0, specks: 0, ms: 0 };""")
     began = time.time()
     step = 0
     while time.time() - began < seconds:
@@ -561,7 +561,8 @@ def describe(case):
     frames = (f"{case['frames']:>4} frames: p50 {case['p50']:5.1f}, p95 {case['p95']:5.1f}, p99 {case['p99']:5.1f} ms; "
               f"over 16.7 ms {100 * case['over 16.7']:4.1f} %, over 33 ms {100 * case['over 33.3']:4.1f} %")
     if "tiles painted" in case:
-        frames += (f"; tiles a frame: {case['tiles ms']:.1f} ms drawing {case['tiles painted']:.0f} entities, "
+        frames += (f"; tiles a frame: {case['tiles ms']:.1f} ms drawing {case['tiles painted']:.0f} entities "
+                   f"({case.get('tiles specks', 0):.0f} as specks), "
                    f"{case['tiles mends']:.2f} canvases changed, {case['tiles made']:.2f} made")
     if "main p50" not in case:
         return frames
