@@ -277,6 +277,11 @@ def test_far_zoomed_out_entities_are_specks_of_the_colour_the_render_gives_them(
     typical, worst = differences[len(differences) // 2], differences[len(differences) * 95 // 100]
     print(f"specks against the render, 4 × 4 blocks: median {typical}, p95 {worst} of 255")
     assert typical <= 16 and worst <= 32
+    # Closer, only the texts, whose letters are 2.4 pixels high (emoji,
+    # stars and strokes are 8 or more across).
+    page.js("window.easel.view.tiled.stats.specks = 0;")
+    tiles_and_render(page, server, document, renderer, tmp_path, 0.3, "tiles-specks-texts")
+    assert 240 <= page.js("return window.easel.view.tiled.stats.specks") <= 4 * 240
     # Close up, nothing is a speck.
     page.js("window.easel.view.tiled.stats.specks = 0;")
     compare(page, server, document, renderer, tmp_path, 1, "tiles-specks-close")

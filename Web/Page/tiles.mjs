@@ -15,6 +15,11 @@ export const TILE = 512;
 /** How long tiles may draw in a frame (ms), and before the screen is first whole. */
 const FRAME_BUDGET_MS = 6;
 const FIRST_SCREEN_BUDGET_MS = 50;
+/** How long tiles may draw in a frame (ms) while most of the screen is
+ * blank (neither drawn nor covered by the zoom before): a board zoomed far
+ * out fills in a few long frames rather than in hundreds of short ones. A
+ * blank edge (a pan, a small zoom out) keeps to the frame's budget. */
+const FILL_BUDGET_MS = 24;
 /** A zoom held this long (ms) is drawn anew at its own scale: a zoom
  * gesture in progress moves the tiles by their transform alone. */
 const ZOOM_SETTLES = 400;
@@ -31,8 +36,9 @@ const SPARE_TILES = 8;
 /** A redraw of at most this many entities is done at once, in place; a
  * bigger one is drawn aside over several frames and then swapped in. */
 const AT_ONCE = 300;
-/** Entities fewer device pixels across than this are drawn as specks of
- * their colour (a level of detail for a board zoomed far out). */
+/** Entities fewer device pixels across than this (texts: with letters
+ * fewer high) are drawn as specks of their colour (a level of detail for a
+ * board zoomed far out). */
 const SPECK_PIXELS = 3;
 /** Specks kept measured, at most (a board has few kinds of entity, but
  * each colour and size of each is one). */
@@ -46,7 +52,7 @@ const MOST_DIRTY_PARTS = 64;
 
 /**
  * @typedef {{ id: string, bounds: number[], svg: string, node?: any, eraser?: any, hrefs?: string[],
- *   speck?: import('./tile-painter.mjs').Speck | null }} Drawing
+ *   speck?: import('./tile-painter.mjs').Speck | null, across?: number }} Drawing
  * @typedef {{ key: string, column: number, row: number, canvas: HTMLCanvasElement, dirty: number[][] | null,
  *   job: any, shownAt: number }} Tile
  */
@@ -94,7 +100,9 @@ export class TiledLayer {
     this.framePending = false;
     /** Set once the layer is cleared for good. */
     this.disposed = false;
-    /** The plane of the zoom before, while the new one is drawn. @type {{ plane: HTMLElement, scale: number } | null} */
+    /** The plane of the zoom before, while the new one is drawn, and the
+     * document areas its drawn tiles cover.
+     * @type {{ plane: HTMLElement, scale: number, covered: number[][] } | null} */
     this.previous = null;
     /** Called each time the tiles on screen are all drawn. */
     this.onScreenComplete = () => {};
@@ -291,6 +299,8 @@ export class TiledLayer {
     const settled = started - this.zoomChangedAt >= ZOOM_SETTLES;
     if (zoom !== this.scale && (settled || scaled > MOST_SCALED || scaled < 1 / MOST_SCALED)) this.rescale(zoom);
     const needed = this.tilesOnScreen(0);
+    const blank = this.screenShown ? needed.filter((tile) => this.isBlank(tile)).length : 0;
+    if (blank > needed.length / 2) budget = Math.max(budget, FILL_BUDGET_MS);
     let left = false;
     let worked = false;
     for (const tile of needed) {
@@ -323,7 +333,8 @@ export class TiledLayer {
    * scaled, until the new ones cover the screen. */
   rescale(zoom) {
     this.dropPrevious();
-    this.previous = { plane: this.plane, scale: this.scale };
+    const covered = [...this.tiles.values()].filter((tile) => tile.canvas.isConnected).map((tile) => this.tileArea(tile));
+    this.previous = { plane: this.plane, scale: this.scale, covered };
     for (const tile of this.tiles.values()) if (tile.job) tile.job = null;
     this.tiles.clear();
     this.plane = document.createElement('div');
@@ -331,6 +342,16 @@ export class TiledLayer {
     this.container.append(this.plane);
     this.scale = zoom;
     this.placePlane();
+  }
+
+  /** Whether a tile on screen shows nothing yet: never drawn, and not
+   * under a drawn tile of the zoom before (its corners and middle). */
+  isBlank(tile) {
+    if (tile.canvas.isConnected) return false;
+    const [left, top, right, bottom] = this.tileArea(tile);
+    const covered = this.previous?.covered ?? [];
+    const points = [[left, top], [right, top], [left, bottom], [right, bottom], [(left + right) / 2, (top + bottom) / 2]];
+    return !points.every(([x, y]) => covered.some((area) => area[0] <= x && x <= area[2] && area[1] <= y && y <= area[3]));
   }
 
   dropPrevious() {
@@ -469,8 +490,8 @@ export class TiledLayer {
   }
 
   paint(context, drawing, environment, matrix) {
-    const [minX, minY, maxX, maxY] = drawing.bounds;
-    if (Math.max(maxX - minX, maxY - minY) * matrix[0] < SPECK_PIXELS) {
+    drawing.across ??= across(drawing);
+    if (drawing.across * matrix[0] < SPECK_PIXELS) {
       if (drawing.speck === undefined) drawing.speck = this.speckOf(drawing, environment);
       if (drawing.speck) {
         this.stats.specks += 1;
@@ -543,6 +564,17 @@ export class TiledLayer {
     this.lifted = new Set();
   }
 
+}
+
+/** How big an entity is, in document units, for its level of detail: a
+ * text's letters (unreadable once that low, however long its lines; its
+ * paint bounds are generous), anything else's paint bounds' longer side. */
+function across(drawing) {
+  const [minX, minY, maxX, maxY] = drawing.bounds;
+  if (!drawing.svg.startsWith('<g class="text"')) return Math.max(maxX - minX, maxY - minY);
+  const fontSize = Number(/font-size="([\d.]+)"/.exec(drawing.svg)?.[1]);
+  const scale = Number(/^<g [^>]*transform="[^"]*scale\(([\d.]+)/.exec(drawing.svg)?.[1] ?? 1);
+  return Number.isFinite(fontSize) && Number.isFinite(scale) ? fontSize * scale : maxY - minY;
 }
 
 /** `parts` with `part` added: joined to every part it meets, and to the
