@@ -243,7 +243,7 @@ def test_changes_far_apart_on_one_tile_are_mended_apart_painting_only_what_each_
 
 def test_far_zoomed_out_entities_are_specks_of_the_colour_the_render_gives_them(server, browsers, tmp_path):
     # A board of every kind but images, 40 × 24 of them, each at most about
-    # 50 units across: at zoom 0.05, under 3 pixels.
+    # 50 units across: at zoom 0.05, under 3 pixels (specks below 4).
     lines = []
     for row in range(24):
         for column in range(40):

@@ -236,6 +236,9 @@ enum SessionFlag: Int32, CaseIterable {
     /// The server refused the token (`ErrorCode.refusesAccess`):
     /// reconnecting with it cannot help.
     case accessRefused = 4096
+    /// A render brought in only part of the entities the screen newly
+    /// shows (`broughtInPerRender`): the next brings in more.
+    case moreToDraw = 8192
 
     var name: String {
         switch self {
@@ -248,6 +251,7 @@ enum SessionFlag: Int32, CaseIterable {
         case .unacknowledged: "unacknowledged"
         case .canBringToFront: "canBringToFront"
         case .canSendToBack: "canSendToBack"
+        case .moreToDraw: "moreToDraw"
         case .hasText: "hasText"
         case .hasShape: "hasShape"
         case .oneText: "oneText"

@@ -233,6 +233,8 @@ async function start() {
     connection.flush();
     const rendering = performance.now();
     view.apply(session.render());
+    // A pan or zoom that shows thousands more is drawn a few thousand a frame.
+    if (flags.moreToDraw) changed();
     if (!firstPaint) renderingMs = performance.now() - rendering;
     markFirstPaint();
     view.preview(session.preview());

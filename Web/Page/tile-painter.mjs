@@ -355,9 +355,13 @@ export function measureSpeck(scratch, node, bounds, environment) {
  * characters as their count, a stroke's path as its length.
  */
 export function speckSignature(svg) {
-  return svg.replace(/^<g class="(\w+)"[^>]*>/, '$1')
-    .replace(/>([^<]*)<\/tspan>/g, (_, text) => `>${text.length}</tspan>`)
-    .replace(/ d="([^"]*)"/g, (_, path) => ` d=${path.length}`);
+  // Read by position, not by patterns: a zoom out asks for 50,000.
+  const kindStarts = '<g class="'.length;
+  const kind = svg.slice(kindStarts, svg.indexOf('"', kindStarts));
+  const body = svg.slice(svg.indexOf('>') + 1);
+  if (kind === 'text') return kind + body.replace(/>([^<]*)<\/tspan>/g, (_, text) => `>${text.length}</tspan>`);
+  if (kind === 'stroke') return kind + body.replace(/ d="([^"]*)"/g, (_, path) => ` d=${path.length}`);
+  return kind + body;
 }
 
 function paintImage(context, node, environment, matrix) {

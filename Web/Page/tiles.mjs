@@ -38,8 +38,9 @@ const SPARE_TILES = 8;
 const AT_ONCE = 300;
 /** Entities fewer device pixels across than this (texts: with letters
  * fewer high) are drawn as specks of their colour (a level of detail for a
- * board zoomed far out). */
-const SPECK_PIXELS = 3;
+ * board zoomed far out): at that size no emoji, shape or stroke can be
+ * told from another of its colour, and no text read. */
+const SPECK_PIXELS = 4;
 /** Specks kept measured, at most (a board has few kinds of entity, but
  * each colour and size of each is one). */
 const MOST_SPECKS = 4096;
@@ -78,6 +79,9 @@ export class TiledLayer {
     this.ranksStale = false;
     /** @type {Set<string>} */
     this.lifted = new Set();
+    /** Entities first drawn since the last whole order, put on top until
+     * it comes. @type {Set<string>} */
+    this.newcomers = new Set();
     /** Definitions (erasers' ink, masks) by their SVG id. */
     this.definitions = new Map();
     /** The zoom the tiles are drawn at. */
@@ -107,6 +111,8 @@ export class TiledLayer {
     /** Called each time the tiles on screen are all drawn. */
     this.onScreenComplete = () => {};
     this.screenShown = false;
+    /** Whether most of the screen was blank and some still is. */
+    this.filling = false;
   }
 
   get size() { return this.drawings.size; }
@@ -124,6 +130,7 @@ export class TiledLayer {
     if (!this.ranks.has(id)) {
       this.ranks.set(id, this.order.length);
       this.order.push(id);
+      this.newcomers.add(id);
     }
     // Definitions are needed before anything that refers to them is painted.
     const defines = svg.includes('<defs');
@@ -149,13 +156,26 @@ export class TiledLayer {
     this.dirty(old.bounds);
   }
 
-  /** The whole bottom-to-top order. */
+  /** The whole bottom-to-top order. Only when it moves entities drawn
+   * before against each other is everything drawn again: newcomers (a pan
+   * or zoom brings thousands, a few thousand a render) were marked where
+   * they are drawn. */
   setOrder(ids) {
+    this.refreshRanks();
+    let last = -1;
+    let kept = true;
+    for (const id of ids) {
+      const rank = this.ranks.get(id);
+      if (rank === undefined || this.newcomers.has(id)) continue;
+      if (rank < last) { kept = false; break; }
+      last = rank;
+    }
+    this.newcomers.clear();
     this.order = ids.slice();
     this.ranksStale = true;
     const listed = new Set(ids);
     for (const id of this.drawings.keys()) if (!listed.has(id)) this.order.push(id);
-    this.dirtyEverything();
+    if (!kept) this.dirtyEverything();
   }
 
   /** One entity put just below `above` (on top when null). */
@@ -299,8 +319,11 @@ export class TiledLayer {
     const settled = started - this.zoomChangedAt >= ZOOM_SETTLES;
     if (zoom !== this.scale && (settled || scaled > MOST_SCALED || scaled < 1 / MOST_SCALED)) this.rescale(zoom);
     const needed = this.tilesOnScreen(0);
+    // Once most of the screen was blank, until none of it is.
     const blank = this.screenShown ? needed.filter((tile) => this.isBlank(tile)).length : 0;
-    if (blank > needed.length / 2) budget = Math.max(budget, FILL_BUDGET_MS);
+    if (blank > needed.length / 2) this.filling = true;
+    if (blank === 0) this.filling = false;
+    if (this.filling) budget = Math.max(budget, FILL_BUDGET_MS);
     let left = false;
     let worked = false;
     for (const tile of needed) {
@@ -562,6 +585,7 @@ export class TiledLayer {
     this.ranks.clear();
     this.definitions.clear();
     this.lifted = new Set();
+    this.newcomers.clear();
   }
 
 }
