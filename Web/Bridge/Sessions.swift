@@ -38,6 +38,9 @@ final class WebSession {
     /// in are drawn and those it leaves are erased; those drawn already are
     /// drawn again only if an op named them.
     var areaMoved = false
+    /// Entities the area brought in that are not drawn yet, the bottom of
+    /// the z-order last: a render draws `broughtInPerRender` of them.
+    var toBring: [EntityID] = []
     /// The erasers that recorded nothing of what they erased, as last
     /// drawn, in z-order: when they change, the masks of the entities
     /// beneath them do, and everything is drawn again.
@@ -307,7 +310,7 @@ public func easelSessionFlags(_ handle: Int32) -> Int32 {
     set(.gestureInFlight, editor.state.gesture != nil)
     set(.unacknowledged, client.unacknowledgedCount > 0)
     set(.accessRefused, client.lastError?.code.refusesAccess ?? false)
-    set(.moreToDraw, session.areaMoved && session.touched != nil)
+    set(.moreToDraw, !session.toBring.isEmpty)
     return flags
 }
 
@@ -377,23 +380,25 @@ public func easelSessionRender(_ handle: Int32) -> Int32 {
         session.drawnZKeys[id] = nil
         if session.drawn.removeValue(forKey: id) != nil { records.record(2, id.description) }
     }
-    var moreToBring = false
     if var touched = session.touched {
         if session.areaMoved {
-            var brought = 0
+            // One walk of the whole order for the area; the entities it
+            // brings in are drawn over the renders that follow.
+            var toBring: [EntityID] = []
             document.forEachEntity { entity in
                 if shows(entity) {
-                    guard session.drawn[entity.id] == nil else { return }
-                    if brought < broughtInPerRender {
-                        draw(entity)
-                        brought += 1
-                    } else {
-                        moreToBring = true
-                    }
+                    if session.drawn[entity.id] == nil { toBring.append(entity.id) }
                 } else if session.drawn[entity.id] != nil {
                     erase(entity.id)
                 }
             }
+            session.toBring = toBring.reversed()
+        }
+        var brought = 0
+        while brought < broughtInPerRender, let id = session.toBring.popLast() {
+            guard session.drawn[id] == nil, let entity = document[id], shows(entity) else { continue }
+            draw(entity)
+            brought += 1
         }
         // A blur eraser drawn before erasures were recorded draws what lies
         // beneath it, which may have changed.
@@ -413,10 +418,10 @@ public func easelSessionRender(_ handle: Int32) -> Int32 {
         if placed.count > placedOneByOne {
             // Many placed at once (an area moved in): the whole order costs
             // the page less than a search for each one's neighbour.
+            // IDs only: a render that brings in part of a pan's entities
+            // sends this each time, and building every entity was most of it.
             var drawn: [String] = []
-            document.forEachEntity { entity in
-                if session.drawn[entity.id] != nil { drawn.append(entity.id.description) }
-            }
+            for id in document.zOrder where session.drawn[id] != nil { drawn.append(id.description) }
             records.record(3, drawn.joined(separator: " "))
         } else {
             placed.sort { ($0.zKey, $0.id) > ($1.zKey, $1.id) }
@@ -428,6 +433,7 @@ public func easelSessionRender(_ handle: Int32) -> Int32 {
             }
         }
     } else {
+        session.toBring = []
         session.drawnErased = layers.erased
         var entities: [Entity] = []
         document.forEachEntity { entity in
@@ -442,7 +448,7 @@ public func easelSessionRender(_ handle: Int32) -> Int32 {
         }
     }
     session.touched = []
-    session.areaMoved = moreToBring
+    session.areaMoved = false
     setResult(records.bytes)
     return records.count
 }
@@ -454,7 +460,7 @@ let placedOneByOne = 64
 /// At most this many entities a pan or zoom newly shows are drawn in one
 /// render; the rest in the renders after. Zoomed out to fit 50,000, all
 /// 47,000 at once were one frame of 2.5 s.
-let broughtInPerRender = 4_000
+let broughtInPerRender = 2_000
 
 private func isBlur(_ entity: Entity) -> Bool {
     if case .stroke(let stroke) = entity.content { stroke.tool == .blur } else { false }
