@@ -402,10 +402,12 @@ def frames_while(driver, tracer, seconds, action, label=""):
 
 def wait_for_whole_screen(driver, since, most=30.0):
     """Milliseconds from `since` (time.monotonic()) until the screen shows
-    every tile drawn at the view's zoom; None when it never did within
-    `most` seconds, or the page draws no tiles."""
+    every tile drawn at the view's zoom, with every entity in view brought
+    in (the module brings in a few thousand a render); None when it never
+    did within `most` seconds, or the page draws no tiles."""
     while time.monotonic() - since < most:
-        settled = driver.execute_script("const t = window.easel.view.tiled; return t ? t.isSettled() : null")
+        settled = driver.execute_script("const t = window.easel.view.tiled;"
+                                        "return t ? t.isSettled() && !window.easel.session.flags.moreToDraw : null")
         if settled is None:
             return None
         if settled:
