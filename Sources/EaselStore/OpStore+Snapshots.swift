@@ -56,12 +56,15 @@ extension OpStore {
         return try statement.unsigned(0)
     }
 
-    public func latestSnapshot(of name: String) throws(StoreError) -> Snapshot? {
+    /// The latest snapshot, or with `limit` the latest at or before it.
+    public func latestSnapshot(of name: String, atOrBefore limit: UInt64 = .max) throws(StoreError) -> Snapshot? {
         let id = try documentID(name)
         let statement = try database.statement(
-            "SELECT position, format, state FROM snapshots WHERE document = ? ORDER BY position DESC LIMIT 1")
+            "SELECT position, format, state FROM snapshots WHERE document = ? AND position <= ?"
+                + " ORDER BY position DESC LIMIT 1")
         defer { statement.reset() }
         try statement.bind(1, id)
+        try statement.bind(2, Int64(min(limit, Self.largest)))
         guard try statement.step() else { return nil }
         let position: UInt64
         do throws(StoreError) {

@@ -278,3 +278,31 @@ private func runWithDefaultSignals(_ path: String, _ arguments: [String]) throws
         #expect(passing.status == 0, "\(passing.output)")
     }
 }
+
+@Suite struct ReplayCompactedTests {
+    @Test("replay of a compacted document steps through every kept op, though a later snapshot exists")
+    func replayStartsAtTheSnapshotTheCompactionKept() throws {
+        let path = temporaryDatabase()
+        let store = try OpStore(path: path)
+        try store.createDocument("replay/compacted", epoch: Epoch(rawValue: 1), at: 0)
+        var editor = Editor(replica: ReplicaID(rawValue: 0xC4))
+        var ops: [Op] = []
+        for index in 0..<6 {
+            ops += try editor.perform(.place(.emoji("⭐", size: 40), at: Point(x: Float(index) * 40, y: 50)))
+        }
+        let logged = ops.enumerated().map { LoggedOp(position: UInt64($0 + 1), op: $1, author: "ada", receivedAt: 0) }
+        let cut = logged.count / 2
+        try store.append(Array(logged[..<cut]), to: "replay/compacted")
+        try store.snapshot("replay/compacted", at: 0)
+        try store.compact("replay/compacted")
+        try store.append(Array(logged[cut...]), to: "replay/compacted")
+        // As the server leaves a document it unloads.
+        try store.snapshot("replay/compacted", at: 0)
+
+        let printed = try runEasel(["replay", "--db", path, "--doc", "replay/compacted", "--print"])
+        #expect(printed.status == 0, "\(printed.errors)")
+        let steps = printed.output.split(separator: "\n")
+        // The snapshot's line, then one a kept op.
+        #expect(steps.count == 1 + logged.count - cut, "\(printed.output)")
+    }
+}

@@ -136,6 +136,32 @@ struct SyncClientPresenceTests {
         #expect(sentPresence(&client).last?.state?.position == 2)
     }
 
+    @Test func aBigDocumentsStateIsHashedOnceAGapForItsSizeAndNotInTheMomentOfItsWelcome() throws {
+        var client = SyncClient(
+            document: try DocumentName("boards/one"), user: ServerHarness.user("bob"), replica: bob, at: start)
+        // Four records at two an interval: a gap of two intervals.
+        client.configuration.stateRecordsPerInterval = 2
+        client.connectionOpened(at: start)
+        let stars = (1...4).map { F.createStar(UInt64($0)) }
+        client.receive(
+            .welcome(
+                Welcome(
+                    protocolVersion: WireProtocol.version, epoch: Epoch(rawValue: 1), position: 4,
+                    content: .snapshot(stars), peers: [])),
+            at: start)
+        #expect(client.presence(at: start).state == nil, "hashed in the welcome")
+        client.tick(at: start + 999)
+        #expect(sentPresence(&client).allSatisfy { $0.state == nil })
+        client.tick(at: start + 1_000)
+        #expect(sentPresence(&client).last?.state == PresenceState(position: 4, hash: client.editor.document.stateHash))
+
+        client.receive(.ops([PositionedOp(position: 5, op: F.moveStar(5, to: 30))]), at: start + 1_100)
+        client.tick(at: start + 2_999)
+        #expect(sentPresence(&client).allSatisfy { $0.state?.position == 4 }, "hashed again within a gap")
+        client.tick(at: start + 3_000)
+        #expect(sentPresence(&client).last?.state?.position == 5)
+    }
+
     @Test func aClientWhoseWelcomeSaysVersionOneSharesNoState() throws {
         var client = try connectedClient(snapshot: [F.createStar()], protocol: 1)
         client.pointerMoved(to: Point(x: 1, y: 1), at: start + 1_000)

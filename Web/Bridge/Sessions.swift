@@ -231,12 +231,6 @@ public func easelSessionReceive(_ handle: Int32, _ pointer: UnsafeRawPointer, _ 
 @_cdecl("easel_session_tick")
 public func easelSessionTick(_ handle: Int32, _ now: Double) {
     guard let session = sessions[handle] else { return }
-    // The state shared in presence is a hash of the whole document: on a
-    // big one (about 10 ms at 10,000 entities, 50 at 50,000) once a second
-    // would drop a frame in sixty to a frame in twenty. A fifth of a
-    // millisecond an entity keeps it near one in a hundred.
-    let entities = Int64(session.client.editor.document.visibleCount)
-    session.client.configuration.stateInterval = max(1_000, entities / 5)
     session.client.tick(at: timestamp(now))
 }
 

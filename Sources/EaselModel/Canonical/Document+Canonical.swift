@@ -35,7 +35,9 @@ extension Document {
         writer.varint(UInt64(ordered.count))
         for slot in ordered {
             let record = records[Int(slot)]
-            let characters = texts[record.id].flatMap { $0.hasEdits ? $0 : nil }
+            // Most boards have no text edited character by character:
+            // then no record pays for a lookup.
+            let characters = texts.isEmpty ? nil : texts[record.id].flatMap { $0.hasEdits ? $0 : nil }
             record.encodeCanonically(into: &writer, withCharacters: characters != nil)
             characters?.encodeCanonically(into: &writer)
             if writer.bytes.count >= 4096 {
@@ -53,19 +55,40 @@ extension EntityRecord {
     func encodeCanonically(into writer: inout ByteWriter, withCharacters: Bool = false) {
         writer.opID(id.creation)
         writer.byte((kind?.rawValue ?? 0) | (withCharacters ? 0x80 : 0))
-        let written = FieldID.allCases.filter { read($0).stamp != .unwritten }
-        writer.varint(UInt64(written.count + (alive.isWritten ? 1 : 0)))
+        // Fields in tag order: the inline registers (x through zKey), then
+        // the written ones, which are kept in tag order. Read in place: a
+        // `Field` made for each of the 22 tags was most of a state hash.
+        var inlineCount = zKey.isWritten ? 1 : 0
+        if x.isWritten { inlineCount += 1 }
+        if y.isWritten { inlineCount += 1 }
+        if scale.isWritten { inlineCount += 1 }
+        if rotation.isWritten { inlineCount += 1 }
+        writer.varint(UInt64(inlineCount + written.registers.count + (alive.isWritten ? 1 : 0)))
         if alive.isWritten {
             // Tag 0 is the alive flag, which no set op names.
             writer.byte(0)
             writer.opID(alive.stamp)
             writer.byte(alive.value ? 1 : 0)
         }
-        for field in written {
-            let (value, stamp) = read(field)
+        func inlineFloat(_ field: FieldID, _ register: Register<Float>) {
+            guard register.isWritten else { return }
             writer.byte(field.rawValue)
-            writer.opID(stamp)
-            value.encodeValue(into: &writer)
+            writer.opID(register.stamp)
+            writer.float(register.value)
+        }
+        inlineFloat(.x, x)
+        inlineFloat(.y, y)
+        inlineFloat(.scale, scale)
+        inlineFloat(.rotation, rotation)
+        if zKey.isWritten {
+            writer.byte(FieldID.zKey.rawValue)
+            writer.opID(zKey.stamp)
+            writer.string(zKey.value.string)
+        }
+        for register in written.registers {
+            writer.byte(register.value.id.rawValue)
+            writer.opID(register.stamp)
+            register.value.encodeValue(into: &writer)
         }
         let chunks = strokeSamples.chunksByStart
         writer.varint(UInt64(chunks.count))

@@ -7,7 +7,8 @@
 /// about 660 bytes in the module, most of it registers never written. A
 /// field that is absent here reads as its default, unwritten.
 struct WrittenFields: Hashable, Sendable {
-    private var registers: [Register<Field>] = []
+    /// In tag order (the order of `present`'s bits).
+    private(set) var registers: [Register<Field>] = []
     /// Bit `n` set when the field whose raw value is `n` has a register:
     /// a register is found by counting the bits below its own, never by
     /// scanning (renders and hit tests read these for every entity).

@@ -14,9 +14,13 @@ public struct SyncClientConfiguration: Hashable, Sendable {
     public var messageBytes = ProtocolLimits.messageBytes
     /// The shortest gap between two presence messages (20 a second).
     public var presenceInterval: Int64 = 1000 / Int64(ProtocolLimits.presencePerSecond)
-    /// The shortest gap between two changes of the state shared in presence:
-    /// hashing the document costs time in proportion to its size.
+    /// The shortest gap between two changes of the state shared in presence,
+    /// once for every `stateRecordsPerInterval` records the document holds:
+    /// hashing costs time in proportion to the document's size, on the
+    /// thread that draws (in the page, tens of milliseconds at 50,000
+    /// entities; once a second was a dropped frame a second).
     public var stateInterval: Int64 = 1_000
+    public var stateRecordsPerInterval = 5_000
     /// Without interaction this long, presence says idle and goes quiet.
     public var idleAfter: Int64 = 10_000
     /// The longest a peer's ended gesture stays drawn while its ops are

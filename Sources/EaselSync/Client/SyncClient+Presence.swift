@@ -40,18 +40,26 @@ extension SyncClient {
         return (agreeing.sorted { $0.rawValue < $1.rawValue }, disagreeing.sorted { $0.rawValue < $1.rawValue })
     }
 
+    /// The gap between two hashes of this document: `stateInterval` for
+    /// each `stateRecordsPerInterval` records, at least one.
+    var stateGap: Int64 {
+        let per = max(configuration.stateRecordsPerInterval, 1)
+        let intervals = max(1, (editor.document.recordCount + per - 1) / per)
+        return configuration.stateInterval * Int64(intervals)
+    }
+
     /// Takes this copy's state into what presence shares, at most once per
-    /// `stateInterval` and never while a gesture is in flight (hashing a
-    /// large document would cost the gesture its frames); the same position
-    /// is never hashed twice.
+    /// `stateGap` and never while a gesture is in flight (hashing a large
+    /// document would cost the gesture its frames); the same position is
+    /// never hashed twice.
     mutating func refreshSharedState(at now: Timestamp) {
         guard editor.state.gesture == nil else { return }
-        if let at = stateSharedAt, now.milliseconds(since: at) < configuration.stateInterval { return }
+        if let due = stateDueAt, now < due { return }
         guard let point = resumePoint else { return }
         if let shared = sharedState, shared.epoch == point.epoch, shared.state.position == point.position { return }
         guard let state = stateAtPosition else { return }
         sharedState = (point.epoch, state)
-        stateSharedAt = now
+        stateDueAt = now + stateGap
     }
 
     /// Sends presence when it changed and the throttle allows; an idle

@@ -71,7 +71,8 @@ public struct SyncClient: Sendable {
     /// The state shared in presence, and its epoch: positions count anew in
     /// another epoch.
     var sharedState: (epoch: Epoch, state: PresenceState)?
-    var stateSharedAt: Timestamp?
+    /// When the state shared in presence may next change.
+    var stateDueAt: Timestamp?
     var lastInteraction: Timestamp
     /// The latest time any event carried: when pushes formed on taking the
     /// outputs were sent.
@@ -285,6 +286,10 @@ public struct SyncClient: Sendable {
         for chunk in chunks {
             for peer in chunk.peers where peer.replica != replica { peers[peer.replica] = peer }
         }
+        // A small document's state is shared from the welcome on; a big
+        // one's waits its interval less one, not hashed in the moment the
+        // client has its whole document to draw.
+        stateDueAt = now + (stateGap - configuration.stateInterval)
         sharePresence(at: now)
     }
 

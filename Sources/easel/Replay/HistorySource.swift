@@ -49,9 +49,14 @@ extension OpHistory {
         let ops = try store.ops(of: name, after: 0)
         let compacted = try ops.first.map { $0.position > 1 } ?? (store.head(of: name) > 0)
         guard compacted else { return OpHistory(name: name, ops: ops) }
-        // What is left starts after the latest snapshot: the store's own
-        // load reads exactly that, and checks the tail for gaps.
-        let loaded = try store.load(name)
-        return OpHistory(name: name, base: loaded.snapshot, ops: loaded.tail)
+        // What is left starts after the snapshot the compaction kept, not
+        // a later one (the server and imports take those at heads).
+        let head = try store.head(of: name)
+        let base = try store.latestSnapshot(of: name, atOrBefore: (ops.first?.position ?? head + 1) - 1)
+        let start = (base?.position ?? 0) + 1
+        if let first = ops.first?.position, first != start {
+            throw CommandError("the log of \(name) skips from position \(start - 1) to \(first)")
+        }
+        return OpHistory(name: name, base: base, ops: ops)
     }
 }
