@@ -260,10 +260,11 @@ async function start() {
       const started = performance.now();
       setTextIfChanged($('state-key'), session.emojiKey);
       keyShownAt = performance.now();
-      // On a big document the hash takes long (about 10 ms at 10,000
-      // entities, 50 at 50,000): waited on 100 times as long, it drops
-      // about one frame in a hundred.
-      keyInterval = Math.max(500, 100 * (keyShownAt - started));
+      // On a big document the hash takes long (several milliseconds at
+      // 10,000 entities, tens at 50,000), and a frame that hashes is
+      // likely late: waited on 1,000 times as long, it costs at most about
+      // one frame in a thousand.
+      keyInterval = Math.max(500, 1000 * (keyShownAt - started));
     }
   }
 

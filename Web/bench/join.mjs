@@ -3,7 +3,7 @@
 // message and renders once, and says where the time and the module's
 // memory went. Prints JSON: {"messages", "message bytes", "connect ms",
 // "first message ms", "receiving ms", "slowest message ms", "render ms",
-// "memory MB": {"before", "welcomed", "rendered"}}.
+// "state hash ms", "memory MB": {"before", "welcomed", "rendered"}}.
 // Usage: node --experimental-websocket Web/bench/join.mjs MODULE ws://127.0.0.1:PORT/d/DOC [WIDTH HEIGHT]
 import { readFile } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
@@ -71,11 +71,16 @@ for (let tick = 1; tick <= linger * 20; tick += 1) {
   if (tick % 10 === 0) void session.emojiKey;
   if (tick % 20 === 0) console.error(`${tick / 20} s: module ${memoryMB()} MB`);
 }
+// The state key hashes the whole document, as the page does now and then.
+const hashStart = performance.now();
+void session.emojiKey;
+const hash = performance.now() - hashStart;
 socket.close();
 const round = (value) => Math.round(value * 10) / 10;
 console.log(JSON.stringify({
   messages, 'message bytes': bytes, 'connect ms': round(opened), 'first message ms': round(firstMessage),
   'receiving ms': round(receiving), 'slowest message ms': round(slowest), 'render ms': round(render),
+  'state hash ms': round(hash),
   'memory MB': { before: round(before), welcomed: round(welcomed), rendered: round(memoryMB()) },
   ...(process.env.EASEL_JOIN_STEPS ? { steps } : {}),
 }));

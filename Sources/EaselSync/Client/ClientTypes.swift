@@ -20,7 +20,7 @@ public struct SyncClientConfiguration: Hashable, Sendable {
     /// thread that draws (in the page, tens of milliseconds at 50,000
     /// entities; once a second was a dropped frame a second).
     public var stateInterval: Int64 = 1_000
-    public var stateRecordsPerInterval = 5_000
+    public var stateRecordsPerInterval = 2_000
     /// Without interaction this long, presence says idle and goes quiet.
     public var idleAfter: Int64 = 10_000
     /// The longest a peer's ended gesture stays drawn while its ops are
