@@ -6,10 +6,16 @@ import EaselSync
 extension ServiceHost {
     func answerHTTP(_ wsi: OpaquePointer, path: String) -> Int32 {
         switch HTTPRoute(path: path) {
-        case .blob: http.startBlob(wsi, path: path)
-        case .health: http.answerWhole(wsi, healthAnswer)
-        case .metrics: http.answerWhole(wsi, metricsAnswer)
-        case .site: http.answerWhole(wsi, siteAnswer(wsi, path: path))
+        case .blob: return http.startBlob(wsi, path: path)
+        case .health: return http.answerWhole(wsi, healthAnswer)
+        case .metrics: return http.answerWhole(wsi, metricsAnswer)
+        case .site:
+            let answer = siteAnswer(wsi, path: path)
+            if answer.status < 400 {
+                warmDocument(at: path)
+                carryOutOutputs()
+            }
+            return http.answerWhole(wsi, answer)
         }
     }
 

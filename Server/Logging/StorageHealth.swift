@@ -18,7 +18,10 @@ final class StorageHealth: Sendable {
         case .stored(let ticket, .failure(var failure), let ops):
             log(&failure, document: nil, logger: logger)
             completion = .stored(ticket, .failure(failure), ops: ops)
-        case .loaded(_, .success), .stored(_, .success, _):
+        case .warmed(let document, .failure(var failure)):
+            log(&failure, document: document, logger: logger)
+            completion = .warmed(document, .failure(failure))
+        case .loaded(_, .success), .warmed(_, .success), .stored(_, .success, _):
             if failing.withLock({ failing in defer { failing = false }; return failing }) {
                 logger.notice("storage recovered")
             }

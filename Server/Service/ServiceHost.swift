@@ -135,6 +135,9 @@ final class ServiceHost: @unchecked Sendable {
             fanout.add(LiveConnection(id: id, wsi: wsi, encoding: encoding, messageBytes: limits.messageBytes))
             log.connectionOpened(id, peer: peerAddress(wsi), encoding: encoding)
             server.open(id, at: clock.now)
+            if let path = requestHeader({ easel_lws_header(wsi, easel_lws_token_get_uri, $0, $1) }) {
+                warmDocument(at: path)
+            }
         case LWS_CALLBACK_RECEIVE:
             guard let connection = connection(of: session) else { return -1 }
             receive(input, length, on: connection)
@@ -215,7 +218,15 @@ final class ServiceHost: @unchecked Sendable {
 
     // MARK: Outputs
 
-    private func carryOutOutputs() {
+    /// A page or socket at `/d/<document>` names its document before its
+    /// hello can: the room starts loading now (`SyncServer.warm`).
+    func warmDocument(at path: String) {
+        guard !shutdown.isStopping, path.hasPrefix("/d/"), let document = try? DocumentName(String(path.dropFirst(3)))
+        else { return }
+        server.warm(document, at: clock.now)
+    }
+
+    func carryOutOutputs() {
         // Events first: a joiner's document is known before its welcome goes.
         for event in server.takeEvents() {
             log.event(event)
@@ -235,7 +246,7 @@ final class ServiceHost: @unchecked Sendable {
                 send(message, to: recipients)
             case .close(let id, let code):
                 connections[id]?.close(code)
-            case .load, .append, .unloaded:
+            case .load, .warm, .append, .unloaded:
                 store(output)
             }
         }

@@ -36,6 +36,19 @@ final class StoreRoomStorage: RoomStorage {
             completion: { result in completion(result.mapError(StorageFailure.init)) })
     }
 
+    func loadIfStored(
+        _ document: DocumentName, completion: @escaping @Sendable (Result<CommittedHistory?, StorageFailure>) -> Void
+    ) {
+        let (name, clock) = (document.rawValue, clock)
+        worker.perform(
+            { store throws(StoreError) -> CommittedHistory? in
+                guard try store.documentInfo(name) != nil else { return nil }
+                try store.markServing(name, at: clock.now.rawValue)
+                return try store.load(name)
+            },
+            completion: { result in completion(result.mapError(StorageFailure.init)) })
+    }
+
     func append(
         _ ops: [LoggedOp], to document: DocumentName,
         completion: @escaping @Sendable (Result<Void, StorageFailure>) -> Void

@@ -109,6 +109,7 @@ static inline int easel_lws_http_method(struct lws *wsi) {
 
 static const int easel_lws_token_authorization = WSI_TOKEN_HTTP_AUTHORIZATION;
 static const int easel_lws_token_content_length = WSI_TOKEN_HTTP_CONTENT_LENGTH;
+static const int easel_lws_token_get_uri = WSI_TOKEN_GET_URI;
 
 // A request header (an lws token) into `buffer`, NUL-terminated; its length,
 // or -1 when it is absent or does not fit.

@@ -92,7 +92,7 @@ public final class InProcessServer: @unchecked Sendable {
                     server.close(id, at: clock.now)
                     link.delegate?.transportClosed()
                 }
-            case .load, .append, .unloaded:
+            case .load, .warm, .append, .unloaded:
                 _ = storage.perform(output) { [self] completion in
                     queue.async {
                         completion.deliver(to: self.server, at: self.clock.now)

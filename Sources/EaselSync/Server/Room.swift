@@ -17,6 +17,8 @@ final class Room {
     let generation: UInt64
 
     private(set) var isLoaded = false
+    /// Loading ahead of any hello, only if the document was ever stored.
+    var isWarming = false
     /// What arrived while the history loads, replayed in order once it has.
     private var waiting: [(connection: ConnectionID, arrival: Arrival, time: Timestamp)] = []
 
@@ -81,6 +83,9 @@ final class Room {
         self.generation = generation
         self.configuration = configuration
     }
+
+    /// Whether anyone waits for the history to load.
+    var hasWaiting: Bool { !waiting.isEmpty }
 
     var isIdle: Bool { isLoaded && members.isEmpty && waiting.isEmpty && pendingPushes.isEmpty }
 

@@ -39,6 +39,9 @@ public enum ServerOutput: Hashable, Sendable {
     case close(ConnectionID, CloseCode)
     /// Load a document's committed history; answer with `loaded`.
     case load(DocumentName)
+    /// Load a document's committed history only if it was ever stored,
+    /// creating nothing; answer with `warmed`.
+    case warm(DocumentName)
     /// Make ops durable; answer with `stored` once they are (or failed).
     case append([LoggedOp], to: DocumentName, ticket: StorageTicket)
     /// A room emptied and everything it accepted is committed: the host may

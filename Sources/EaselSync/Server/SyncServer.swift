@@ -226,6 +226,40 @@ public final class SyncServer {
         settleClosures(at: now)
     }
 
+    /// Loads a document's room ahead of any hello, if the document was ever
+    /// stored: a page or socket at `/d/<document>` names it half a second
+    /// before the page can say hello (its module must be ready first), and
+    /// the room of a big board takes a quarter of a second to load. Creates
+    /// no document and unloads no other room for it; a room nobody joins
+    /// unloads after `unloadDelay`, as any idle room does.
+    public func warm(_ document: DocumentName, at now: Timestamp) {
+        guard rooms[document] == nil, rooms.count < configuration.limits.rooms else { return }
+        makeRoom(document).isWarming = true
+        io.outputs.append(.warm(document))
+    }
+
+    /// A warm load's answer. A document never stored gets its room only
+    /// when a hello came meanwhile, loaded then as any hello's.
+    public func warmed(
+        _ document: DocumentName, _ result: Result<CommittedHistory?, StorageFailure>, at now: Timestamp
+    ) {
+        guard let room = rooms[document], room.isWarming, !room.isLoaded else { return }
+        room.isWarming = false
+        switch result {
+        case .success(let history?):
+            loaded(document, .success(history), at: now)
+        case .success(nil) where room.hasWaiting:
+            io.outputs.append(.load(document))
+        case .success(nil):
+            forget(room)
+        case .failure(let failure) where room.hasWaiting:
+            loaded(document, .failure(failure), at: now)
+        case .failure(let failure):
+            forget(room)
+            events.append(.roomFailed(document, failure))
+        }
+    }
+
     public func stored(_ ticket: StorageTicket, _ result: Result<Void, StorageFailure>, at now: Timestamp) {
         guard let room = roomsByGeneration[ticket.room] else { return }
         room.stored(ticket, result, into: &io)
@@ -284,11 +318,16 @@ public final class SyncServer {
             guard let (longestIdle, _) = idle.min(by: { $0.1 < $1.1 }) else { return nil }
             unload(longestIdle)
         }
+        let room = makeRoom(document)
+        io.outputs.append(.load(document))
+        return room
+    }
+
+    private func makeRoom(_ document: DocumentName) -> Room {
         let room = Room(name: document, generation: nextGeneration, configuration: configuration)
         nextGeneration += 1
         rooms[document] = room
         roomsByGeneration[room.generation] = room
-        io.outputs.append(.load(document))
         return room
     }
 

@@ -22,6 +22,7 @@ public final class InMemoryRoomStorage: RoomStorage, @unchecked Sendable {
     private var pending: [Pending] = []
     private var pendingLoads:
         [(document: String, completion: @Sendable (Result<CommittedHistory, StorageFailure>) -> Void)] = []
+    private var pendingWarms: [() -> Void] = []
     /// Epochs for documents first loaded here: from a seed, so runs replay.
     private var epochs: SplitMix64
     /// When true, appends commit at once, as a store with no latency would.
@@ -49,8 +50,22 @@ public final class InMemoryRoomStorage: RoomStorage, @unchecked Sendable {
         }
     }
 
-    /// Answers the loads waiting since `defersLoads` was set.
+    public func loadIfStored(
+        _ document: DocumentName, completion: @escaping @Sendable (Result<CommittedHistory?, StorageFailure>) -> Void
+    ) {
+        let answer = { [self] in completion(failure.map { .failure($0) } ?? .success(committed[document.rawValue])) }
+        if defersLoads { pendingWarms.append(answer) } else { answer() }
+    }
+
+    /// Whether the document was ever loaded or written here.
+    public func holds(_ document: DocumentName) -> Bool { committed[document.rawValue] != nil }
+
+    /// Answers the loads waiting since `defersLoads` was set, warm ones
+    /// first (they were asked for first).
     public func completeLoads() {
+        let warms = pendingWarms
+        pendingWarms = []
+        for answer in warms { answer() }
         let loads = pendingLoads
         pendingLoads = []
         for load in loads { load.completion(failure.map { .failure($0) } ?? .success(history(of: load.document))) }
@@ -95,6 +110,7 @@ public final class InMemoryRoomStorage: RoomStorage, @unchecked Sendable {
     public func crash() {
         pending.removeAll()
         pendingLoads.removeAll()
+        pendingWarms.removeAll()
     }
 
     /// Every op ever committed to the document, in position order, whatever

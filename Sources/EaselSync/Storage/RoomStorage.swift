@@ -16,6 +16,12 @@ public protocol RoomStorage: AnyObject, Sendable {
     func load(
         _ document: DocumentName, completion: @escaping @Sendable (Result<CommittedHistory, StorageFailure>) -> Void)
 
+    /// The document's committed history if it was ever stored, nil (and
+    /// nothing created) if not: a room loaded ahead of its first hello.
+    /// Storage without it answers nil, and rooms load on hellos alone.
+    func loadIfStored(
+        _ document: DocumentName, completion: @escaping @Sendable (Result<CommittedHistory?, StorageFailure>) -> Void)
+
     /// Makes positioned ops durable. The completion reports success only
     /// once they would survive a crash; the first op continues the log.
     func append(
@@ -92,6 +98,8 @@ public struct StorageMetrics: Hashable, Sendable {
 /// A storage answer on its way back to the server's thread.
 public enum StorageCompletion: Sendable {
     case loaded(DocumentName, Result<CommittedHistory, StorageFailure>)
+    /// A warm load's answer: nil when the document was never stored.
+    case warmed(DocumentName, Result<CommittedHistory?, StorageFailure>)
     /// An append's answer, with how many ops it carried.
     case stored(StorageTicket, Result<Void, StorageFailure>, ops: Int)
 
@@ -99,20 +107,29 @@ public enum StorageCompletion: Sendable {
     public func deliver(to server: SyncServer, at now: Timestamp) {
         switch self {
         case .loaded(let document, let result): server.loaded(document, result, at: now)
+        case .warmed(let document, let result): server.warmed(document, result, at: now)
         case .stored(let ticket, let result, _): server.stored(ticket, result, at: now)
         }
     }
 }
 
 extension RoomStorage {
-    /// Carries out one of the server's storage outputs (`load`, `append`,
-    /// `unloaded`): `completed` hears the answer, on whatever thread
+    public func loadIfStored(
+        _ document: DocumentName, completion: @escaping @Sendable (Result<CommittedHistory?, StorageFailure>) -> Void
+    ) {
+        completion(.success(nil))
+    }
+
+    /// Carries out one of the server's storage outputs (`load`, `warm`,
+    /// `append`, `unloaded`): `completed` hears the answer, on whatever thread
     /// storage calls back on, for the host to `deliver` on the server's
     /// thread. Answers false, doing nothing, for any other output.
     public func perform(_ output: ServerOutput, completed: @escaping @Sendable (StorageCompletion) -> Void) -> Bool {
         switch output {
         case .load(let document):
             load(document) { completed(.loaded(document, $0)) }
+        case .warm(let document):
+            loadIfStored(document) { completed(.warmed(document, $0)) }
         case .append(let ops, let document, let ticket):
             append(ops, to: document) { completed(.stored(ticket, $0, ops: ops.count)) }
         case .unloaded(let document, let head):

@@ -336,7 +336,7 @@ struct NetworkSimulation {
             }
         case .close(let connection, _):
             if let index = participantIndex(of: connection) { enqueueToClient(.close, at: index) }
-        case .unloaded, .load, .append:
+        case .unloaded, .load, .warm, .append:
             break
         }
     }

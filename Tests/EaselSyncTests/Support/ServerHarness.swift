@@ -90,6 +90,12 @@ final class ServerHarness {
         settle { $0.server.refuse(error, from: connection, at: $0.now) }
     }
 
+    /// A page or socket named the document before any hello.
+    @discardableResult
+    func warm(_ document: DocumentName? = nil) -> Transcript {
+        settle { $0.server.warm(document ?? $0.document, at: $0.now) }
+    }
+
     @discardableResult
     func completeLoads() -> Transcript {
         settle { $0.storage.completeLoads() }
