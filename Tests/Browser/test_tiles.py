@@ -6,7 +6,9 @@ zooms; and what moves is drawn over the tiles and goes back into them."""
 import subprocess
 
 from PIL import Image
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.actions.action_builder import ActionBuilder
+from selenium.webdriver.common.keys import Keys
 
 from conftest import ROOT, easel_binary
 from pages import Canvas, wait_until
@@ -175,6 +177,38 @@ def test_a_dragged_entity_leaves_the_tiles_while_selected_and_goes_back_where_it
     renderer = browsers(1600, 1000)
     differing, ink = compare(page, server, document, renderer, tmp_path, 1, "tiles-dropped")
     assert differing <= MOST_DIFFERING * ink, "the fox is drawn where it was dropped, and only there"
+
+
+def test_a_selection_dragged_over_the_tiles_moves_as_one_layer_and_goes_back_where_it_was_dropped(
+        server, browsers, tmp_path):
+    document = "web/tiles-drag-layer"
+    fruit = "🍎🍐🍋🍊🍇🍓🍒🍑🥝🍍"
+    script = "".join(f'place emoji "{emoji}" at {120 + 60 * index} {200 + 30 * (index % 3)} size 48\n'
+                     for index, emoji in enumerate(fruit))
+    bot(server, document, script + "tap 900 900\n", tmp_path)
+    page = open_tiled(browsers, server, document)
+    ActionChains(page.driver).key_down(Keys.CONTROL).send_keys("a").key_up(Keys.CONTROL).perform()
+    wait_until(lambda: len(page.state["selection"]) == len(fruit), what="every fruit selected")
+    page.press(120, 200, [(150, 220), (200, 260)])
+    wait_until(lambda: page.js("const m = document.getElementById('moving');"
+                               "return !!m && m.isConnected && m.style.transform !== ''"),
+               what="the selection moved as one layer")
+    # Each element as its fragment draws it where it is: the layer alone moves.
+    moved = page.js("const v = window.easel.view;"
+                    "return [...document.querySelectorAll('#moving g[data-id]')].map((element) =>"
+                    "  v.fragments.get(element.dataset.id).svg.includes(`transform=\"${element.getAttribute('transform')}\"`))")
+    assert len(moved) == len(fruit), "every fruit is in the moving layer"
+    assert all(moved), "no fruit's own transform was touched"
+    assert page.js("return document.querySelectorAll('#entities > g').length") == 0
+    page.release()
+    page.select_nothing()
+    wait_until(lambda: page.js("const m = document.getElementById('moving'); return !m || !m.isConnected"),
+               what="the moving layer gone")
+    wait_until(lambda: page.js("return window.easel.view.tiled.lifted.size") == 0, what="the fruit back in the tiles")
+    wait_until(lambda: tiles_settled(page), what="the tiles mended")
+    renderer = browsers(1600, 1000)
+    differing, ink = compare(page, server, document, renderer, tmp_path, 1, "layer-dropped")
+    assert differing <= MOST_DIFFERING * ink, "the fruit is drawn where it was dropped, and only there"
 
 
 def test_a_live_stroke_leaves_the_tiles_while_it_grows_and_goes_back_drawn_as_easel_render_draws_it(
