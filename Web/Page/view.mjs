@@ -393,21 +393,22 @@ export class CanvasView {
   }
 
   /** Shows gestures in flight (`Session.preview()`): moves their entities by
-   * transform alone, putting back those no gesture moves any more, and
-   * shows peers' strokes in progress. */
+   * transform alone (over the tiles, the most moved by one shift as one
+   * layer), putting back those no gesture moves any more, and shows peers'
+   * strokes in progress. */
   preview({ transforms, strokes }) {
     this.previewStrokes(strokes);
     this.promoteOnly(new Set(transforms.keys()), 'moving');
-    const shift = this.tiled ? this.commonShift(transforms) : null;
+    const layered = this.tiled ? this.sharedShift(transforms) : null;
     for (const [id, drawn] of this.previewed) {
-      if (!transforms.has(id) || shift) {
+      if (!transforms.has(id) || layered?.ids.has(id)) {
         movable(this.elements.get(id))?.setAttribute('transform', drawn);
         this.previewed.delete(id);
       }
     }
-    if (shift) return this.showMovingLayer(transforms, shift);
-    this.hideMovingLayer();
+    if (layered) this.showMovingLayer(layered.ids, layered.shift); else this.hideMovingLayer();
     for (const [id, transform] of transforms) {
+      if (layered?.ids.has(id)) continue;
       const element = movable(this.elements.get(id));
       if (!element) continue;
       if (!this.previewed.has(id)) this.previewed.set(id, element.getAttribute('transform'));
@@ -416,36 +417,40 @@ export class CanvasView {
   }
 
   /**
-   * The one shift in document units, [dx, dy], that every previewed entity
-   * is drawn at from where it is, when there are MOVING_LAYER_FROM of them
-   * or more and each is its own element carrying its transform (not an
-   * eraser's ink beneath its mask); null otherwise.
+   * The most previewed entities drawn at one shift, [dx, dy] in document
+   * units, from where they are, when they are MOVING_LAYER_FROM or more:
+   * this page's drag, while peers' gestures move others by other shifts.
+   * Only an entity that is its own element carrying its transform counts
+   * (not an eraser's ink beneath its mask).
    * @param {Map<string, string>} transforms
-   * @returns {[number, number] | null}
+   * @returns {{ shift: [number, number], ids: Set<string> } | null}
    */
-  commonShift(transforms) {
+  sharedShift(transforms) {
     if (transforms.size < MOVING_LAYER_FROM) return null;
-    /** @type {[number, number] | null} */
-    let shift = null;
+    /** @type {Map<string, { shift: [number, number], ids: Set<string> }>} */
+    const groups = new Map();
     for (const [id, transform] of transforms) {
       const element = this.elements.get(id);
-      if (!element?.hasAttribute('transform')) return null;
+      if (!element?.hasAttribute('transform')) continue;
       const to = TRANSLATED.exec(transform);
       const from = TRANSLATED.exec(this.previewed.get(id) ?? element.getAttribute('transform') ?? '');
-      if (!to || !from || to[3] !== from[3]) return null;
+      if (!to || !from || to[3] !== from[3]) continue;
       const dx = Number(to[1]) - Number(from[1]);
       const dy = Number(to[2]) - Number(from[2]);
-      if (!Number.isFinite(dx) || !Number.isFinite(dy)) return null;
-      // Printed float32s: the same shift may differ in its last digits.
-      if (shift && (Math.abs(dx - shift[0]) > 1e-3 || Math.abs(dy - shift[1]) > 1e-3)) return null;
-      shift ??= [dx, dy];
+      if (!Number.isFinite(dx) || !Number.isFinite(dy)) continue;
+      // Printed float32s: one shift may differ in its last digits.
+      const key = `${Math.round(dx * 100)} ${Math.round(dy * 100)}`;
+      const group = groups.get(key);
+      if (group) group.ids.add(id); else groups.set(key, { shift: [dx, dy], ids: new Set([id]) });
     }
-    return shift;
+    let largest = null;
+    for (const group of groups.values()) if (!largest || group.ids.size > largest.ids.size) largest = group;
+    return largest && largest.ids.size >= MOVING_LAYER_FROM ? largest : null;
   }
 
-  /** Moves the previewed entities' elements into the moving layer, in
-   * z-order, and the layer by `shift`. */
-  showMovingLayer(transforms, [dx, dy]) {
+  /** Moves the elements of `ids` into the moving layer, in z-order, and
+   * the layer by `shift`. @param {Set<string>} ids @param {[number, number]} shift */
+  showMovingLayer(ids, [dx, dy]) {
     if (!this.movingLayer) {
       this.movingLayer = document.createElementNS(SVG, 'svg');
       this.movingLayer.id = 'moving';
@@ -456,14 +461,14 @@ export class CanvasView {
     // top, over the tiles.
     if (!this.movingLayer.isConnected) this.svg.before(this.movingLayer);
     const inLayer = this.movingViewport.children;
-    let changed = inLayer.length !== transforms.size;
-    for (const element of inLayer) if (!transforms.has(/** @type {HTMLElement} */ (element).dataset.id ?? '')) changed = true;
+    let changed = inLayer.length !== ids.size;
+    for (const element of inLayer) if (!ids.has(/** @type {HTMLElement} */ (element).dataset.id ?? '')) changed = true;
     if (changed) {
       for (const element of [...inLayer]) this.putBack(element);
       this.tiled?.refreshRanks();
       const ranks = this.tiled?.ranks ?? new Map();
-      const ids = [...transforms.keys()].sort((a, b) => (ranks.get(a) ?? Infinity) - (ranks.get(b) ?? Infinity));
-      for (const id of ids) {
+      const ordered = [...ids].sort((a, b) => (ranks.get(a) ?? Infinity) - (ranks.get(b) ?? Infinity));
+      for (const id of ordered) {
         const element = this.elements.get(id);
         if (element) this.movingViewport.append(element);
       }
