@@ -29,7 +29,12 @@ extension OpStore {
         var after: UInt64 = 0
         // The snapshot the kept ops start from, not a later one: an
         // imported document also has one at its head.
-        if head > 0, first != 1, let snapshot = try latestSnapshot(of: name, atOrBefore: (first ?? head + 1) - 1) {
+        if head > 0, first != 1 {
+            guard let snapshot = try latestSnapshot(of: name, atOrBefore: (first ?? head + 1) - 1) else {
+                throw StoreError(
+                    .corruptPayload, "the kept ops start at \(first ?? head + 1) with no snapshot before them",
+                    document: name)
+            }
             try write(OpLogJSON.encode(.snapshot(snapshot)))
             after = snapshot.position
         }
@@ -39,6 +44,32 @@ extension OpStore {
             for stored in page { try write(OpLogJSON.encode(.op(stored))) }
             guard let last = page.last else { break }
             after = last.position
+        }
+    }
+
+    /// Everything a document keeps, for stepping through it: every op, from
+    /// the snapshot they start from when older ones were compacted away
+    /// (not a later snapshot: the server and imports take those at heads).
+    /// Read in one transaction, and refused if the kept ops skip a position.
+    public func keptHistory(of name: String) throws(StoreError) -> (base: Snapshot?, ops: [StoredOp]) {
+        try readConsistently { () throws(StoreError) in
+            guard try documentInfo(name) != nil else {
+                throw StoreError(.unknownDocument, "no such document", document: name)
+            }
+            let ops = try ops(of: name, after: 0)
+            let head = try head(of: name)
+            let compacted = ops.first.map { $0.position > 1 } ?? (head > 0)
+            let base = compacted ? try latestSnapshot(of: name, atOrBefore: (ops.first?.position ?? head + 1) - 1) : nil
+            var expected = (base?.position ?? 0) + 1
+            for stored in ops {
+                guard stored.position == expected else {
+                    throw StoreError(
+                        .corruptPayload, "the log skips from position \(expected - 1) to \(stored.position)",
+                        document: name, position: stored.position)
+                }
+                expected += 1
+            }
+            return (base, ops)
         }
     }
 

@@ -49,6 +49,18 @@ struct LogTests {
         #expect(try export(store, "copy").dropFirst() == lines.dropFirst())
     }
 
+    @Test func theKeptHistoryStartsAtTheSnapshotTheCompactionKeptAndAHoleInItIsRefused() throws {
+        let (store, history) = try storeWithHistory(compactAt: 90)
+        // As the server leaves a document it unloads: a later snapshot.
+        try store.snapshot("board", at: now)
+        let kept = try store.keptHistory(of: "board")
+        #expect(kept.base?.position == 90)
+        #expect(kept.ops == Array(history[90...]))
+
+        try store.database.execute("DELETE FROM ops WHERE position = 120")
+        #expect(throws: StoreError.self) { try store.keptHistory(of: "board") }
+    }
+
     @Test func importRefusesAnExistingDocumentUnlessAskedToReplaceIt() throws {
         let (store, _) = try storeWithHistory()
         let lines = try export(store)

@@ -36,7 +36,7 @@ const SPARE_TILES = 8;
 /** Canvases kept for reuse once their tile goes. A new canvas's first
  * frame costs the compositor a new shared bitmap: panning with small
  * zooms made and dropped tiles all along, and commits took 20 to 40 ms. */
-const POOLED_CANVASES = 32;
+const POOLED_CANVASES = 16;
 /** A redraw of at most this many entities is done at once, in place; a
  * bigger one is drawn aside over several frames and then swapped in. */
 const AT_ONCE = 300;
@@ -435,7 +435,9 @@ export class TiledLayer {
 
   /** A blank canvas `size` pixels square, from the pool when it has one. */
   takeCanvas(size) {
-    const index = this.pool.findIndex((canvas) => canvas.width === size && canvas.height === size);
+    // A canvas of another size (the pixel ratio changed) is never taken.
+    this.pool = this.pool.filter((canvas) => canvas.width === size && canvas.height === size);
+    const index = this.pool.length - 1;
     if (index < 0) return Object.assign(document.createElement('canvas'), { width: size, height: size });
     const [canvas] = this.pool.splice(index, 1);
     const context = canvas.getContext('2d');
@@ -610,6 +612,7 @@ export class TiledLayer {
     this.disposed = true;
     this.plane.remove();
     this.dropPrevious();
+    this.pool = [];
     this.tiles.clear();
     this.drawings.clear();
     this.grid = new PaintGrid();

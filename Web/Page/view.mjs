@@ -473,6 +473,14 @@ export class CanvasView {
         if (element) this.movingViewport.append(element);
       }
     }
+    this.movingShift = [dx, dy];
+    this.placeMovingLayer();
+  }
+
+  /** The layer's shift on the screen, at the view's zoom. */
+  placeMovingLayer() {
+    if (!this.movingLayer?.isConnected) return;
+    const [dx, dy] = this.movingShift;
     const zoom = this.viewportValue[2];
     this.movingLayer.style.transform = `translate(${dx * zoom}px, ${dy * zoom}px)`;
   }
@@ -517,6 +525,7 @@ export class CanvasView {
     const transform = `translate(${panX} ${panY}) scale(${zoom})`;
     setAttributeIfChanged(this.viewport, 'transform', transform);
     if (this.movingViewport) setAttributeIfChanged(this.movingViewport, 'transform', transform);
+    this.placeMovingLayer();
     if (this.backdropViewport) setAttributeIfChanged(this.backdropViewport, 'transform', transform);
     this.tiled?.setView(panX, panY, zoom, this.size.width, this.size.height);
   }

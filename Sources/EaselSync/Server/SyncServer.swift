@@ -9,8 +9,8 @@ import EaselProtocol
 /// Contract with the host (Docs/sync.md):
 /// - `open` a connection before its first message; `close` it when its
 ///   socket is gone, including after the server asked for the close.
-/// - Answer every `.load` with `loaded` and every `.append` with `stored`,
-///   in the order storage finished them.
+/// - Answer every `.load` with `loaded`, every `.warm` with `warmed` and
+///   every `.append` with `stored`, in the order storage finished them.
 /// - Call `tick` every few tens of milliseconds (presence relays, timeouts,
 ///   unloading).
 /// - Call `takeOutputs` at the end of every loop turn: commits are delivered
@@ -230,10 +230,15 @@ public final class SyncServer {
     /// stored: a page or socket at `/d/<document>` names it half a second
     /// before the page can say hello (its module must be ready first), and
     /// the room of a big board takes a quarter of a second to load. Creates
-    /// no document and unloads no other room for it; a room nobody joins
-    /// unloads after `unloadDelay`, as any idle room does.
+    /// no document, unloads no other room for it, and leaves a tenth of the
+    /// rooms (at least one) to hellos, since a room loading cannot be
+    /// unloaded for one; a room nobody joins unloads after `unloadDelay`, as
+    /// any idle room does. A warming room is never forgotten before its own
+    /// answer, so answers, which name documents, reach the room they were
+    /// asked for.
     public func warm(_ document: DocumentName, at now: Timestamp) {
-        guard rooms[document] == nil, rooms.count < configuration.limits.rooms else { return }
+        let keptForHellos = max(1, configuration.limits.rooms / 10)
+        guard rooms[document] == nil, rooms.count + keptForHellos < configuration.limits.rooms else { return }
         makeRoom(document).isWarming = true
         io.outputs.append(.warm(document))
     }

@@ -60,8 +60,8 @@ public final class InMemoryRoomStorage: RoomStorage, @unchecked Sendable {
     /// Whether the document was ever loaded or written here.
     public func holds(_ document: DocumentName) -> Bool { committed[document.rawValue] != nil }
 
-    /// Answers the loads waiting since `defersLoads` was set, warm ones
-    /// first (they were asked for first).
+    /// Answers the loads waiting since `defersLoads` was set: the warm
+    /// loads, then the others.
     public func completeLoads() {
         let warms = pendingWarms
         pendingWarms = []

@@ -42,21 +42,11 @@ enum HistorySource {
 }
 
 extension OpHistory {
-    /// A document's history from its database: every op, or the latest
-    /// snapshot and the ops after it when the log was compacted.
+    /// A document's history from its database: every op kept, from the
+    /// snapshot they start from when older ones were compacted away.
     static func load(from store: OpStore, document name: String) throws -> OpHistory {
         guard try store.documentInfo(name) != nil else { throw CommandError("no document \(name) in the database") }
-        let ops = try store.ops(of: name, after: 0)
-        let compacted = try ops.first.map { $0.position > 1 } ?? (store.head(of: name) > 0)
-        guard compacted else { return OpHistory(name: name, ops: ops) }
-        // What is left starts after the snapshot the compaction kept, not
-        // a later one (the server and imports take those at heads).
-        let head = try store.head(of: name)
-        let base = try store.latestSnapshot(of: name, atOrBefore: (ops.first?.position ?? head + 1) - 1)
-        let start = (base?.position ?? 0) + 1
-        if let first = ops.first?.position, first != start {
-            throw CommandError("the log of \(name) skips from position \(start - 1) to \(first)")
-        }
-        return OpHistory(name: name, base: base, ops: ops)
+        let kept = try store.keptHistory(of: name)
+        return OpHistory(name: name, base: kept.base, ops: kept.ops)
     }
 }
