@@ -118,6 +118,9 @@ async function start() {
   const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
   const connection = new Connection(session, `${scheme}://${location.host}/d/${name}`, changed,
     (failures) => easel.retryDelay('reconnect', failures));
+  // The hello goes now, not after the page's setup below (a tenth of a
+  // second or more): the server answers while the page builds its tools.
+  connection.flush();
   connection.onPlaceFailed = ({ reason }) => fail(`The image was not placed: ${reason}`);
   const checkAccess = attachAccess({ session, connection });
 
