@@ -60,15 +60,7 @@ extension OpStore {
             let head = try head(of: name)
             let compacted = ops.first.map { $0.position > 1 } ?? (head > 0)
             let base = compacted ? try latestSnapshot(of: name, atOrBefore: (ops.first?.position ?? head + 1) - 1) : nil
-            var expected = (base?.position ?? 0) + 1
-            for stored in ops {
-                guard stored.position == expected else {
-                    throw StoreError(
-                        .corruptPayload, "the log skips from position \(expected - 1) to \(stored.position)",
-                        document: name, position: stored.position)
-                }
-                expected += 1
-            }
+            try Self.checkFollowing(ops, after: base?.position ?? 0, of: name)
             return (base, ops)
         }
     }

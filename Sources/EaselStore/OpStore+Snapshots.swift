@@ -103,8 +103,18 @@ extension OpStore {
         }
         let snapshot = try latestSnapshot(of: name)
         let tail = try ops(of: name, after: snapshot?.position ?? 0)
-        var expected = (snapshot?.position ?? 0) + 1
+        try Self.checkFollowing(tail, after: snapshot?.position ?? 0, of: name)
+        var highWater = snapshot?.highWater ?? [:]
         for stored in tail {
+            highWater[stored.op.id.replica] = max(highWater[stored.op.id.replica] ?? 0, stored.op.id.counter)
+        }
+        return LoadedDocument(name: name, epoch: info.epoch, snapshot: snapshot, tail: tail, highWater: highWater)
+    }
+
+    /// Refuses ops that do not follow `position` one by one.
+    static func checkFollowing(_ ops: [StoredOp], after position: UInt64, of name: String) throws(StoreError) {
+        var expected = position + 1
+        for stored in ops {
             guard stored.position == expected else {
                 throw StoreError(
                     .corruptPayload, "the log skips from position \(expected - 1) to \(stored.position)",
@@ -112,11 +122,6 @@ extension OpStore {
             }
             expected += 1
         }
-        var highWater = snapshot?.highWater ?? [:]
-        for stored in tail {
-            highWater[stored.op.id.replica] = max(highWater[stored.op.id.replica] ?? 0, stored.op.id.counter)
-        }
-        return LoadedDocument(name: name, epoch: info.epoch, snapshot: snapshot, tail: tail, highWater: highWater)
     }
 
     /// The highest committed counter of each replica, compacted ops included.
