@@ -321,3 +321,41 @@ def test_far_zoomed_out_entities_are_specks_of_the_colour_the_render_gives_them(
     compare(page, server, document, renderer, tmp_path, 1, "tiles-specks-close")
     assert page.js("return window.easel.view.tiled.stats.specks") == 0
 
+
+
+def test_a_big_board_is_never_blank_while_a_pinch_zooms_on_faster_than_its_tiles_are_drawn(server, browsers, tmp_path):
+    # 2,100 emoji: a board big enough to keep an overview beneath its tiles.
+    lines = [f'place emoji "{"🦊🍏🌊🌲"[(row + column) % 4]}" at {40 + column * 40} {40 + row * 40} size 24'
+             for row in range(35) for column in range(60)]
+    bot(server, document := "web/tiles-overview", "\n".join(lines) + "\ntap 3000 3000\n", tmp_path)
+    page = open_tiled(browsers, server, document)
+    page.js("window.easel.session.perform('zoomTo', {x: 0, y: 0, zoom: 0.5});")
+    overview_drawn = ("const o = window.easel.view.tiled.overview;"
+                      "return !!o && o.tiles.size > 0 && [...o.tiles.values()].every((t) =>"
+                      "  t.canvas.isConnected && !t.dirty && !t.job)")
+    wait_until(lambda: tiles_settled(page, 0.5) and page.js(overview_drawn), what="the tiles and the overview drawn")
+    assert page.js("return window.easel.view.tiled.overview.element.style.visibility") == "hidden", \
+        "with the screen drawn at its zoom, the overview is not seen"
+    # Two steps of a pinch, each past what tiles are stretched to, with no
+    # time to draw between them.
+    steps = page.js("""
+        const tiled = window.easel.view.tiled;
+        const drawn = tiled.main;
+        const { panX, panY, zoom, width, height } = tiled.view;
+        const step = (factor) => {
+          tiled.setView(panX, panY, zoom * factor, width, height);
+          tiled.draw(0);
+          const onScreen = tiled.tilesOnScreen(0);
+          return { keptDrawn: tiled.previous?.plane === drawn, drawnAtZoom: tiled.main.scale === zoom * factor,
+                   undrawn: onScreen.filter((tile) => !tile.canvas.isConnected).length,
+                   blank: onScreen.filter((tile) => tiled.isBlank(tile)).length,
+                   overview: tiled.overview.element.style.visibility };
+        };
+        return [step(1.6), step(1.6 * 1.6)];""")
+    for step in steps:
+        assert step["drawnAtZoom"] and step["undrawn"] > 0, step
+        assert step["blank"] == 0 and step["overview"] == "visible", "the overview shows where nothing is drawn yet"
+    assert steps[1]["keptDrawn"], "the drawn plane is kept beneath, not the one barely begun"
+    page.js("window.easel.session.perform('zoomTo', {x: 0, y: 0, zoom: 1});")
+    wait_until(lambda: tiles_settled(page, 1), what="the tiles drawn at the pinch's end")
+    assert page.js("return window.easel.view.tiled.overview.element.style.visibility") == "hidden"

@@ -16,9 +16,11 @@ export const TILE = 512;
 const FRAME_BUDGET_MS = 6;
 const FIRST_SCREEN_BUDGET_MS = 50;
 /** How long tiles may draw in a frame (ms) while most of the screen is
- * blank (neither drawn nor covered by the zoom before): a board zoomed far
- * out fills in a few long frames rather than in hundreds of short ones. A
- * blank edge (a pan, a small zoom out) keeps to the frame's budget. */
+ * blank (neither drawn nor covered by the zoom before or the overview), or
+ * not drawn at its zoom yet once the view rests: a board zoomed far out
+ * fills in a few long frames rather than in hundreds of short ones. A
+ * blank edge (a pan, a small zoom out) keeps to the frame's budget, and so
+ * does a pan or pinch going on. */
 const FILL_BUDGET_MS = 24;
 /** A zoom held this long (ms) is drawn anew at its own scale: a zoom
  * gesture in progress moves the tiles by their transform alone. */
@@ -31,6 +33,20 @@ const MOST_SCALED = 1.5;
  * tile of it. (A whole tile around kept 20 at 1400 × 900, each about 1 MB
  * of pixels and as much again in the compositor.) */
 const RING = 0.5;
+/** Boards of at least this many entities keep an overview: a plane of
+ * tiles at a far smaller zoom, beneath the others, seen only where the
+ * tiles of the view's zoom are not drawn yet. While a pinch zooms on, the
+ * tiles are drawn anew at each step of `MOST_SCALED` and a big board's
+ * screen takes longer to draw than a step lasts: without it, what the old
+ * tiles did not cover was blank, and the blank was filled in long frames. */
+const OVERVIEW_FROM = 2000;
+/** The overview's zoom is a power of two, about an eighth of the view's
+ * (most entities are specks there, and a screen of it is a tile or two);
+ * it is picked again once the view's zoom is outside these multiples of
+ * it: one overview lasts a pinch from a board's fit to about six times
+ * closer. */
+const OVERVIEW_BELOW = 8;
+const OVERVIEW_RANGE = [2, 32];
 /** Tiles kept beyond those on screen and around it, most recently shown first. */
 const SPARE_TILES = 8;
 /** Canvases kept for reuse once their tile goes. A new canvas's first
@@ -58,8 +74,8 @@ const MOST_DIRTY_PARTS = 64;
 /**
  * @typedef {{ id: string, bounds: number[], svg: string, node?: any, eraser?: any, hrefs?: string[],
  *   speck?: import('./tile-painter.mjs').Speck | null, across?: number }} Drawing
- * @typedef {{ key: string, column: number, row: number, canvas: HTMLCanvasElement, dirty: number[][] | null,
- *   job: any, shownAt: number }} Tile
+ * @typedef {{ key: string, column: number, row: number, scale: number, holder: HTMLElement,
+ *   canvas: HTMLCanvasElement, dirty: number[][] | null, job: any, shownAt: number }} Tile
  */
 
 export class TiledLayer {
@@ -70,9 +86,8 @@ export class TiledLayer {
   constructor(container, sources) {
     this.container = container;
     this.sources = sources;
-    this.plane = document.createElement('div');
-    this.plane.className = 'tile-plane';
-    container.append(this.plane);
+    /** The tiles at the zoom they are drawn at. @type {Plane} */
+    this.main = newPlane(container, 0);
     /** @type {Map<string, Drawing>} */
     this.drawings = new Map();
     this.grid = new PaintGrid();
@@ -88,12 +103,9 @@ export class TiledLayer {
     this.newcomers = new Set();
     /** Definitions (erasers' ink, masks) by their SVG id. */
     this.definitions = new Map();
-    /** The zoom the tiles are drawn at. */
-    this.scale = 0;
-    /** @type {Map<string, Tile>} */
-    this.tiles = new Map();
     this.view = { panX: 0, panY: 0, zoom: 1, width: 0, height: 0 };
     this.zoomChangedAt = 0;
+    this.viewChangedAt = 0;
     /** @type {HTMLCanvasElement[]} */
     this.scratches = [];
     /** Canvases of tiles gone, blank when taken again. @type {HTMLCanvasElement[]} */
@@ -112,8 +124,10 @@ export class TiledLayer {
     this.disposed = false;
     /** The plane of the zoom before, while the new one is drawn, and the
      * document areas its drawn tiles cover.
-     * @type {{ plane: HTMLElement, scale: number, covered: number[][] } | null} */
+     * @type {{ plane: Plane, covered: number[][] } | null} */
     this.previous = null;
+    /** Big boards' plane far zoomed out, beneath (`OVERVIEW_FROM`). @type {Plane | null} */
+    this.overview = null;
     /** Called each time the tiles on screen are all drawn. */
     this.onScreenComplete = () => {};
     this.screenShown = false;
@@ -122,6 +136,10 @@ export class TiledLayer {
   }
 
   get size() { return this.drawings.size; }
+
+  /** The zoom the tiles are drawn at, and they, by "column,row". */
+  get scale() { return this.main.scale; }
+  get tiles() { return this.main.tiles; }
 
   // MARK: What is drawn
 
@@ -254,17 +272,17 @@ export class TiledLayer {
     if (view.panX === panX && view.panY === panY && view.zoom === zoom && view.width === width
       && view.height === height) return;
     if (zoom !== view.zoom) this.zoomChangedAt = performance.now();
+    this.viewChangedAt = performance.now();
     this.view = { panX, panY, zoom, width, height };
-    if (this.scale === 0) this.scale = zoom;
+    if (this.main.scale === 0) this.main.scale = zoom;
     this.placePlane();
     this.schedule();
   }
 
   placePlane() {
     const { panX, panY, zoom } = this.view;
-    this.plane.style.transform = `translate(${panX}px, ${panY}px) scale(${zoom / this.scale})`;
-    if (this.previous) {
-      this.previous.plane.style.transform = `translate(${panX}px, ${panY}px) scale(${zoom / this.previous.scale})`;
+    for (const plane of [this.main, this.previous?.plane, this.overview]) {
+      if (plane) plane.element.style.transform = `translate(${panX}px, ${panY}px) scale(${zoom / plane.scale})`;
     }
   }
 
@@ -272,7 +290,7 @@ export class TiledLayer {
 
   dirty(bounds) {
     if (!bounds) return;
-    for (const tile of this.tiles.values()) {
+    for (const tile of this.allTiles()) {
       const area = this.tileArea(tile);
       if (!meets(area, bounds)) continue;
       const part = [Math.max(area[0], bounds[0]), Math.max(area[1], bounds[1]),
@@ -283,13 +301,19 @@ export class TiledLayer {
   }
 
   dirtyEverything() {
-    for (const tile of this.tiles.values()) tile.dirty = [this.tileArea(tile)];
+    for (const tile of this.allTiles()) tile.dirty = [this.tileArea(tile)];
     this.schedule();
   }
 
-  /** The document area a tile shows, at the tiles' scale. */
+  /** The tiles that are mended: the view's and the overview's. */
+  *allTiles() {
+    yield* this.main.tiles.values();
+    if (this.overview) yield* this.overview.tiles.values();
+  }
+
+  /** The document area a tile shows, at its plane's scale. */
   tileArea(tile) {
-    const size = TILE / this.scale;
+    const size = TILE / tile.scale;
     return [tile.column * size, tile.row * size, (tile.column + 1) * size, (tile.row + 1) * size];
   }
 
@@ -325,13 +349,24 @@ export class TiledLayer {
     const settled = started - this.zoomChangedAt >= ZOOM_SETTLES;
     if (zoom !== this.scale && (settled || scaled > MOST_SCALED || scaled < 1 / MOST_SCALED)) this.rescale(zoom);
     const needed = this.tilesOnScreen(0);
-    // Once most of the screen was blank, until none of it is.
+    const overview = this.keepOverview(zoom);
+    // Once most of the screen was blank, until none of it is; or, with
+    // the view at rest, most of it not drawn at this zoom yet (a pinch or
+    // pan that goes on keeps its frames short, with the overview beneath).
     const blank = this.screenShown ? needed.filter((tile) => this.isBlank(tile)).length : 0;
-    if (blank > needed.length / 2) this.filling = true;
-    if (blank === 0) this.filling = false;
+    const undrawn = needed.filter((tile) => !tile.canvas.isConnected).length;
+    const resting = started - this.viewChangedAt >= ZOOM_SETTLES;
+    if (blank > needed.length / 2 || (resting && this.screenShown && undrawn > needed.length / 2)) this.filling = true;
+    if (undrawn === 0 || (blank === 0 && !resting)) this.filling = false;
     if (this.filling) budget = Math.max(budget, FILL_BUDGET_MS);
     let left = false;
     let worked = false;
+    // Where the screen has nothing of this zoom yet, the overview is seen:
+    // drawn first while it is not whole, in a part of the frame.
+    if (overview && undrawn > 0 && this.screenShown) {
+      if (!this.drawTiles(this.tilesOnScreen(0, overview), budget / 2, started)) left = true;
+      worked = true;
+    }
     for (const tile of needed) {
       tile.shownAt = started;
       if (!tile.dirty && !tile.job) continue;
@@ -345,76 +380,141 @@ export class TiledLayer {
       // Past the first screen, the ring keeps to a frame's budget.
       budget = Math.min(budget, FRAME_BUDGET_MS);
       // The screen is whole: the zoom before it can go, and the tiles
-      // around the screen are drawn while there is time, for the next pan.
+      // around the screen are drawn while there is time, for the next pan,
+      // then the overview, for the next pinch.
       this.dropPrevious();
-      for (const tile of this.tilesOnScreen(RING)) {
-        if (!tile.dirty && !tile.job) continue;
-        if (performance.now() - started > budget) { left = true; break; }
-        if (!this.work(tile, budget - (performance.now() - started))) left = true;
-      }
+      if (!this.drawTiles(this.tilesOnScreen(RING), budget, started)) left = true;
+      else if (overview && !this.drawTiles(this.tilesOnScreen(0, overview), budget, started)) left = true;
     }
-    this.dropSpareTiles(this.tilesOnScreen(RING));
+    this.dropSpareTiles(this.main, this.tilesOnScreen(RING), SPARE_TILES);
+    if (overview) {
+      this.dropSpareTiles(overview, this.tilesOnScreen(0, overview), 0);
+      // Beneath a screen drawn at its zoom, it would only show through.
+      overview.element.style.visibility = needed.every((tile) => tile.canvas.isConnected) ? 'hidden' : 'visible';
+    }
     if (zoom !== this.scale) left = true;
     if (left) this.schedule();
   }
 
-  /** Starts the tiles anew at `zoom`; those of the old zoom stay beneath,
-   * scaled, until the new ones cover the screen. */
-  rescale(zoom) {
-    this.dropPrevious();
-    const covered = [...this.tiles.values()].filter((tile) => tile.canvas.isConnected).map((tile) => this.tileArea(tile));
-    this.previous = { plane: this.plane, scale: this.scale, covered };
-    for (const tile of this.tiles.values()) {
-      if (tile.job && tile.job.target !== tile.canvas) this.releaseCanvas(tile.job.target);
-      tile.job = null;
-      // Never drawn: it is not in the plane kept beneath.
-      if (!tile.canvas.isConnected) this.releaseCanvas(tile.canvas);
+  /** Mends these tiles while the frame's `budget` lasts (ms since
+   * `started`); true when none is left to do. */
+  drawTiles(tiles, budget, started) {
+    for (const tile of tiles) {
+      tile.shownAt = started;
+      if (!tile.dirty && !tile.job) continue;
+      if (performance.now() - started > budget) return false;
+      if (!this.work(tile, budget - (performance.now() - started))) return false;
     }
-    this.tiles.clear();
-    this.plane = document.createElement('div');
-    this.plane.className = 'tile-plane';
-    this.container.append(this.plane);
-    this.scale = zoom;
+    return true;
+  }
+
+  /** The overview a board of this size wants at `zoom`, picked anew (and
+   * drawn again) once the zoom is out of its range; none for a small board. */
+  keepOverview(zoom) {
+    if (this.drawings.size < OVERVIEW_FROM) {
+      this.dropPlane(this.overview);
+      this.overview = null;
+      return null;
+    }
+    const ratio = this.overview ? zoom / this.overview.scale : 0;
+    if (ratio >= OVERVIEW_RANGE[0] && ratio <= OVERVIEW_RANGE[1]) return this.overview;
+    this.dropPlane(this.overview);
+    this.overview = newPlane(this.container, 2 ** Math.floor(Math.log2(zoom / OVERVIEW_BELOW)), { beneath: true });
+    this.placePlane();
+    return this.overview;
+  }
+
+  /** Starts the tiles anew at `zoom`; those of the old zoom stay beneath,
+   * scaled, until the new ones cover the screen. Of the two planes before,
+   * the one covering more of the screen is kept: a pinch that zooms on
+   * faster than a big board's screen is drawn would otherwise keep
+   * swapping a drawn plane for a barely begun one. */
+  rescale(zoom) {
+    const drawn = (plane) => [...plane.tiles.values()].filter((tile) => tile.canvas.isConnected)
+      .map((tile) => this.tileArea(tile));
+    const covered = drawn(this.main);
+    if (this.previous && this.onScreen(this.previous.covered) > this.onScreen(covered)) {
+      this.dropPlane(this.main);
+    } else {
+      this.dropPrevious();
+      for (const tile of this.main.tiles.values()) {
+        if (tile.job && tile.job.target !== tile.canvas) this.releaseCanvas(tile.job.target);
+        tile.job = null;
+        // Never drawn: it is not in the plane kept beneath.
+        if (!tile.canvas.isConnected) this.releaseCanvas(tile.canvas);
+      }
+      this.previous = { plane: this.main, covered };
+    }
+    this.main = newPlane(this.container, zoom);
     this.placePlane();
   }
 
+  /** How much of the screen these document areas (apart) cover, as a share. */
+  onScreen(areas) {
+    const { panX, panY, zoom, width, height } = this.view;
+    const screen = [-panX / zoom, -panY / zoom, (width - panX) / zoom, (height - panY) / zoom];
+    let sum = 0;
+    for (const area of areas) {
+      const across = Math.min(area[2], screen[2]) - Math.max(area[0], screen[0]);
+      const down = Math.min(area[3], screen[3]) - Math.max(area[1], screen[1]);
+      if (across > 0 && down > 0) sum += across * down;
+    }
+    return sum / ((screen[2] - screen[0]) * (screen[3] - screen[1]));
+  }
+
   /** Whether a tile on screen shows nothing yet: never drawn, and not
-   * under a drawn tile of the zoom before (its corners and middle). */
+   * under a drawn tile of the zoom before or of the overview (its corners
+   * and middle). */
   isBlank(tile) {
     if (tile.canvas.isConnected) return false;
     const [left, top, right, bottom] = this.tileArea(tile);
-    const covered = this.previous?.covered ?? [];
+    const covered = [...this.previous?.covered ?? []];
+    for (const under of this.overview?.tiles.values() ?? []) {
+      if (under.canvas.isConnected) covered.push(this.tileArea(under));
+    }
     const points = [[left, top], [right, top], [left, bottom], [right, bottom], [(left + right) / 2, (top + bottom) / 2]];
     return !points.every(([x, y]) => covered.some((area) => area[0] <= x && x <= area[2] && area[1] <= y && y <= area[3]));
   }
 
   dropPrevious() {
-    if (!this.previous) return;
-    for (const canvas of this.previous.plane.querySelectorAll('canvas')) this.releaseCanvas(canvas);
-    this.previous.plane.remove();
+    this.dropPlane(this.previous?.plane ?? null);
     this.previous = null;
   }
 
-  /** The tiles covering the screen and reaching `ring` tiles (a fraction
-   * of one allowed) beyond its edges, made (dirty all over) where missing. */
-  tilesOnScreen(ring) {
+  /** A plane gone, its canvases (drawn or being drawn) to the pool. */
+  dropPlane(plane) {
+    if (!plane) return;
+    for (const tile of plane.tiles.values()) {
+      if (tile.job && tile.job.target !== tile.canvas) this.releaseCanvas(tile.job.target);
+      tile.job = null;
+    }
+    for (const canvas of plane.element.querySelectorAll('canvas')) this.releaseCanvas(canvas);
+    plane.tiles.clear();
+    plane.element.remove();
+  }
+
+  /** The tiles of a plane (the view's unless told) covering the screen and
+   * reaching `ring` tiles (a fraction of one allowed) beyond its edges,
+   * made (dirty all over) where missing. */
+  tilesOnScreen(ring, plane = this.main) {
     const { panX, panY, zoom, width, height } = this.view;
-    const toTiles = (screen, pan) => ((screen - pan) / zoom) * this.scale / TILE;
+    const { scale } = plane;
+    const toTiles = (screen, pan) => ((screen - pan) / zoom) * scale / TILE;
     const columns = [Math.floor(toTiles(0, panX) - ring), Math.floor(toTiles(width, panX) + ring)];
     const rows = [Math.floor(toTiles(0, panY) - ring), Math.floor(toTiles(height, panY) + ring)];
     const tiles = [];
     for (let row = rows[0]; row <= rows[1]; row++) {
       for (let column = columns[0]; column <= columns[1]; column++) {
         const key = `${column},${row}`;
-        let tile = this.tiles.get(key);
+        let tile = plane.tiles.get(key);
         if (!tile) {
           const canvas = this.takeCanvas(Math.round(TILE * (window.devicePixelRatio || 1)));
           canvas.style.cssText = `position:absolute;left:${column * TILE}px;top:${row * TILE}px;`
             + `width:${TILE}px;height:${TILE}px`;
-          tile = { key, column, row, canvas, dirty: null, job: null, shownAt: 0 };
+          tile = { key, column, row, scale, holder: plane.element, canvas, dirty: null, job: null, shownAt: 0 };
           this.stats.made += 1;
           tile.dirty = [this.tileArea(tile)];
-          this.tiles.set(key, tile);
+          plane.tiles.set(key, tile);
         }
         tiles.push(tile);
       }
@@ -422,14 +522,16 @@ export class TiledLayer {
     return tiles;
   }
 
-  dropSpareTiles(needed) {
-    if (this.tiles.size <= needed.length + SPARE_TILES) return;
+  /** A plane's tiles past those `needed` and `spare` more, least
+   * recently shown first, dropped. */
+  dropSpareTiles(plane, needed, spare) {
+    if (plane.tiles.size <= needed.length + spare) return;
     const shown = new Set(needed);
-    const spare = [...this.tiles.values()].filter((tile) => !shown.has(tile)).sort((a, b) => a.shownAt - b.shownAt);
-    for (const tile of spare.slice(0, this.tiles.size - needed.length - SPARE_TILES)) {
+    const unseen = [...plane.tiles.values()].filter((tile) => !shown.has(tile)).sort((a, b) => a.shownAt - b.shownAt);
+    for (const tile of unseen.slice(0, plane.tiles.size - needed.length - spare)) {
       if (tile.job && tile.job.target !== tile.canvas) this.releaseCanvas(tile.job.target);
       this.releaseCanvas(tile.canvas);
-      this.tiles.delete(tile.key);
+      plane.tiles.delete(tile.key);
     }
   }
 
@@ -505,11 +607,11 @@ export class TiledLayer {
     if (job.target !== tile.canvas) {
       job.target.style.cssText = tile.canvas.style.cssText;
       tile.canvas.replaceWith(job.target);
-      if (!job.target.isConnected) this.plane.append(job.target);
+      if (!job.target.isConnected) tile.holder.append(job.target);
       this.releaseCanvas(tile.canvas);
       tile.canvas = job.target;
     } else if (!tile.canvas.isConnected) {
-      this.plane.append(tile.canvas);
+      tile.holder.append(tile.canvas);
     }
     tile.job = null;
     this.stats.mends += 1;
@@ -529,7 +631,7 @@ export class TiledLayer {
   /** Document units to a tile's pixels. */
   tileMatrix(tile) {
     const ratio = tile.canvas.width / TILE;
-    const scale = this.scale * ratio;
+    const scale = tile.scale * ratio;
     return /** @type {[number, number, number, number, number, number]} */ (
       [scale, 0, 0, scale, -tile.column * TILE * ratio, -tile.row * TILE * ratio]);
   }
@@ -610,10 +712,11 @@ export class TiledLayer {
    * drew; nothing is drawn after. */
   clear() {
     this.disposed = true;
-    this.plane.remove();
+    this.dropPlane(this.main);
     this.dropPrevious();
+    this.dropPlane(this.overview);
+    this.overview = null;
     this.pool = [];
-    this.tiles.clear();
     this.drawings.clear();
     this.grid = new PaintGrid();
     this.order = [];
@@ -623,6 +726,19 @@ export class TiledLayer {
     this.newcomers.clear();
   }
 
+}
+
+/**
+ * @typedef {{ element: HTMLElement, scale: number, tiles: Map<string, Tile> }} Plane
+ */
+
+/** A plane of tiles at `scale` (0: the view's zoom, once it is known), on
+ * top of those in `container` or `beneath` them. @returns {Plane} */
+function newPlane(container, scale, { beneath = false } = {}) {
+  const element = document.createElement('div');
+  element.className = 'tile-plane';
+  if (beneath) container.prepend(element); else container.append(element);
+  return { element, scale, tiles: new Map() };
 }
 
 /** How big an entity is, in document units, for its level of detail: a
