@@ -22,7 +22,12 @@
  *   fontFamily: string,
  *   atlas?: EmojiAtlas,
  *   depth?: number,
+ *   area?: number[],
  * }} PaintEnvironment
+ * `area`: the pixels ([left, top, right, bottom]) the entity being painted
+ * may touch; what is drawn aside on a scratch is cleared and copied there
+ * only, not over the whole tile (three copies of a whole tile for each
+ * erased entity were most of a mend's time).
  * @typedef {{ fill: string, fillOpacity: number, stroke: string, strokeOpacity: number,
  *   strokeWidth: number, fontSize: number, fontFamily: string, anchor: string, baseline: string,
  *   paintOrder: string, lineJoin: CanvasLineJoin, dash: number[] }} Style
@@ -85,9 +90,11 @@ function paintGroup(context, node, style, environment, matrix) {
 function paintThroughScratch(context, node, style, environment, matrix, mask, blurs) {
   const depth = environment.depth ?? 0;
   const drawing = environment.scratch(depth * 2);
+  const [left, top, width, height] = scratchArea(environment, drawing);
+  if (width <= 0 || height <= 0) return;
   const drawn = context2D(drawing);
-  drawn.setTransform(1, 0, 0, 1, 0, 0);
-  drawn.clearRect(0, 0, drawing.width, drawing.height);
+  drawn.save();
+  clipTo(drawn, left, top, width, height);
   drawn.globalAlpha = context.globalAlpha;
   const inner = { ...environment, depth: depth + 1 };
   const attributes = { ...node.attributes, mask: undefined, filter: undefined, transform: undefined };
@@ -96,26 +103,58 @@ function paintThroughScratch(context, node, style, environment, matrix, mask, bl
     drawn.setTransform(1, 0, 0, 1, 0, 0);
     drawn.globalCompositeOperation = 'copy';
     drawn.filter = `blur(${BLUR_DEVIATION * scaleOf(matrix)}px)`;
-    drawn.drawImage(drawing, 0, 0);
+    drawn.drawImage(drawing, left, top, width, height, left, top, width, height);
     drawn.filter = 'none';
     drawn.globalCompositeOperation = 'source-over';
   }
   if (mask) {
     const shape = environment.scratch(depth * 2 + 1);
     const cut = context2D(shape);
-    cut.setTransform(1, 0, 0, 1, 0, 0);
-    cut.clearRect(0, 0, shape.width, shape.height);
+    cut.save();
+    clipTo(cut, left, top, width, height);
     paintMask(cut, mask, inner, matrix);
+    cut.restore();
+    forgetContextState();
     drawn.setTransform(1, 0, 0, 1, 0, 0);
     drawn.globalCompositeOperation = 'destination-in';
-    drawn.drawImage(shape, 0, 0);
+    drawn.drawImage(shape, left, top, width, height, left, top, width, height);
     drawn.globalCompositeOperation = 'source-over';
   }
+  drawn.restore();
+  forgetContextState();
   const alpha = context.globalAlpha;
   context.setTransform(1, 0, 0, 1, 0, 0);
   context.globalAlpha = 1;
-  context.drawImage(drawing, 0, 0);
+  context.drawImage(drawing, left, top, width, height, left, top, width, height);
   context.globalAlpha = alpha;
+}
+
+/** The pixels an entity with these paint bounds may touch under `matrix`
+ * (a scale and a shift), with room for a blur to reach what lies around
+ * it: three deviations, and a pixel for rounding. */
+export function paintArea(bounds, matrix) {
+  const [scale, , , , x, y] = matrix;
+  const reach = 3 * BLUR_DEVIATION * scale + 1;
+  return [bounds[0] * scale + x - reach, bounds[1] * scale + y - reach,
+    bounds[2] * scale + x + reach, bounds[3] * scale + y + reach];
+}
+
+/** The part of a scratch the entity being painted may touch: [left, top,
+ * width, height] in whole pixels, within the scratch. */
+function scratchArea(environment, scratch) {
+  const [left, top, right, bottom] = environment.area ?? [0, 0, scratch.width, scratch.height];
+  const x = Math.max(0, Math.floor(left));
+  const y = Math.max(0, Math.floor(top));
+  return [x, y, Math.min(scratch.width, Math.ceil(right)) - x, Math.min(scratch.height, Math.ceil(bottom)) - y];
+}
+
+/** Drawing from here on kept to this rectangle (pixels), which is cleared. */
+function clipTo(context, left, top, width, height) {
+  context.setTransform(1, 0, 0, 1, 0, 0);
+  context.beginPath();
+  context.rect(left, top, width, height);
+  context.clip();
+  context.clearRect(left, top, width, height);
 }
 
 /** A mask's shapes in order: white keeps, black cuts. */
@@ -158,13 +197,16 @@ export function paintEraser(context, eraser, environment, matrix) {
     context.clip(path);
     context.setTransform(1, 0, 0, 1, 0, 0);
     const copy = environment.scratch(0);
-    const copied = context2D(copy);
-    copied.setTransform(1, 0, 0, 1, 0, 0);
-    copied.globalCompositeOperation = 'copy';
-    copied.drawImage(context.canvas, 0, 0);
-    copied.globalCompositeOperation = 'source-over';
-    context.filter = `blur(${BLUR_DEVIATION * scaleOf(placed)}px)`;
-    context.drawImage(copy, 0, 0);
+    const [left, top, width, height] = scratchArea(environment, copy);
+    if (width > 0 && height > 0) {
+      const copied = context2D(copy);
+      copied.setTransform(1, 0, 0, 1, 0, 0);
+      copied.globalCompositeOperation = 'copy';
+      copied.drawImage(context.canvas, left, top, width, height, left, top, width, height);
+      copied.globalCompositeOperation = 'source-over';
+      context.filter = `blur(${BLUR_DEVIATION * scaleOf(placed)}px)`;
+      context.drawImage(copy, left, top, width, height, left, top, width, height);
+    }
   } else {
     context.globalCompositeOperation = 'destination-out';
     context.fillStyle = '#000000';
@@ -412,7 +454,7 @@ export class EmojiAtlas {
   static MOST_SPRITES = 2000;
 
   constructor() {
-    /** @type {Map<string, { canvas: HTMLCanvasElement, size: number } | null>} */
+    /** @type {Map<string, { canvas: HTMLCanvasElement | ImageBitmap, size: number } | null>} */
     this.sprites = new Map();
   }
 
@@ -453,7 +495,15 @@ export class EmojiAtlas {
     drawn.textBaseline = 'alphabetic';
     drawn.fillStyle = fill;
     drawn.fillText(text, 0, centralBaseline(drawn, font));
-    return { canvas, size };
+    /** @type {{ canvas: HTMLCanvasElement | ImageBitmap, size: number }} */
+    const sprite = { canvas, size };
+    // Copied from a canvas, a sprite costs a snapshot of it each time
+    // (about 24 µs a copy, most of a zoomed-out board's drawing); from a
+    // bitmap, only the copy.
+    if (typeof createImageBitmap === 'function') {
+      createImageBitmap(canvas).then((bitmap) => { sprite.canvas = bitmap; }, () => {});
+    }
+    return sprite;
   }
 }
 

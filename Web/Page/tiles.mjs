@@ -7,8 +7,8 @@
 // out (being dragged, selected, typed into) are drawn elsewhere and left
 // out of the tiles until they are put back.
 import { PaintGrid, meets } from './tile-grid.mjs';
-import { EmojiAtlas, INITIAL_STYLE, forgetContextState, measureSpeck, paintEraser, paintNode, paintSpeck,
-  speckSignature } from './tile-painter.mjs';
+import { EmojiAtlas, INITIAL_STYLE, forgetContextState, measureSpeck, paintArea, paintEraser, paintNode,
+  paintSpeck, speckSignature } from './tile-painter.mjs';
 import { scanSVG } from './svg-scan.mjs';
 
 export const TILE = 512;
@@ -658,6 +658,7 @@ export class TiledLayer {
       }
     }
     this.compile(drawing);
+    environment.area = paintArea(drawing.bounds, matrix);
     if (drawing.eraser) paintEraser(context, drawing.eraser, environment, matrix);
     else paintNode(context, drawing.node, { ...INITIAL_STYLE, fontFamily: environment.fontFamily }, environment, matrix);
   }
@@ -672,7 +673,8 @@ export class TiledLayer {
     if (speck === undefined) {
       if (this.specks.size >= MOST_SPECKS) this.specks.clear();
       this.speckScratch ??= Object.assign(document.createElement('canvas'), { width: 16, height: 16 });
-      speck = measureSpeck(this.speckScratch, this.compile(drawing).node, drawing.bounds, environment);
+      const sample = { ...environment, area: undefined };
+      speck = measureSpeck(this.speckScratch, this.compile(drawing).node, drawing.bounds, sample);
       this.specks.set(signature, speck);
       forgetContextState();
     }
