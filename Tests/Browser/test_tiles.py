@@ -359,3 +359,18 @@ def test_a_big_board_is_never_blank_while_a_pinch_zooms_on_faster_than_its_tiles
     page.js("window.easel.session.perform('zoomTo', {x: 0, y: 0, zoom: 1});")
     wait_until(lambda: tiles_settled(page, 1), what="the tiles drawn at the pinch's end")
     assert page.js("return window.easel.view.tiled.overview.element.style.visibility") == "hidden"
+
+
+def test_entities_still_to_come_around_the_screen_count_towards_choosing_the_tiles(server, browsers):
+    # After a welcome the module draws the screen first and says how many
+    # around it are still to come: a big board goes to the tiles at once,
+    # not to thousands of SVG elements first.
+    page = Canvas(browsers(1200, 800), server, "web/tiles-to-come")
+    chosen = page.js("""
+        const view = window.easel.view;
+        const before = !!view.tiled;
+        view.apply([], performance.now(), view.tilesFrom + 1);
+        const waiting = !!view.tiled;
+        view.apply([], performance.now(), 0);
+        return [before, waiting, !!view.tiled];""")
+    assert chosen == [False, True, False], "tiles while thousands are to come, SVG once none are"

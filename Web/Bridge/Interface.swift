@@ -284,7 +284,7 @@ let exportsJSON: StaticString = """
     "easel_session_take_outputs":["handle"],"easel_session_connection_state":["handle"],\
     "easel_session_last_error":["handle"],"easel_session_replica":["handle"],\
     "easel_session_state_hash":["handle"],"easel_session_flags":["handle"],"easel_session_selection":["handle"],\
-    "easel_session_saved":["handle"],"easel_session_render":["handle"],\
+    "easel_session_saved":["handle"],"easel_session_render":["handle"],"easel_session_waiting":["handle"],\
     "easel_session_canvas_size":["handle","width","height"],"easel_session_preview":["handle"],\
     "easel_session_viewport":["handle"],"easel_session_emoji_key":["handle"],\
     "easel_session_gesture":["handle","kind","x","y","time","force","now"],\

@@ -210,13 +210,23 @@ async function start() {
   // that painted it.
   let firstPaint = false;
   let renderingMs = 0;
+  let moduleRenderingMs = 0;
+  /** Whether the screen was painted after the first welcome: from that
+   * welcome's render until then, the entities around it wait (the module
+   * draws the screen's first). */
+  let screenPainted = false;
   function markFirstPaint() {
     if (firstPaint || session.connectionState === 'offline' || session.connectionState === 'connecting') return;
     firstPaint = true;
     performance.mark('easel:first-render', {
-      detail: { receivingMs: connection.receivingMs, renderingMs, moduleBytes: easel.exports.memory.buffer.byteLength },
+      detail: { receivingMs: connection.receivingMs, renderingMs, moduleRenderingMs,
+        moduleBytes: easel.exports.memory.buffer.byteLength },
     });
-    const painted = () => requestAnimationFrame(() => requestAnimationFrame(() => performance.mark('easel:first-paint')));
+    const painted = () => requestAnimationFrame(() => requestAnimationFrame(() => {
+      performance.mark('easel:first-paint');
+      screenPainted = true;
+      if (session.flags.moreToDraw) changed();
+    }));
     // Tiles draw over several frames: painted once those on screen are.
     if (view.tiled) {
       view.onTilesComplete = () => {
@@ -235,11 +245,18 @@ async function start() {
     checkAccess(flags);
     connection.flush();
     const rendering = performance.now();
-    view.apply(session.render());
-    // A pan or zoom that shows thousands more is drawn a few thousand a frame.
-    if (flags.moreToDraw) changed();
-    if (!firstPaint) renderingMs = performance.now() - rendering;
+    const changes = session.render();
+    const rendered = performance.now();
+    view.apply(changes, performance.now(), session.waiting);
+    if (!firstPaint) {
+      moduleRenderingMs = rendered - rendering;
+      renderingMs = performance.now() - rendering;
+    }
     markFirstPaint();
+    // A pan or zoom that shows thousands more is drawn a few thousand a
+    // frame, and so are those around the screen after a welcome, once the
+    // screen is painted.
+    if ((screenPainted || !firstPaint) && session.flags.moreToDraw) changed();
     view.preview(session.preview());
     const viewport = session.viewport();
     view.setViewport(viewport);

@@ -428,6 +428,12 @@ export class Session {
    * the token: reconnecting with it cannot help).
    * @returns {Record<string, boolean>}
    */
+  /** How many entities around the screen are still to be drawn, over the
+   * renders to come (`flags.moreToDraw`). */
+  get waiting() {
+    return this.exports.easel_session_waiting(this.handle);
+  }
+
   get flags() {
     const bits = this.exports.easel_session_flags(this.handle);
     /** @type {Record<string, boolean>} */

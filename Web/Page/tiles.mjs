@@ -41,7 +41,8 @@ const RING = 0.5;
  * tiles did not cover was blank, and the blank was filled in long frames. */
 const OVERVIEW_FROM = 2000;
 /** The overview's zoom is a power of two, about an eighth of the view's
- * (most entities are specks there, and a screen of it is a tile or two);
+ * (a screen of it is a tile or two), and every entity in it is drawn as a
+ * speck (its colour's rectangle: no sprites or paths for a fallback);
  * it is picked again once the view's zoom is outside these multiples of
  * it: one overview lasts a pinch from a board's fit to about six times
  * closer. */
@@ -75,7 +76,7 @@ const MOST_DIRTY_PARTS = 64;
  * @typedef {{ id: string, bounds: number[], svg: string, node?: any, eraser?: any, hrefs?: string[],
  *   speck?: import('./tile-painter.mjs').Speck | null, across?: number }} Drawing
  * @typedef {{ key: string, column: number, row: number, scale: number, holder: HTMLElement,
- *   canvas: HTMLCanvasElement, dirty: number[][] | null, job: any, shownAt: number }} Tile
+ *   specks: boolean, canvas: HTMLCanvasElement, dirty: number[][] | null, job: any, shownAt: number }} Tile
  */
 
 export class TiledLayer {
@@ -419,7 +420,8 @@ export class TiledLayer {
     const ratio = this.overview ? zoom / this.overview.scale : 0;
     if (ratio >= OVERVIEW_RANGE[0] && ratio <= OVERVIEW_RANGE[1]) return this.overview;
     this.dropPlane(this.overview);
-    this.overview = newPlane(this.container, 2 ** Math.floor(Math.log2(zoom / OVERVIEW_BELOW)), { beneath: true });
+    this.overview = newPlane(this.container, 2 ** Math.floor(Math.log2(zoom / OVERVIEW_BELOW)),
+      { beneath: true, specks: true });
     this.placePlane();
     return this.overview;
   }
@@ -511,7 +513,8 @@ export class TiledLayer {
           const canvas = this.takeCanvas(Math.round(TILE * (window.devicePixelRatio || 1)));
           canvas.style.cssText = `position:absolute;left:${column * TILE}px;top:${row * TILE}px;`
             + `width:${TILE}px;height:${TILE}px`;
-          tile = { key, column, row, scale, holder: plane.element, canvas, dirty: null, job: null, shownAt: 0 };
+          tile = { key, column, row, scale, holder: plane.element, specks: plane.specks, canvas, dirty: null, job: null,
+            shownAt: 0 };
           this.stats.made += 1;
           tile.dirty = [this.tileArea(tile)];
           plane.tiles.set(key, tile);
@@ -597,7 +600,7 @@ export class TiledLayer {
     const environment = this.environment(job.target);
     while (job.next < job.ids.length) {
       const drawing = this.drawings.get(job.ids[job.next++]);
-      if (drawing) this.paint(context, drawing, environment, job.matrix);
+      if (drawing) this.paint(context, drawing, environment, job.matrix, tile.specks);
       this.stats.painted += 1;
       if ((job.next & 31) === 0 && performance.now() - started > budget && job.target !== tile.canvas) break;
     }
@@ -648,9 +651,11 @@ export class TiledLayer {
     }
   }
 
-  paint(context, drawing, environment, matrix) {
+  /** Paints an entity whole, or as a speck when it is that small or
+   * `specks` says all are. */
+  paint(context, drawing, environment, matrix, specks = false) {
     drawing.across ??= across(drawing);
-    if (drawing.across * matrix[0] < SPECK_PIXELS) {
+    if (specks || drawing.across * matrix[0] < SPECK_PIXELS) {
       if (drawing.speck === undefined) drawing.speck = this.speckOf(drawing, environment);
       if (drawing.speck) {
         this.stats.specks += 1;
@@ -731,16 +736,17 @@ export class TiledLayer {
 }
 
 /**
- * @typedef {{ element: HTMLElement, scale: number, tiles: Map<string, Tile> }} Plane
+ * @typedef {{ element: HTMLElement, scale: number, tiles: Map<string, Tile>, specks: boolean }} Plane
  */
 
 /** A plane of tiles at `scale` (0: the view's zoom, once it is known), on
- * top of those in `container` or `beneath` them. @returns {Plane} */
-function newPlane(container, scale, { beneath = false } = {}) {
+ * top of those in `container` or `beneath` them, drawing every entity as
+ * a speck when told. @returns {Plane} */
+function newPlane(container, scale, { beneath = false, specks = false } = {}) {
   const element = document.createElement('div');
   element.className = 'tile-plane';
   if (beneath) container.prepend(element); else container.append(element);
-  return { element, scale, tiles: new Map() };
+  return { element, scale, tiles: new Map(), specks };
 }
 
 /** How big an entity is, in document units, for its level of detail: a

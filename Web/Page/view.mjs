@@ -101,7 +101,9 @@ export class CanvasView {
   }
 
   /** Applies `Session.render()`'s changes; `now` in milliseconds. */
-  apply(changes, now = performance.now()) {
+  /** Applies a render's changes; `waiting`, the entities around the
+   * screen still to come, counts towards the choice of tiles. */
+  apply(changes, now = performance.now(), waiting = 0) {
     // A render that brings the tiles (a welcome, a zoom out) goes to them
     // straight away: made into elements first, its thousands of fragments
     // would each be parsed for nothing.
@@ -111,7 +113,7 @@ export class CanvasView {
         if (change.draw !== undefined && !this.fragments.has(change.draw)) arriving += 1;
         else if (change.remove !== undefined && this.fragments.has(change.remove)) arriving -= 1;
       }
-      if (this.fragments.size + arriving > this.tilesFrom) this.startTiles();
+      if (this.fragments.size + arriving + waiting > this.tilesFrom) this.startTiles();
     }
     for (const change of changes) {
       if (change.background !== undefined) {
@@ -162,7 +164,7 @@ export class CanvasView {
         }
       }
     }
-    this.chooseRenderer();
+    this.chooseRenderer(waiting);
     if (this.tiled) this.promoteChanging(now);
   }
 
@@ -194,8 +196,8 @@ export class CanvasView {
   }
 
   /** Tiles past TILES_FROM entities, SVG elements below TILES_UNTIL. */
-  chooseRenderer() {
-    const count = this.fragments.size;
+  chooseRenderer(waiting = 0) {
+    const count = this.fragments.size + waiting;
     if (!this.tiled && count > this.tilesFrom) this.startTiles();
     else if (this.tiled && count < this.tilesUntil) this.stopTiles();
   }

@@ -490,7 +490,8 @@ def measure(driver, tracer, count, bots, seconds, server):
             const render = at('first-render');
             return { module: at('module-ready').startTime, socket: at('socket-open').startTime,
                      message: at('first-message').startTime, receiving: render.detail.receivingMs,
-                     rendering: render.detail.renderingMs, render: render.startTime,
+                     rendering: render.detail.renderingMs, moduleRendering: render.detail.moduleRenderingMs,
+                     render: render.startTime,
                      moduleMB: render.detail.moduleBytes / 2 ** 20 };""")
         drawn = driver.execute_script("return window.easel.view.fragments.size")
         box = driver.execute_script(
@@ -629,7 +630,8 @@ def main():
                 phases = result["phases"]
                 print(f"    first paint: module ready {phases['module']:.0f} ms, socket open {phases['socket']:.0f}, "
                       f"first message {phases['message']:.0f}, first render {phases['render']:.0f} "
-                      f"(taking messages in {phases['receiving']:.0f} ms, rendering {phases['rendering']:.0f}; "
+                      f"(taking messages in {phases['receiving']:.0f} ms, rendering {phases['rendering']:.0f} "
+                      f"of which the module's render {phases.get('moduleRendering') or 0:.0f}; "
                       f"module {phases['moduleMB']:.0f} MB)",
                       flush=True)
                 parts = result["memory parts"]

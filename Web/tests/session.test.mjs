@@ -154,6 +154,31 @@ test('with the canvas size known, only entities on or near the screen are drawn,
   session.close();
 });
 
+test('after a welcome the entities on the screen are drawn first, and those around it over the renders after', () => {
+  const first = welcomed().session;
+  first.command(Command.placeEmoji, { text: '🦊', a: 100, b: 100, c: 40 });
+  first.command(Command.placeEmoji, { text: '🎈', a: 1000, b: 100, c: 40 });
+  first.command(Command.placeEmoji, { text: '🌵', a: 5000, b: 100, c: 40 });
+  const saved = first.saved();
+  first.close();
+  // The three come back in the welcome's document (unacknowledged edits).
+  const { session } = welcomed(saved);
+  session.setCanvasSize(800, 600);
+  const screen = session.render();
+  assert.deepEqual(screen.filter((change) => change.draw).map((change) => [...change.svg.matchAll(/🦊|🎈|🌵/gu)].join('')),
+    ['🦊'], 'the fox on screen only');
+  assert.equal(screen.find((change) => change.order).order.length, 1);
+  assert.ok(session.flags.moreToDraw, 'the balloon, half a screen off, is still to come');
+  assert.equal(session.waiting, 1);
+  const around = session.render();
+  assert.deepEqual(around.filter((change) => change.draw).map((change) => [...change.svg.matchAll(/🦊|🎈|🌵/gu)].join('')),
+    ['🎈']);
+  assert.equal(around.find((change) => change.order)?.order.length ?? 2, 2);
+  assert.ok(!session.flags.moreToDraw, 'the cactus, far off, is never drawn');
+  assert.equal(session.waiting, 0);
+  session.close();
+});
+
 test('a pan that shows thousands of entities draws them 2,000 a render, saying more are to come, and all in z-order', () => {
   const { session } = welcomed();
   session.setCanvasSize(800, 600);
