@@ -374,3 +374,23 @@ def test_entities_still_to_come_around_the_screen_count_towards_choosing_the_til
         view.apply([], performance.now(), 0);
         return [before, waiting, !!view.tiled];""")
     assert chosen == [False, True, False], "tiles while thousands are to come, SVG once none are"
+
+
+def test_tiles_are_filled_with_a_background_of_one_opaque_colour_and_left_clear_over_a_background_image(
+        server, browsers, tmp_path):
+    # Filled, a tile hides what lies beneath it (the overview, the zoom
+    # before); over an image it must let the image through.
+    document = "web/tiles-ground"
+    bot(server, document, 'place emoji "🦊" at 100 100 size 40\nbackground #ffe0c0ff\ntap 900 900\n', tmp_path)
+    page = open_tiled(browsers, server, document)
+    page.js("window.easel.session.perform('zoomTo', {x: 0, y: 0, zoom: 1});")
+    wait_until(lambda: tiles_settled(page, 1), what="the tiles drawn at zoom 1")
+    empty_pixel = ("const tiled = window.easel.view.tiled; const tile = tiled.tiles.get('0,0');"
+                   "return [tiled.ground, [...tile.canvas.getContext('2d').getImageData(400, 400, 1, 1).data]]")
+    assert page.js(empty_pixel) == ["#ffe0c0", [255, 224, 192, 255]]
+    image = tmp_path / "ground.png"
+    image.write_bytes(quadrant_png(120, 80))
+    bot(server, document, f'background image "{image}"\n', tmp_path)
+    wait_until(lambda: page.js("return window.easel.view.tiled.ground") is None, what="the image's arrival")
+    wait_until(lambda: tiles_settled(page, 1), what="the tiles drawn again")
+    assert page.js(empty_pixel) == [None, [0, 0, 0, 0]]

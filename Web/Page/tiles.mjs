@@ -134,6 +134,11 @@ export class TiledLayer {
     this.screenShown = false;
     /** Whether most of the screen was blank and some still is. */
     this.filling = false;
+    /** What every tile is filled with beneath its entities: the board's
+     * background when it is one opaque colour, so that a tile hides what
+     * lies beneath it (the overview, the zoom before, which showed
+     * through as blurred halos); null leaves tiles clear over an image. */
+    this.ground = null;
   }
 
   get size() { return this.drawings.size; }
@@ -221,6 +226,13 @@ export class TiledLayer {
     for (const id of this.lifted) if (!ids.has(id)) this.dirty(this.drawings.get(id)?.bounds);
     for (const id of ids) if (!this.lifted.has(id)) this.dirty(this.drawings.get(id)?.bounds);
     this.lifted = new Set(ids);
+  }
+
+  /** The tiles' ground (`ground`): an opaque colour, or null. */
+  setGround(color) {
+    if (color === this.ground) return;
+    this.ground = color;
+    this.dirtyEverything();
   }
 
   /** An image's bytes came: the entities showing it are drawn again. */
@@ -639,7 +651,7 @@ export class TiledLayer {
       [scale, 0, 0, scale, -tile.column * TILE * ratio, -tile.row * TILE * ratio]);
   }
 
-  /** Clips to the job's parts; on its first frame, clears them. */
+  /** Clips to the job's parts; on its first frame, clears them to the ground. */
   begin(context, job) {
     context.save();
     context.setTransform(1, 0, 0, 1, 0, 0);
@@ -647,7 +659,12 @@ export class TiledLayer {
     for (const [left, top, right, bottom] of job.parts) context.rect(left, top, right - left, bottom - top);
     context.clip();
     if (job.next === 0) {
-      for (const [left, top, right, bottom] of job.parts) context.clearRect(left, top, right - left, bottom - top);
+      if (this.ground) context.fillStyle = this.ground;
+      for (const [left, top, right, bottom] of job.parts) {
+        if (this.ground) context.fillRect(left, top, right - left, bottom - top);
+        else context.clearRect(left, top, right - left, bottom - top);
+      }
+      forgetContextState();
     }
   }
 

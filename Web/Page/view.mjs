@@ -118,9 +118,9 @@ export class CanvasView {
     for (const change of changes) {
       if (change.background !== undefined) {
         this.backgroundColor = change.background ?? '';
-        this.paintBackgroundColor();
         const element = change.svg ? this.parse(change.svg) : null;
         this.backgroundLayer.replaceChildren(...(element ? [element] : []));
+        this.paintBackgroundColor();
       } else if (change.draw !== undefined) {
         this.fragments.set(change.draw, { bounds: change.bounds, svg: change.svg });
         if (this.tiled) {
@@ -261,6 +261,11 @@ export class CanvasView {
   paintBackgroundColor() {
     this.svg.style.backgroundColor = this.tiled ? '' : this.backgroundColor;
     if (this.backdrop) this.backdrop.style.backgroundColor = this.tiled ? this.backgroundColor || '#ffffff' : '';
+    // Tiles filled with one opaque colour hide what lies beneath them; an
+    // image or a see-through colour needs them clear.
+    const color = this.backgroundColor || '#ffffffff';
+    const opaque = /^#[0-9a-f]{6}(ff)?$/i.test(color) && this.backgroundLayer.childElementCount === 0;
+    this.tiled?.setGround(opaque ? color.slice(0, 7) : null);
   }
 
   /**
