@@ -16,11 +16,10 @@ export const TILE = 512;
 const FRAME_BUDGET_MS = 6;
 const FIRST_SCREEN_BUDGET_MS = 50;
 /** How long tiles may draw in a frame (ms) while most of the screen is
- * blank (neither drawn nor covered by the zoom before or the overview), or
- * not drawn at its zoom yet once the view rests: a board zoomed far out
- * fills in a few long frames rather than in hundreds of short ones. A
- * blank edge (a pan, a small zoom out) keeps to the frame's budget, and so
- * does a pan or pinch going on. */
+ * blank (neither drawn nor covered by the zoom before or the overview): a
+ * board zoomed far out fills in a few long frames rather than in hundreds
+ * of short ones. A blank edge (a pan, a small zoom out) keeps to the
+ * frame's budget. */
 const FILL_BUDGET_MS = 24;
 /** A zoom held this long (ms) is drawn anew at its own scale: a zoom
  * gesture in progress moves the tiles by their transform alone. */
@@ -106,7 +105,6 @@ export class TiledLayer {
     this.definitions = new Map();
     this.view = { panX: 0, panY: 0, zoom: 1, width: 0, height: 0 };
     this.zoomChangedAt = 0;
-    this.viewChangedAt = 0;
     /** @type {HTMLCanvasElement[]} */
     this.scratches = [];
     /** Canvases of tiles gone, blank when taken again. @type {HTMLCanvasElement[]} */
@@ -285,7 +283,6 @@ export class TiledLayer {
     if (view.panX === panX && view.panY === panY && view.zoom === zoom && view.width === width
       && view.height === height) return;
     if (zoom !== view.zoom) this.zoomChangedAt = performance.now();
-    this.viewChangedAt = performance.now();
     this.view = { panX, panY, zoom, width, height };
     if (this.main.scale === 0) this.main.scale = zoom;
     this.placePlane();
@@ -363,14 +360,14 @@ export class TiledLayer {
     if (zoom !== this.scale && (settled || scaled > MOST_SCALED || scaled < 1 / MOST_SCALED)) this.rescale(zoom);
     const needed = this.tilesOnScreen(0);
     const overview = this.keepOverview(zoom);
-    // Once most of the screen was blank, until none of it is; or, with
-    // the view at rest, most of it not drawn at this zoom yet (a pinch or
-    // pan that goes on keeps its frames short, with the overview beneath).
+    // Once most of the screen was blank, until none of it is: what the
+    // zoom before or the overview covers keeps to the frame's budget (the
+    // screen of a big board drawn anew once a pinch settles takes seconds
+    // in which bots go on editing and people look).
     const blank = this.screenShown ? needed.filter((tile) => this.isBlank(tile)).length : 0;
     const undrawn = needed.filter((tile) => !tile.canvas.isConnected).length;
-    const resting = started - this.viewChangedAt >= ZOOM_SETTLES;
-    if (blank > needed.length / 2 || (resting && this.screenShown && undrawn > needed.length / 2)) this.filling = true;
-    if (undrawn === 0 || (blank === 0 && !resting)) this.filling = false;
+    if (blank > needed.length / 2) this.filling = true;
+    if (blank === 0) this.filling = false;
     if (this.filling) budget = Math.max(budget, FILL_BUDGET_MS);
     let left = false;
     let worked = false;
