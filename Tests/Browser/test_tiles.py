@@ -336,8 +336,9 @@ def test_a_big_board_is_never_blank_while_a_pinch_zooms_on_faster_than_its_tiles
     wait_until(lambda: tiles_settled(page, 0.5) and page.js(overview_drawn), what="the tiles and the overview drawn")
     assert page.js("return window.easel.view.tiled.overview.element.style.visibility") == "hidden", \
         "with the screen drawn at its zoom, the overview is not seen"
-    # Two steps of a pinch, each past what tiles are stretched to, with no
-    # time to draw between them.
+    # Three steps of a pinch, each past what tiles are stretched to, with
+    # no time to draw between them: two in, then out, past what the drawn
+    # plane covers.
     steps = page.js("""
         const tiled = window.easel.view.tiled;
         const drawn = tiled.main;
@@ -349,13 +350,15 @@ def test_a_big_board_is_never_blank_while_a_pinch_zooms_on_faster_than_its_tiles
           return { keptDrawn: tiled.previous?.plane === drawn, drawnAtZoom: tiled.main.scale === zoom * factor,
                    undrawn: onScreen.filter((tile) => !tile.canvas.isConnected).length,
                    blank: onScreen.filter((tile) => tiled.isBlank(tile)).length,
-                   overview: tiled.overview.element.style.visibility };
+                   overview: tiled.overview.element.style.visibility,
+                   drawnCovers: tiled.onScreen(tiled.previous?.covered ?? []) };
         };
-        return [step(1.6), step(1.6 * 1.6)];""")
+        return [step(1.6), step(1.6 * 1.6), step(1 / 3)];""")
     for step in steps:
         assert step["drawnAtZoom"] and step["undrawn"] > 0, step
         assert step["blank"] == 0 and step["overview"] == "visible", "the overview shows where nothing is drawn yet"
     assert steps[1]["keptDrawn"], "the drawn plane is kept beneath, not the one barely begun"
+    assert steps[2]["keptDrawn"] and steps[2]["drawnCovers"] < 0.5, "zoomed out, the overview covers the rest"
     page.js("window.easel.session.perform('zoomTo', {x: 0, y: 0, zoom: 1});")
     wait_until(lambda: tiles_settled(page, 1), what="the tiles drawn at the pinch's end")
     assert page.js("return window.easel.view.tiled.overview.element.style.visibility") == "hidden"

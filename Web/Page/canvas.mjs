@@ -211,10 +211,6 @@ async function start() {
   let firstPaint = false;
   let renderingMs = 0;
   let moduleRenderingMs = 0;
-  /** Whether the screen was painted after the first welcome: from that
-   * welcome's render until then, the entities around it wait (the module
-   * draws the screen's first). */
-  let screenPainted = false;
   function markFirstPaint() {
     if (firstPaint || session.connectionState === 'offline' || session.connectionState === 'connecting') return;
     firstPaint = true;
@@ -222,11 +218,7 @@ async function start() {
       detail: { receivingMs: connection.receivingMs, renderingMs, moduleRenderingMs,
         moduleBytes: easel.exports.memory.buffer.byteLength },
     });
-    const painted = () => requestAnimationFrame(() => requestAnimationFrame(() => {
-      performance.mark('easel:first-paint');
-      screenPainted = true;
-      if (session.flags.moreToDraw) changed();
-    }));
+    const painted = () => requestAnimationFrame(() => requestAnimationFrame(() => performance.mark('easel:first-paint')));
     // Tiles draw over several frames: painted once those on screen are.
     if (view.tiled) {
       view.onTilesComplete = () => {
@@ -254,9 +246,9 @@ async function start() {
     }
     markFirstPaint();
     // A pan or zoom that shows thousands more is drawn a few thousand a
-    // frame, and so are those around the screen after a welcome, once the
-    // screen is painted.
-    if ((screenPainted || !firstPaint) && session.flags.moreToDraw) changed();
+    // frame, and so are those around the screen after a welcome (the
+    // module draws the screen's first).
+    if (session.flags.moreToDraw) changed();
     view.preview(session.preview());
     const viewport = session.viewport();
     view.setViewport(viewport);

@@ -415,6 +415,12 @@ export class Session {
     return code === 0 ? null : { code, message: text.decode(this.easel.result()) };
   }
 
+  /** How many entities around the screen are still to be drawn, over the
+   * renders to come (`flags.moreToDraw`). */
+  get waiting() {
+    return this.exports.easel_session_waiting(this.handle);
+  }
+
   get stateHash() {
     return BigInt.asUintN(64, this.exports.easel_session_state_hash(this.handle)).toString(16).padStart(16, '0');
   }
@@ -428,12 +434,6 @@ export class Session {
    * the token: reconnecting with it cannot help).
    * @returns {Record<string, boolean>}
    */
-  /** How many entities around the screen are still to be drawn, over the
-   * renders to come (`flags.moreToDraw`). */
-  get waiting() {
-    return this.exports.easel_session_waiting(this.handle);
-  }
-
   get flags() {
     const bits = this.exports.easel_session_flags(this.handle);
     /** @type {Record<string, boolean>} */

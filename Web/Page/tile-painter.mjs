@@ -23,7 +23,11 @@
  *   atlas?: EmojiAtlas,
  *   depth?: number,
  *   area?: number[],
+ *   ground?: string | null,
  * }} PaintEnvironment
+ * `ground`: the opaque colour tiles are filled with, if any: an eraser
+ * paints it where it erases rather than clearing to nothing, which would
+ * show what lies beneath the tile.
  * `area`: the pixels ([left, top, right, bottom]) the entity being painted
  * may touch; what is drawn aside on a scratch is cleared and copied there
  * only, not over the whole tile (three copies of a whole tile for each
@@ -207,6 +211,9 @@ export function paintEraser(context, eraser, environment, matrix) {
       context.filter = `blur(${BLUR_DEVIATION * scaleOf(placed)}px)`;
       context.drawImage(copy, left, top, width, height, left, top, width, height);
     }
+  } else if (environment.ground) {
+    context.fillStyle = environment.ground;
+    context.fill(path);
   } else {
     context.globalCompositeOperation = 'destination-out';
     context.fillStyle = '#000000';
@@ -471,9 +478,10 @@ export class EmojiAtlas {
     if (sprite === undefined) {
       // Zooming makes new sizes without end: past this many the atlas
       // starts again (the sizes in use are made anew as they are drawn).
-      if (this.sprites.size >= EmojiAtlas.MOST_SPRITES) this.sprites.clear();
+      if (this.sprites.size >= EmojiAtlas.MOST_SPRITES) this.forget();
       sprite = this.draw(context, text, font, style, size / style.fontSize);
       this.sprites.set(key, sprite);
+      if (sprite) this.copyToBitmap(key, sprite);
     }
     if (!sprite) return false;
     const local = sprite.size / (size / style.fontSize);
@@ -495,15 +503,26 @@ export class EmojiAtlas {
     drawn.textBaseline = 'alphabetic';
     drawn.fillStyle = fill;
     drawn.fillText(text, 0, centralBaseline(drawn, font));
-    /** @type {{ canvas: HTMLCanvasElement | ImageBitmap, size: number }} */
-    const sprite = { canvas, size };
-    // Copied from a canvas, a sprite costs a snapshot of it each time
-    // (about 24 µs a copy, most of a zoomed-out board's drawing); from a
-    // bitmap, only the copy.
-    if (typeof createImageBitmap === 'function') {
-      createImageBitmap(canvas).then((bitmap) => { sprite.canvas = bitmap; }, () => {});
+    return { canvas, size };
+  }
+
+  /** Copied from a canvas, a sprite costs a snapshot of it each time (about
+   * 24 µs a copy, most of a zoomed-out board's drawing); from a bitmap,
+   * only the copy. The bitmap replaces the canvas once it is made, unless
+   * the sprite was forgotten meanwhile. */
+  copyToBitmap(key, sprite) {
+    if (typeof createImageBitmap !== 'function') return;
+    createImageBitmap(sprite.canvas).then((bitmap) => {
+      if (this.sprites.get(key) === sprite) sprite.canvas = bitmap; else bitmap.close();
+    }, () => {});
+  }
+
+  /** Every sprite dropped, their bitmaps' memory freed at once. */
+  forget() {
+    for (const sprite of this.sprites.values()) {
+      if (sprite && typeof ImageBitmap !== 'undefined' && sprite.canvas instanceof ImageBitmap) sprite.canvas.close();
     }
-    return sprite;
+    this.sprites.clear();
   }
 }
 

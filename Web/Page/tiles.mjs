@@ -32,21 +32,23 @@ const MOST_SCALED = 1.5;
  * tile of it. (A whole tile around kept 20 at 1400 × 900, each about 1 MB
  * of pixels and as much again in the compositor.) */
 const RING = 0.5;
-/** Boards of at least this many entities keep an overview: a plane of
- * tiles at a far smaller zoom, beneath the others, seen only where the
- * tiles of the view's zoom are not drawn yet. While a pinch zooms on, the
+/** Boards of at least this many entities keep an overview, when their
+ * tiles are filled with their background (`ground`: over an image, clear
+ * tiles would show it through): a plane of tiles at a far smaller zoom,
+ * beneath the others, seen while tiles of the view's zoom are not drawn yet. While a pinch zooms on, the
  * tiles are drawn anew at each step of `MOST_SCALED` and a big board's
  * screen takes longer to draw than a step lasts: without it, what the old
  * tiles did not cover was blank, and the blank was filled in long frames. */
 const OVERVIEW_FROM = 2000;
-/** The overview's zoom is a power of two, about an eighth of the view's
- * (a screen of it is a tile or two), and every entity in it is drawn as a
- * speck (its colour's rectangle: no sprites or paths for a fallback);
- * it is picked again once the view's zoom is outside these multiples of
- * it: one overview lasts a pinch from a board's fit to about six times
- * closer. */
+/** The overview's zoom is a power of two, an eighth to a sixteenth of the
+ * view's (a screen of it is a tile or two), and every entity with a speck
+ * is drawn in it as one (its colour's rectangle: no sprites or paths for a
+ * fallback; images, erasers and what they erased are drawn whole); it is
+ * picked again once the view's zoom is outside these multiples of it: one
+ * overview lasts a pinch four to eight times closer, or two to four times
+ * further out. */
 const OVERVIEW_BELOW = 8;
-const OVERVIEW_RANGE = [2, 32];
+const OVERVIEW_RANGE = [2, 64];
 /** Tiles kept beyond those on screen and around it, most recently shown first. */
 const SPARE_TILES = 8;
 /** Canvases kept for reuse once their tile goes. A new canvas's first
@@ -233,6 +235,7 @@ export class TiledLayer {
     this.dirtyEverything();
   }
 
+
   /** An image's bytes came: the entities showing it are drawn again. */
   imageArrived(href) {
     for (const drawing of this.drawings.values()) {
@@ -371,10 +374,11 @@ export class TiledLayer {
     if (this.filling) budget = Math.max(budget, FILL_BUDGET_MS);
     let left = false;
     let worked = false;
+    let overviewLeft = false;
     // Where the screen has nothing of this zoom yet, the overview is seen:
     // drawn first while it is not whole, in a part of the frame.
     if (overview && undrawn > 0 && this.screenShown) {
-      if (!this.drawTiles(this.tilesOnScreen(0, overview), budget / 2, started)) left = true;
+      overviewLeft = !this.drawTiles(this.tilesOnScreen(0, overview), budget / 2, started);
       worked = true;
     }
     for (const tile of needed) {
@@ -394,7 +398,7 @@ export class TiledLayer {
       // then the overview, for the next pinch.
       this.dropPrevious();
       if (!this.drawTiles(this.tilesOnScreen(RING), budget, started)) left = true;
-      else if (overview && !this.drawTiles(this.tilesOnScreen(0, overview), budget, started)) left = true;
+      else if (overview) overviewLeft = !this.drawTiles(this.tilesOnScreen(0, overview), budget, started);
     }
     this.dropSpareTiles(this.main, this.tilesOnScreen(RING), SPARE_TILES);
     if (overview) {
@@ -403,7 +407,7 @@ export class TiledLayer {
       overview.element.style.visibility = needed.every((tile) => tile.canvas.isConnected) ? 'hidden' : 'visible';
     }
     if (zoom !== this.scale) left = true;
-    if (left) this.schedule();
+    if (left || overviewLeft) this.schedule();
   }
 
   /** Mends these tiles while the frame's `budget` lasts (ms since
@@ -421,7 +425,7 @@ export class TiledLayer {
   /** The overview a board of this size wants at `zoom`, picked anew (and
    * drawn again) once the zoom is out of its range; none for a small board. */
   keepOverview(zoom) {
-    if (this.drawings.size < OVERVIEW_FROM) {
+    if (this.drawings.size < OVERVIEW_FROM || !this.ground) {
       this.dropPlane(this.overview);
       this.overview = null;
       return null;
@@ -448,11 +452,14 @@ export class TiledLayer {
       this.dropPlane(this.main);
     } else {
       this.dropPrevious();
-      for (const tile of this.main.tiles.values()) {
+      for (const [key, tile] of this.main.tiles) {
         if (tile.job && tile.job.target !== tile.canvas) this.releaseCanvas(tile.job.target);
         tile.job = null;
         // Never drawn: it is not in the plane kept beneath.
-        if (!tile.canvas.isConnected) this.releaseCanvas(tile.canvas);
+        if (!tile.canvas.isConnected) {
+          this.releaseCanvas(tile.canvas);
+          this.main.tiles.delete(key);
+        }
       }
       this.previous = { plane: this.main, covered };
     }
@@ -462,8 +469,7 @@ export class TiledLayer {
 
   /** How much of the screen these document areas (apart) cover, as a share. */
   onScreen(areas) {
-    const { panX, panY, zoom, width, height } = this.view;
-    const screen = [-panX / zoom, -panY / zoom, (width - panX) / zoom, (height - panY) / zoom];
+    const screen = this.screenArea();
     let sum = 0;
     for (const area of areas) {
       const across = Math.min(area[2], screen[2]) - Math.max(area[0], screen[0]);
@@ -473,12 +479,21 @@ export class TiledLayer {
     return sum / ((screen[2] - screen[0]) * (screen[3] - screen[1]));
   }
 
+  /** The document area on the screen. */
+  screenArea() {
+    const { panX, panY, zoom, width, height } = this.view;
+    return [-panX / zoom, -panY / zoom, (width - panX) / zoom, (height - panY) / zoom];
+  }
+
   /** Whether a tile on screen shows nothing yet: never drawn, and not
-   * under a drawn tile of the zoom before or of the overview (its corners
-   * and middle). */
+   * under a drawn tile of the zoom before or of the overview (the corners
+   * and middle of its part on the screen). */
   isBlank(tile) {
     if (tile.canvas.isConnected) return false;
-    const [left, top, right, bottom] = this.tileArea(tile);
+    const area = this.tileArea(tile);
+    const screen = this.screenArea();
+    const [left, top, right, bottom] = [Math.max(area[0], screen[0]), Math.max(area[1], screen[1]),
+      Math.min(area[2], screen[2]), Math.min(area[3], screen[3])];
     const covered = [...this.previous?.covered ?? []];
     for (const under of this.overview?.tiles.values() ?? []) {
       if (under.canvas.isConnected) covered.push(this.tileArea(under));
@@ -492,14 +507,15 @@ export class TiledLayer {
     this.previous = null;
   }
 
-  /** A plane gone, its canvases (drawn or being drawn) to the pool. */
+  /** A plane gone, its canvases (drawn, being drawn or never drawn) to
+   * the pool. */
   dropPlane(plane) {
     if (!plane) return;
     for (const tile of plane.tiles.values()) {
       if (tile.job && tile.job.target !== tile.canvas) this.releaseCanvas(tile.job.target);
       tile.job = null;
+      this.releaseCanvas(tile.canvas);
     }
-    for (const canvas of plane.element.querySelectorAll('canvas')) this.releaseCanvas(canvas);
     plane.tiles.clear();
     plane.element.remove();
   }
@@ -707,6 +723,7 @@ export class TiledLayer {
       scratch: (index) => this.scratch(index, target),
       fontFamily: this.sources.fontFamily(),
       atlas: this.atlas,
+      ground: this.ground,
     };
   }
 

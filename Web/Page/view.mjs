@@ -100,9 +100,9 @@ export class CanvasView {
     this.elements.get(id)?.classList.toggle('editing', hidden);
   }
 
-  /** Applies `Session.render()`'s changes; `now` in milliseconds. */
-  /** Applies a render's changes; `waiting`, the entities around the
-   * screen still to come, counts towards the choice of tiles. */
+  /** Applies `Session.render()`'s changes; `now` in milliseconds;
+   * `waiting`, the entities around the screen still to come
+   * (`Session.waiting`), counts towards the choice of tiles. */
   apply(changes, now = performance.now(), waiting = 0) {
     // A render that brings the tiles (a welcome, a zoom out) goes to them
     // straight away: made into elements first, its thousands of fragments

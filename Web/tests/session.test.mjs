@@ -173,7 +173,7 @@ test('after a welcome the entities on the screen are drawn first, and those arou
   const around = session.render();
   assert.deepEqual(around.filter((change) => change.draw).map((change) => [...change.svg.matchAll(/🦊|🎈|🌵/gu)].join('')),
     ['🎈']);
-  assert.equal(around.find((change) => change.order)?.order.length ?? 2, 2);
+  assert.ok(around.some((change) => change.place !== undefined || change.order?.length === 2), JSON.stringify(around));
   assert.ok(!session.flags.moreToDraw, 'the cactus, far off, is never drawn');
   assert.equal(session.waiting, 0);
   session.close();
