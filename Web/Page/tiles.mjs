@@ -76,8 +76,8 @@ const MOST_DIRTY_PARTS = 64;
 /**
  * @typedef {{ id: string, bounds: number[], svg: string, node?: any, eraser?: any, hrefs?: string[],
  *   speck?: import('./tile-painter.mjs').Speck | null, across?: number }} Drawing
- * @typedef {{ key: string, column: number, row: number, scale: number, holder: HTMLElement,
- *   specks: boolean, canvas: HTMLCanvasElement, dirty: number[][] | null, job: any, shownAt: number }} Tile
+ * @typedef {{ key: string, column: number, row: number, plane: Plane, canvas: HTMLCanvasElement,
+ *   dirty: number[][] | null, job: any, shownAt: number }} Tile
  */
 
 export class TiledLayer {
@@ -235,7 +235,6 @@ export class TiledLayer {
     this.dirtyEverything();
   }
 
-
   /** An image's bytes came: the entities showing it are drawn again. */
   imageArrived(href) {
     for (const drawing of this.drawings.values()) {
@@ -326,7 +325,7 @@ export class TiledLayer {
 
   /** The document area a tile shows, at its plane's scale. */
   tileArea(tile) {
-    const size = TILE / tile.scale;
+    const size = TILE / tile.plane.scale;
     return [tile.column * size, tile.row * size, (tile.column + 1) * size, (tile.row + 1) * size];
   }
 
@@ -452,14 +451,10 @@ export class TiledLayer {
       this.dropPlane(this.main);
     } else {
       this.dropPrevious();
-      for (const [key, tile] of this.main.tiles) {
-        if (tile.job && tile.job.target !== tile.canvas) this.releaseCanvas(tile.job.target);
-        tile.job = null;
+      for (const tile of [...this.main.tiles.values()]) {
+        this.releaseJob(tile);
         // Never drawn: it is not in the plane kept beneath.
-        if (!tile.canvas.isConnected) {
-          this.releaseCanvas(tile.canvas);
-          this.main.tiles.delete(key);
-        }
+        if (!tile.canvas.isConnected) this.dropTile(tile);
       }
       this.previous = { plane: this.main, covered };
     }
@@ -511,12 +506,7 @@ export class TiledLayer {
    * the pool. */
   dropPlane(plane) {
     if (!plane) return;
-    for (const tile of plane.tiles.values()) {
-      if (tile.job && tile.job.target !== tile.canvas) this.releaseCanvas(tile.job.target);
-      tile.job = null;
-      this.releaseCanvas(tile.canvas);
-    }
-    plane.tiles.clear();
+    for (const tile of [...plane.tiles.values()]) this.dropTile(tile);
     plane.element.remove();
   }
 
@@ -538,8 +528,7 @@ export class TiledLayer {
           const canvas = this.takeCanvas(Math.round(TILE * (window.devicePixelRatio || 1)));
           canvas.style.cssText = `position:absolute;left:${column * TILE}px;top:${row * TILE}px;`
             + `width:${TILE}px;height:${TILE}px`;
-          tile = { key, column, row, scale, holder: plane.element, specks: plane.specks, canvas, dirty: null, job: null,
-            shownAt: 0 };
+          tile = { key, column, row, plane, canvas, dirty: null, job: null, shownAt: 0 };
           this.stats.made += 1;
           tile.dirty = [this.tileArea(tile)];
           plane.tiles.set(key, tile);
@@ -556,11 +545,20 @@ export class TiledLayer {
     if (plane.tiles.size <= needed.length + spare) return;
     const shown = new Set(needed);
     const unseen = [...plane.tiles.values()].filter((tile) => !shown.has(tile)).sort((a, b) => a.shownAt - b.shownAt);
-    for (const tile of unseen.slice(0, plane.tiles.size - needed.length - spare)) {
-      if (tile.job && tile.job.target !== tile.canvas) this.releaseCanvas(tile.job.target);
-      this.releaseCanvas(tile.canvas);
-      plane.tiles.delete(tile.key);
-    }
+    for (const tile of unseen.slice(0, plane.tiles.size - needed.length - spare)) this.dropTile(tile);
+  }
+
+  /** A tile gone from its plane, its canvas and any drawn aside to the pool. */
+  dropTile(tile) {
+    this.releaseJob(tile);
+    this.releaseCanvas(tile.canvas);
+    tile.plane.tiles.delete(tile.key);
+  }
+
+  /** A tile's mend under way given up, the canvas it drew aside on to the pool. */
+  releaseJob(tile) {
+    if (tile.job && tile.job.target !== tile.canvas) this.releaseCanvas(tile.job.target);
+    tile.job = null;
   }
 
   /** A blank canvas `size` pixels square, from the pool when it has one. */
@@ -625,7 +623,7 @@ export class TiledLayer {
     const environment = this.environment(job.target);
     while (job.next < job.ids.length) {
       const drawing = this.drawings.get(job.ids[job.next++]);
-      if (drawing) this.paint(context, drawing, environment, job.matrix, tile.specks);
+      if (drawing) this.paint(context, drawing, environment, job.matrix, tile.plane.specks);
       this.stats.painted += 1;
       if ((job.next & 31) === 0 && performance.now() - started > budget && job.target !== tile.canvas) break;
     }
@@ -635,11 +633,11 @@ export class TiledLayer {
     if (job.target !== tile.canvas) {
       job.target.style.cssText = tile.canvas.style.cssText;
       tile.canvas.replaceWith(job.target);
-      if (!job.target.isConnected) tile.holder.append(job.target);
+      if (!job.target.isConnected) tile.plane.element.append(job.target);
       this.releaseCanvas(tile.canvas);
       tile.canvas = job.target;
     } else if (!tile.canvas.isConnected) {
-      tile.holder.append(tile.canvas);
+      tile.plane.element.append(tile.canvas);
     }
     tile.job = null;
     this.stats.mends += 1;
@@ -659,7 +657,7 @@ export class TiledLayer {
   /** Document units to a tile's pixels. */
   tileMatrix(tile) {
     const ratio = tile.canvas.width / TILE;
-    const scale = tile.scale * ratio;
+    const scale = tile.plane.scale * ratio;
     return /** @type {[number, number, number, number, number, number]} */ (
       [scale, 0, 0, scale, -tile.column * TILE * ratio, -tile.row * TILE * ratio]);
   }
