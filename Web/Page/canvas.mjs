@@ -239,7 +239,8 @@ async function start() {
     const rendering = performance.now();
     const changes = session.render();
     const rendered = performance.now();
-    view.apply(changes, performance.now(), session.waiting);
+    const waiting = session.waiting;
+    view.apply(changes, rendered, waiting);
     if (!firstPaint) {
       moduleRenderingMs = rendered - rendering;
       renderingMs = performance.now() - rendering;
@@ -248,7 +249,7 @@ async function start() {
     // A pan or zoom that shows thousands more is drawn a few thousand a
     // frame, and so are those around the screen after a welcome (the
     // module draws the screen's first).
-    if (session.flags.moreToDraw) changed();
+    if (waiting > 0) changed();
     view.preview(session.preview());
     const viewport = session.viewport();
     view.setViewport(viewport);
