@@ -15,11 +15,13 @@ let package = Package(
         .library(name: "EaselStore", targets: ["EaselStore"]),
         .library(name: "EaselSync", targets: ["EaselSync"]),
         .library(name: "EaselAuth", targets: ["EaselAuth"]),
+        .library(name: "EaselHTTP", targets: ["EaselHTTP"]),
         .library(name: "EaselServer", targets: ["EaselServer"]),
         .library(name: "EaselClient", targets: ["EaselClient"]),
         .library(name: "EaselClientLWS", targets: ["EaselClientLWS"]),
         .library(name: "EaselClientURLSession", targets: ["EaselClientURLSession"]),
         .library(name: "EaselClientHTTP", targets: ["EaselClientHTTP"]),
+        .library(name: "EaselBotScript", targets: ["EaselBotScript"]),
         .library(name: "EaselBot", targets: ["EaselBot"]),
         .library(name: "EaselRender", targets: ["EaselRender"]),
         .library(name: "EaselReplay", targets: ["EaselReplay"]),
@@ -62,6 +64,10 @@ let package = Package(
             name: "EaselAuth",
             dependencies: ["EaselProtocol", "EaselSync", .product(name: "Crypto", package: "swift-crypto")]
         ),
+        // What the server answers over HTTP, as values: request heads checked
+        // before libwebsockets sees them, routes, blob paths, the web site's
+        // files. Pure, so the fuzzer takes it without the server's C libraries.
+        .target(name: "EaselHTTP", dependencies: ["EaselModel", "EaselProtocol", "EaselSync"]),
         // libwebsockets' C API, and a shim for what Swift cannot import of it.
         .systemLibrary(
             name: "CLibWebSockets", pkgConfig: "libwebsockets", providers: [.apt(["libwebsockets-dev"])]),
@@ -70,7 +76,7 @@ let package = Package(
         .target(
             name: "EaselServer",
             dependencies: [
-                "EaselModel", "EaselProtocol", "EaselSync", "EaselStore", "EaselAuth", "CLibWebSockets",
+                "EaselModel", "EaselProtocol", "EaselSync", "EaselStore", "EaselAuth", "EaselHTTP", "CLibWebSockets",
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -111,13 +117,16 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
+        // The bots' script language: parsing, and running a script through
+        // the editor's gestures and commands on a sync client. Sans-IO.
+        .target(name: "EaselBotScript", dependencies: ["EaselModel", "EaselSync"]),
         // Headless bots: scripts and seeded random edits through the editor's
-        // own gestures and commands (Script/, Random/: sans-IO), and fleets of
+        // own gestures and commands (Random/: sans-IO), and fleets of
         // them on one client loop against a server (Fleet/) (Docs/bots.md).
         .target(
             name: "EaselBot",
             dependencies: [
-                "EaselModel", "EaselSync", "EaselClient", "EaselClientLWS", "EaselClientHTTP",
+                "EaselModel", "EaselSync", "EaselBotScript", "EaselClient", "EaselClientLWS", "EaselClientHTTP",
                 .product(name: "HeapModule", package: "swift-collections"),
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
@@ -125,9 +134,18 @@ let package = Package(
         ),
         // A child process the crash-safety tests kill at random moments.
         .executableTarget(name: "StoreCrashProbe", dependencies: ["EaselStore", "EaselProtocol"]),
-        // libFuzzer target for the decoders (Docs/fuzzing.md); built normally,
-        // it replays a corpus through the same check.
-        .executableTarget(name: "ProtocolFuzzer", dependencies: ["EaselProtocol", "CFuzzerDriver"]),
+        // The web canvas's bridge to its module (Web/build.sh compiles it for
+        // WebAssembly), built natively too so the fuzzer can call its exports.
+        .target(name: "EaselWeb", dependencies: ["EaselModel", "EaselProtocol", "EaselSync", "EaselRender"], path: "Web/Bridge"),
+        // libFuzzer targets for everything that parses outside input
+        // (Docs/RELIABILITY.md); built normally, it replays a corpus through
+        // the same checks.
+        .executableTarget(
+            name: "EaselFuzzer",
+            dependencies: [
+                "EaselModel", "EaselProtocol", "EaselSync", "EaselHTTP", "EaselBotScript", "EaselWeb", "CFuzzerDriver",
+            ]
+        ),
         .executableTarget(
             name: "easel",
             dependencies: [
@@ -136,7 +154,9 @@ let package = Package(
                 "EaselStore",
                 "EaselAuth",
                 "EaselServer",
+                "EaselHTTP",
                 "EaselBot",
+                "EaselBotScript",
                 "EaselRender",
                 "EaselReplay",
                 "EaselClient",
@@ -183,12 +203,16 @@ let package = Package(
             name: "EaselServerTests",
             dependencies: [
                 "EaselClient", "EaselClientLWS", "EaselClientURLSession", "EaselSync", "EaselStore", "EaselProtocol",
-                "EaselAuth", "EaselBot", "EaselRender", "EaselReplay", "EaselTestSupport", "easel", "EaselClientHTTP",
+                "EaselAuth", "EaselBot", "EaselBotScript", "EaselRender", "EaselReplay", "EaselTestSupport", "easel",
+                "EaselClientHTTP", "EaselHTTP",
             ]
         ),
         .testTarget(
             name: "EaselBotTests",
-            dependencies: ["EaselBot", "EaselModel", "EaselProtocol", "EaselSync", "EaselRender", "EaselTestSupport"]
+            dependencies: [
+                "EaselBot", "EaselBotScript", "EaselModel", "EaselProtocol", "EaselSync", "EaselRender",
+                "EaselTestSupport",
+            ]
         ),
         .testTarget(
             name: "EaselRenderTests",
@@ -203,6 +227,10 @@ let package = Package(
         .testTarget(
             name: "EaselAuthTests",
             dependencies: ["EaselAuth", "EaselProtocol", "EaselSync", "EaselTestSupport"]
+        ),
+        .testTarget(
+            name: "EaselFuzzerTests",
+            dependencies: ["EaselFuzzer", "EaselTestSupport"]
         ),
         .testTarget(
             name: "EaselSyncTests",

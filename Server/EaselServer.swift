@@ -1,5 +1,6 @@
 import CLibWebSockets
 import EaselAuth
+import EaselHTTP
 import EaselProtocol
 import EaselStore
 import EaselSync

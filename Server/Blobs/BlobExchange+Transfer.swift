@@ -1,3 +1,4 @@
+import EaselHTTP
 import EaselModel
 import EaselProtocol
 import EaselStore

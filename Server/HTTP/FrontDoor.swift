@@ -1,3 +1,4 @@
+import EaselHTTP
 import Foundation
 import Synchronization
 

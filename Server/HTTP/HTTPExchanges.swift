@@ -1,4 +1,5 @@
 import CLibWebSockets
+import EaselHTTP
 import EaselModel
 import EaselProtocol
 import EaselSync

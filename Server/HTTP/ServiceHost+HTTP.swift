@@ -1,4 +1,5 @@
 import CLibWebSockets
+import EaselHTTP
 import EaselSync
 
 /// Plain HTTP on the server's port (Protocol/README.md, section 1): each

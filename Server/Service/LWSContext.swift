@@ -1,4 +1,5 @@
 import CLibWebSockets
+import EaselHTTP
 import EaselProtocol
 import Foundation
 

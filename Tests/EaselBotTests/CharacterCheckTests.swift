@@ -1,4 +1,5 @@
 @testable import EaselBot
+import EaselBotScript
 import EaselModel
 import Testing
 

@@ -1,4 +1,5 @@
 import EaselBot
+import EaselBotScript
 import EaselModel
 import EaselProtocol
 import EaselRender

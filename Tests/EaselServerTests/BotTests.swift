@@ -1,4 +1,5 @@
 import EaselBot
+import EaselBotScript
 import EaselClient
 import EaselModel
 import EaselProtocol

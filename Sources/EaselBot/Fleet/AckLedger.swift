@@ -1,4 +1,5 @@
 import DequeModule
+import EaselBotScript
 import EaselModel
 
 /// What became of one bot's ops: when each batch was made, until the

@@ -1,3 +1,4 @@
+import EaselBotScript
 import EaselClient
 import EaselClientLWS
 import EaselModel

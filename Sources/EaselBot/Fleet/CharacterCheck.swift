@@ -1,3 +1,4 @@
+import EaselBotScript
 import EaselModel
 
 /// The verdict's check on texts: every character op the server

@@ -1,3 +1,4 @@
+import EaselBotScript
 import EaselModel
 import Histogram
 

@@ -1,3 +1,4 @@
+import EaselBotScript
 import Histogram
 
 /// Counts and acknowledgement latencies across a fleet: since the start,

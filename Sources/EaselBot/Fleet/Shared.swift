@@ -1,3 +1,4 @@
+import EaselBotScript
 import Synchronization
 
 /// A value shared between the fleet's run thread and the transport thread

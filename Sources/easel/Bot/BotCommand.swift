@@ -1,5 +1,6 @@
 import ArgumentParser
 import EaselBot
+import EaselBotScript
 import EaselModel
 import EaselProtocol
 import Foundation

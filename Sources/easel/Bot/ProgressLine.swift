@@ -1,4 +1,5 @@
 import EaselBot
+import EaselBotScript
 import Foundation
 
 /// A live line on a terminal, rewritten in place every second; nothing at

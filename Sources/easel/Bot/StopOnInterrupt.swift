@@ -1,4 +1,5 @@
 import EaselBot
+import EaselBotScript
 import Foundation
 import Synchronization
 

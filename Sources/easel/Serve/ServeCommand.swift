@@ -1,4 +1,5 @@
 import ArgumentParser
+import EaselHTTP
 import EaselServer
 import EaselStore
 import Foundation

@@ -1,11 +1,11 @@
+import EaselHTTP
 import EaselModel
 import EaselProtocol
+@testable import EaselServer
 import EaselStore
 import EaselSync
 import Foundation
 import Testing
-
-@testable import EaselServer
 
 /// A blob exchange without a socket or a store: headers, body bytes and
 /// the port's answers in, actions and parts out.

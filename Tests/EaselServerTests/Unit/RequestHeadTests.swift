@@ -1,6 +1,6 @@
-import Testing
-
+import EaselHTTP
 @testable import EaselServer
+import Testing
 
 /// The first request's head, judged before libwebsockets sees it.
 @Suite struct RequestHeadTests {

@@ -1,7 +1,7 @@
+import EaselHTTP
+@testable import EaselServer
 import Foundation
 import Testing
-
-@testable import EaselServer
 
 /// The web canvas's files as the server answers them, from a real folder.
 @Suite struct WebSiteTests {

@@ -1,6 +1,6 @@
 /// Which answer an HTTP request on the server's port gets, by its path:
 /// one place for every path the server answers.
-enum HTTPRoute: Equatable {
+package enum HTTPRoute: Equatable {
     /// `/healthz`: 200 while serving, 503 once a stop began.
     case health
     /// `/metrics`: the Prometheus text format.
@@ -10,7 +10,7 @@ enum HTTPRoute: Equatable {
     /// Anything else: the web canvas's pages and files, or 404.
     case site
 
-    init(path: String) {
+    package init(path: String) {
         switch path {
         case "/healthz": self = .health
         case "/metrics": self = .metrics

@@ -23,7 +23,7 @@ public struct WebSite: Sendable {
 
     /// Whatever a static name may be: letters, digits, `.`, `_` and `-`,
     /// not starting with a dot.
-    static func isServable(_ name: String) -> Bool {
+    package static func isServable(_ name: String) -> Bool {
         guard let first = name.utf8.first, first != UInt8(ascii: ".") else { return false }
         return name.utf8.allSatisfy { byte in
             (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
@@ -31,7 +31,7 @@ public struct WebSite: Sendable {
         }
     }
 
-    static let contentTypes: [String: String] = [
+    package static let contentTypes: [String: String] = [
         "html": "text/html; charset=utf-8", "mjs": "text/javascript; charset=utf-8",
         "js": "text/javascript; charset=utf-8", "css": "text/css; charset=utf-8", "wasm": "application/wasm",
         "svg": "image/svg+xml", "png": "image/png", "json": "application/json", "txt": "text/plain; charset=utf-8",
@@ -41,7 +41,7 @@ public struct WebSite: Sendable {
     /// What the pages may do: scripts only from this origin (and compiling
     /// the WebAssembly module), no inline script or style attribute
     /// injection, no plugins, no framing.
-    static let contentSecurityPolicy =
+    package static let contentSecurityPolicy =
         "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data: blob:; "
         + "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
@@ -116,7 +116,7 @@ public struct WebSite: Sendable {
 public struct WebSiteError: Error, CustomStringConvertible, Sendable {
     public var description: String
 
-    init(_ description: String) {
+    package init(_ description: String) {
         self.description = description
     }
 }

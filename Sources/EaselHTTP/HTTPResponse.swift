@@ -32,7 +32,7 @@ public struct HTTPResponse: Hashable, Sendable {
 
     /// The extra headers as the libwebsockets shim takes them: one
     /// `name: value` a line.
-    var headerLines: String {
+    package var headerLines: String {
         headers.map { "\($0.name): \($0.value)\n" }.joined()
     }
 }

@@ -3,43 +3,29 @@ import Foundation
 import EaselProtocol
 import EaselSync
 
-/// How big blobs may be and how many may be uploading at once.
-public struct BlobLimits: Hashable, Sendable {
-    /// The largest blob, in bytes (413 beyond it).
-    public var maxBytes: Int64 = 10 << 20
-    /// Uploads in flight at once (503 beyond it).
-    public var maxUploads = 16
-    /// Seconds a blob transfer may go without progress (bytes received, a
-    /// chunk stored, a part sent) before its connection is closed; slow
-    /// transfers that keep moving are never cut off.
-    public var idleSeconds = 30
-
-    public init() {}
-}
-
 /// A request for `/blobs/<sha256 hex>?doc=<document>` (Protocol/README.md,
 /// "Blobs over HTTP"), parsed and authorized, or the answer that refuses it.
-struct BlobRequest {
-    enum Method {
+package struct BlobRequest {
+    package enum Method {
         case get, head, put
     }
 
-    var method: Method
-    var hash: BlobHash
-    var document: DocumentName
+    package var method: Method
+    package var hash: BlobHash
+    package var document: DocumentName
 
-    static let prefix = "/blobs/"
+    package static let prefix = "/blobs/"
 
     /// Whether a path is one this parses (anything under `/blobs/`).
-    static func handles(_ path: String) -> Bool { path.hasPrefix(prefix) }
+    package static func handles(_ path: String) -> Bool { path.hasPrefix(prefix) }
 
-    enum Parsed {
+    package enum Parsed {
         case request(BlobRequest)
         case refused(HTTPResponse)
     }
 
     /// `method` is the shim's code: 1 GET, 2 HEAD, 3 PUT.
-    static func parse(path: String, method: Int32, document: String?) -> Parsed {
+    package static func parse(path: String, method: Int32, document: String?) -> Parsed {
         let parsedMethod: Method
         switch method {
         case 1: parsedMethod = .get
@@ -65,7 +51,7 @@ struct BlobRequest {
     /// Whether the bearer token lets this request through: the same
     /// authenticator as a hello's, with the same document. Uploading needs
     /// the edit role; reading either. nil when it may go ahead.
-    func refusal(bearer: String?, authenticate: Authenticator, at now: Timestamp) -> HTTPResponse? {
+    package func refusal(bearer: String?, authenticate: Authenticator, at now: Timestamp) -> HTTPResponse? {
         let hello = Hello(
             document: document, replica: ReplicaID(rawValue: 1), token: bearer,
             user: UserInfo(name: "blob", initials: "B", color: .black))
@@ -86,7 +72,7 @@ struct BlobRequest {
     }
 
     /// The token from an `Authorization: Bearer <token>` header.
-    static func bearer(from header: String?) -> String? {
+    package static func bearer(from header: String?) -> String? {
         guard let header, header.lowercased().hasPrefix("bearer ") else { return nil }
         let token = header.dropFirst(7).trimmingCharacters(in: .whitespaces)
         return token.isEmpty ? nil : token

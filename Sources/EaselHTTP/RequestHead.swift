@@ -3,13 +3,13 @@
 /// byte or a head outgrows its header space; a client, a proxy or a person
 /// with curl deserves the status and a reason instead. Pure: bytes in,
 /// a verdict out.
-enum RequestHead {
+package enum RequestHead {
     /// The longest request line (method, path, version), in bytes.
-    static let lineLimit = 4096
+    package static let lineLimit = 4096
     /// The longest head: request line and headers, up to the blank line.
-    static let headLimit = 16 << 10
+    package static let headLimit = 16 << 10
 
-    enum Verdict: Equatable {
+    package enum Verdict: Equatable {
         /// The head has not ended yet and nothing is wrong so far.
         case incomplete
         /// A head that lws may parse; it ends after `length` bytes.
@@ -17,20 +17,20 @@ enum RequestHead {
         case refused(Refusal)
     }
 
-    struct Refusal: Equatable, Sendable {
-        var status: Int
-        var reason: String
+    package struct Refusal: Equatable, Sendable {
+        package var status: Int
+        package var reason: String
 
-        static let notHTTP = Refusal(status: 400, reason: "this is an HTTP/1.1 server (and WebSockets over it)")
-        static let nulByte = Refusal(status: 400, reason: "a request may not hold a NUL byte, raw or as %00")
-        static let lineTooLong = Refusal(
+        package static let notHTTP = Refusal(status: 400, reason: "this is an HTTP/1.1 server (and WebSockets over it)")
+        package static let nulByte = Refusal(status: 400, reason: "a request may not hold a NUL byte, raw or as %00")
+        package static let lineTooLong = Refusal(
             status: 414, reason: "a request line (method, path and version) has at most \(lineLimit) bytes here")
-        static let headTooLarge = Refusal(
+        package static let headTooLarge = Refusal(
             status: 431, reason: "a request's headers have at most \(headLimit) bytes here")
-        static let tooSlow = Refusal(status: 408, reason: "a request's headers must arrive within 10 s")
+        package static let tooSlow = Refusal(status: 408, reason: "a request's headers must arrive within 10 s")
     }
 
-    static func check(_ bytes: some Collection<UInt8>) -> Verdict {
+    package static func check(_ bytes: some Collection<UInt8>) -> Verdict {
         let bytes = Array(bytes)
         let lineEnd = bytes.firstRange(of: [0x0D, 0x0A])?.lowerBound
         let line = bytes[..<(lineEnd ?? bytes.count)]
