@@ -12,3 +12,12 @@ int easel_run_fuzzer(int *argc, char ***argv, int (*test_one_input)(const uint8_
     }
     return LLVMFuzzerRunDriver(argc, argv, test_one_input);
 }
+
+// libFuzzer's driver refers to the entry point of a classic fuzzer, which
+// this one never uses: the callback passed to LLVMFuzzerRunDriver is what
+// runs. A debug build's link keeps that reference and needs it defined.
+__attribute__((weak)) int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    (void)data;
+    (void)size;
+    return 0;
+}

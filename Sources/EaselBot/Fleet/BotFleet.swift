@@ -32,6 +32,12 @@ public final class BotFleet: Sendable {
         /// The first bot's replica, the others' following it, for a
         /// document that comes out the same every time; random when nil.
         public var firstReplica: ReplicaID?
+        /// Told of the ops the server acknowledged, as acknowledgements
+        /// arrive (on the client loop's thread): a fault run holds the
+        /// server's files to them.
+        public var onAcknowledged: (@Sendable ([OpID]) -> Void)?
+        /// Told of every blob the server answered an upload of as stored.
+        public var onBlobStored: (@Sendable (BlobHash) -> Void)?
 
         public init(url: String, document: DocumentName, token: String? = nil) {
             self.url = url
@@ -161,6 +167,7 @@ private struct Run {
         var engine = SyncClient(document: configuration.document, user: user, replica: replica, at: now)
         engine.configuration.token = configuration.token
         let tally = self.tally
+        let onAcknowledged = configuration.onAcknowledged
         do {
             return try DocumentSession(
                 engine: engine, url: configuration.url, loop: loop, origin: origin,
@@ -171,6 +178,7 @@ private struct Run {
                     for event in events {
                         switch event {
                         case .acknowledged(let ids):
+                            onAcknowledged?(ids)
                             tally.withLock { tally in
                                 ledger.acknowledged(ids, at: arrived) { tally.record($0) }
                                 tally.acknowledged(ids.count)

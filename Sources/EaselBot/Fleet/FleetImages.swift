@@ -14,6 +14,7 @@ final class FleetImages: Sendable {
     private let downloader: BlobDownloader
     private let files = Mutex<[String: [UInt8]]>([:])
     private let tally = Mutex(FleetOutcome.Images())
+    private let onStored: (@Sendable (BlobHash) -> Void)?
 
     /// Blobs travel over HTTP on the WebSocket's host and port.
     init(configuration: BotFleet.Configuration) {
@@ -25,6 +26,7 @@ final class FleetImages: Sendable {
         transport = HTTPBlobTransport(
             server: server, document: configuration.document.description, token: configuration.token)
         downloader = BlobDownloader(transport: transport)
+        onStored = configuration.onBlobStored
     }
 
     var images: FleetOutcome.Images { tally.withLock { $0 } }
@@ -64,6 +66,7 @@ final class FleetImages: Sendable {
                 _ = try await RetryPolicy().run { () async throws(BlobTransferError) -> Bool in
                     try await transport.upload(bytes, as: blob) { _ in }
                 }
+                onStored?(blob)
                 session.edit { $0.blobStored(blob) }
                 tally.withLock { $0.uploaded += 1 }
             } catch {

@@ -20,6 +20,8 @@ public struct RandomBot: BotBehaviour {
     /// With this many entities, the bot deletes instead of placing or
     /// duplicating, so a long run keeps a bounded document.
     public var entityLimit = 300
+    /// The image files an `image` action places, at their pixel size.
+    public var imageFiles: [String] = []
     /// Every action taken, when `keepsHistory`; for tests and traces.
     public private(set) var history: [Action] = []
     public var keepsHistory = false
@@ -55,8 +57,14 @@ public struct RandomBot: BotBehaviour {
         if kind == .offline {
             return .offline(reconnectAt: now + Int64(int(in: 500...3000)))
         }
-        if kind == .place || kind == .duplicate, client.editor.document.visibleCount >= entityLimit {
+        if kind == .image, imageFiles.isEmpty { kind = .place }
+        if kind == .place || kind == .duplicate || kind == .image, client.editor.document.visibleCount >= entityLimit {
             kind = .delete
+        }
+        if kind == .image {
+            actionCount += 1
+            let place = ImageUse.place(at: anywhere(), size: nil)
+            return .image(ImageStep(file: pick(imageFiles), use: place, location: SourceLocation(line: 0, column: 0)))
         }
         for action in actions(for: kind, in: client.editor) {
             actionCount += 1

@@ -3,7 +3,12 @@
 /// drags.
 public struct RandomMix: Hashable, Sendable, CustomStringConvertible {
     public enum Kind: String, CaseIterable, Hashable, Sendable {
+        // New kinds go last: a mix walks them in this order, so a seed keeps
+        // making the same edits.
         case place, tap, drag, pinch, rotate, draw, type, style, duplicate, delete, order, undo, redo, clear, offline
+        /// Places one of the bot's image files (`RandomBot.imageFiles`),
+        /// uploaded first; a place of something else without files.
+        case image
     }
 
     public private(set) var weights: [Kind: Int]
@@ -11,7 +16,7 @@ public struct RandomMix: Hashable, Sendable, CustomStringConvertible {
     /// draw from 0..<total picks a kind the same way on every platform.
     private var cumulative: [(kind: Kind, upTo: Int)] = []
 
-    /// Everyday editing; no clear-all and no offline periods unless asked.
+    /// Everyday editing; no clear-all, offline periods or images unless asked.
     public static let standard = RandomMix([
         .place: 4, .tap: 6, .drag: 5, .pinch: 2, .rotate: 2, .draw: 3, .type: 1, .style: 3, .duplicate: 1,
         .delete: 2, .order: 1, .undo: 1, .redo: 1,

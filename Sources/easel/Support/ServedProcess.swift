@@ -1,18 +1,29 @@
 import Foundation
 
-/// A server the benchmark runs as a child process of this executable (so
-/// its CPU time and memory are its own), stopped with SIGKILL when done.
+/// A server run as a child process of this executable (so its CPU time and
+/// memory are its own), stopped with SIGKILL when done: by the benchmarks,
+/// and by the fault runs, which kill it on purpose.
 final class ServedProcess {
     private let process = Process()
     private let output = Pipe()
     let port: Int
 
     /// Runs `easel ARGUMENTS` and waits for the port in its start line.
-    init(_ arguments: [String]) throws {
-        guard let executable = Bundle.main.executableURL else { throw BenchError("cannot find the easel executable") }
+    /// Its log goes to the file `log` (appended to) when given, else to
+    /// this process's standard error.
+    init(_ arguments: [String], log: String? = nil) throws {
+        guard let executable = Bundle.main.executableURL else {
+            throw ServedProcessError("cannot find the easel executable")
+        }
         process.executableURL = executable
         process.arguments = arguments
         process.standardOutput = output
+        if let log {
+            if !FileManager.default.fileExists(atPath: log) { _ = FileManager.default.createFile(atPath: log, contents: nil) }
+            guard let file = FileHandle(forWritingAtPath: log) else { throw ServedProcessError("cannot write \(log)") }
+            file.seekToEndOfFile()
+            process.standardError = file
+        }
         try process.run()
         var text = ""
         let deadline = Date().addingTimeInterval(30)
@@ -24,11 +35,14 @@ final class ServedProcess {
                 let port = Int(text[range].split(separator: ":").last ?? "")
             {
                 self.port = port
+                // Read and dropped from now on: a full pipe would stop the
+                // server at its next log line.
+                output.fileHandleForReading.readabilityHandler = { _ = $0.availableData }
                 return
             }
         }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        throw BenchError("easel \(arguments.joined(separator: " ")) did not start: \(text)")
+        throw ServedProcessError("easel \(arguments.joined(separator: " ")) did not start: \(text)")
     }
 
     deinit {
@@ -39,6 +53,7 @@ final class ServedProcess {
         guard process.isRunning else { return }
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
+        output.fileHandleForReading.readabilityHandler = nil
     }
 
     /// Seconds of CPU (user and system) the process has used.
@@ -59,5 +74,13 @@ final class ServedProcess {
             let kilobytes = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
         else { return 0 }
         return kilobytes * 1024
+    }
+}
+
+struct ServedProcessError: Error, CustomStringConvertible {
+    var description: String
+
+    init(_ description: String) {
+        self.description = description
     }
 }
