@@ -160,6 +160,7 @@ let package = Package(
                 "EaselRender",
                 "EaselReplay",
                 "EaselClient",
+                "EaselClientLWS",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 // `easel bench blobs` times Easel's blob endpoint and nginx with one HTTP client.

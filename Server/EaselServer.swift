@@ -19,6 +19,9 @@ public struct ServeOptions: Sendable {
     /// it. Only then may the server listen beyond loopback.
     public var secret: String?
     public var limits = ServerLimits()
+    /// How long a joined connection may send nothing before it is closed
+    /// (4006); clients ping every 5 s.
+    public var silenceTimeoutMilliseconds = ServerConfiguration().silenceTimeout
     /// The web canvas's folder (`Web/build.sh` makes `.build-wasm/site`);
     /// nil serves no page.
     public var webFolder: String?
@@ -76,6 +79,7 @@ public final class EaselServer: Sendable {
         self.options = options
         var configuration = ServerConfiguration()
         configuration.limits = options.limits
+        configuration.silenceTimeout = options.silenceTimeoutMilliseconds
         var site: WebSite?
         if let folder = options.webFolder {
             do {

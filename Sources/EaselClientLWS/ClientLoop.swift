@@ -28,6 +28,11 @@ public final class ClientLoop: @unchecked Sendable {
     private var nextID: UInt64 = 1
     private let stopped = DispatchSemaphore(value: 0)
 
+    /// How long a connection may take to open before it is given up.
+    public static let openingTimeoutSeconds: UInt32 = 10
+    /// How long a close may wait for its frame to go out.
+    static let closingTimeoutSeconds: Int32 = 5
+
     public init() throws {
         easel_lws_quiet_logs()
         let protocols = UnsafeMutablePointer<lws_protocols>.allocate(capacity: 2)
@@ -41,6 +46,10 @@ public final class ClientLoop: @unchecked Sendable {
         info.port = easel_lws_no_listen
         info.protocols = UnsafePointer(protocols)
         info.user = Unmanaged.passUnretained(self).toOpaque()
+        // A connection that has not opened within this long (its connect, or
+        // the answer to its upgrade, lost on a half-open link) is given up,
+        // so its session retries; lws's own default is 20 s.
+        info.timeout_secs = ClientLoop.openingTimeoutSeconds
         guard let context = lws_create_context(&info) else {
             protocols.deallocate()
             free(protocolName)
@@ -182,7 +191,12 @@ public final class ClientLoop: @unchecked Sendable {
             if wsi == nil, transports.removeValue(forKey: id) != nil { transport.closed() }
         }
         for id in writables {
-            if let wsi = transports[id]?.wsi { lws_callback_on_writable(wsi) }
+            guard let transport = transports[id], let wsi = transport.wsi else { continue }
+            // The close frame goes out when the socket is writable, which it
+            // never is again on a link whose far end stopped reading (a
+            // half-open connection): past the deadline lws drops it anyway.
+            if transport.takeCloseDeadline() { easel_lws_close_within(wsi, Self.closingTimeoutSeconds) }
+            lws_callback_on_writable(wsi)
         }
         if stopping, !closingAll {
             closingAll = true

@@ -16,6 +16,7 @@ final class LWSTransport: WebSocketTransport, @unchecked Sendable {
     private var delegate: (any TransportDelegate)?
     private var outgoing: [[UInt8]] = []
     private var closing = false
+    private var closeDeadlineSet = false
     private var connectionID: UInt64 = 0
     // Service thread only:
     private(set) var wsi: OpaquePointer?
@@ -46,6 +47,16 @@ final class LWSTransport: WebSocketTransport, @unchecked Sendable {
     func close() {
         lock.withLock { closing = true }
         loop.requestWritable(id)
+    }
+
+    /// True once, the first time it is asked after a close began: the loop
+    /// then gives the close a deadline.
+    func takeCloseDeadline() -> Bool {
+        lock.withLock {
+            guard closing, !closeDeadlineSet else { return false }
+            closeDeadlineSet = true
+            return true
+        }
     }
 
     /// Closes from the loop's own thread (the loop is shutting down).

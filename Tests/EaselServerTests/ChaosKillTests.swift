@@ -60,3 +60,39 @@ struct ChaosKillTests {
         #expect(audit.missingOps.count == 1 && audit.missingBlobs.count == 1)
     }
 }
+
+/// `easel chaos net` against a real server: bots through a proxy that
+/// delays, stalls, cuts and hangs their connections.
+@Suite(
+    "easel chaos net", .serialized,
+    .disabled(
+        """
+        a known bug: now and then a bot whose connection is cut mid-frame never reconnects, and its ops stay \
+        unacknowledged (seed 7 shows it); Docs/RELIABILITY.md
+        """))
+struct ChaosNetTests {
+    struct Report: Decodable {
+        var passed: Bool
+        var lost, uploads: Int
+        var cuts, hangs, stalls, hungFreedLongestSeconds: Double
+        var unsettled, problems: [String]
+    }
+
+    @Test("bots whose connections are delayed, stalled, cut mid-frame and hung half-open reconnect and converge, nothing acknowledged is lost, and the server frees every hung connection within its timeouts")
+    func botsThroughABadNetworkConvergeAndTheServerFreesHungConnections() throws {
+        let folder = NSTemporaryDirectory() + "easel-chaos-net-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let report = folder + "-report.json"
+        defer { try? FileManager.default.removeItem(atPath: report) }
+        let run = try EaselChild([
+            "chaos", "net", "--seconds", "20", "--documents", "10", "--bots-per-document", "3", "--seed", "7",
+            "--folder", folder, "--report", report,
+        ]).wait(timeout: 600)
+        #expect(run.status == 0, "\(run.output)\n\(run.errors)")
+        let verdict = try JSONDecoder().decode(Report.self, from: Data(contentsOf: URL(fileURLWithPath: report)))
+        #expect(verdict.passed && verdict.lost == 0, "\(verdict.unsettled) \(verdict.problems)")
+        #expect(verdict.cuts > 0 && verdict.hangs > 0 && verdict.stalls > 0, "a fault never happened: nothing was tried")
+        #expect(verdict.hungFreedLongestSeconds <= 16, "the silence timeout is 10 s, the close wait 5")
+        #expect(verdict.uploads > 0)
+    }
+}

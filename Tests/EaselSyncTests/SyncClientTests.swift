@@ -332,4 +332,43 @@ struct SyncClientTests {
         client.tick(at: start + 11_060)
         #expect(client.connectionState == .connected)
     }
+
+    func disconnects(_ client: inout SyncClient) -> [String] {
+        client.takeOutputs().compactMap { if case .disconnect(let reason) = $0 { reason } else { nil } }
+    }
+
+    @Test func aConnectionThatSaysNothingFor15SecondsThoughPingedIsDroppedSoTheTransportReconnects() throws {
+        var client = try client()
+        connect(&client)
+        client.tick(at: start + 5_000)
+        #expect(pingNonce(in: sent(&client)) != nil)
+        client.tick(at: start + 14_999)
+        #expect(disconnects(&client).isEmpty, "not yet 15 s since the welcome")
+        client.tick(at: start + 15_000)
+        #expect(disconnects(&client).count == 1)
+        client.tick(at: start + 25_000)
+        #expect(disconnects(&client).isEmpty, "asked once, while the transport closes")
+        client.connectionClosed(at: start + 25_000)
+        connect(&client, at: start + 25_100)
+        client.tick(at: start + 30_100)
+        #expect(pingNonce(in: sent(&client)) != nil, "the next connection pings afresh")
+        client.tick(at: start + 40_000)
+        #expect(disconnects(&client).isEmpty, "15 s from the new welcome, not from the old connection")
+    }
+
+    @Test func messagesStillArrivingKeepAConnectionWhosePongIsLateAlive() throws {
+        var client = try client()
+        connect(&client)
+        client.tick(at: start + 5_000)
+        #expect(pingNonce(in: sent(&client)) != nil)
+        // A long welcome's chunks (or any message) on a slow link, the pong
+        // behind them.
+        for second in stride(from: 10_000, through: 40_000, by: 10_000) {
+            client.receive(.ping(nonce: UInt64(second)), at: start + Int64(second))
+            client.tick(at: start + Int64(second) + 1)
+            #expect(disconnects(&client).isEmpty, "\(second) ms")
+        }
+        client.tick(at: start + 55_000)
+        #expect(disconnects(&client).count == 1, "15 s of nothing at all")
+    }
 }

@@ -34,6 +34,13 @@ public struct SyncClientConfiguration: Hashable, Sendable {
     public var weakRoundTrip: Int64 = 1_000
     /// A push unacknowledged for longer than this makes the connection weak.
     public var weakAckDelay: Int64 = 3_000
+    /// With nothing at all heard for this long (the client pings every
+    /// `pingInterval`, so a live server answers well within it), the
+    /// connection is dead though its socket may look open (a half-open TCP
+    /// connection, a NAT that forgot it): the engine asks to disconnect, so
+    /// the transport reconnects. Each message of a long welcome counts as
+    /// heard, so a slow link is not taken for a dead one.
+    public var deadAfter: Int64 = 15_000
 
     public init(encoding: WireEncoding = .binary, token: String? = nil) {
         self.encoding = encoding

@@ -51,6 +51,8 @@ public struct SyncClient: Sendable {
     var events: [SyncEvent] = []
     var outstandingPing: (nonce: UInt64, sentAt: Timestamp)?
     var lastPingAt: Timestamp?
+    /// When the server was last heard from on this connection.
+    var lastHeardAt = Timestamp(milliseconds: 0)
     var nextNonce: UInt64 = 1
     /// The latest measured round trip, in milliseconds.
     public internal(set) var roundTrip: Int64?
@@ -177,6 +179,7 @@ public struct SyncClient: Sendable {
         isWeak = false
         welcomeChunks = []
         lastPingAt = now
+        lastHeardAt = now
         let since = needsSnapshot ? nil : resumePoint
         outputs.append(
             .send(
@@ -206,6 +209,7 @@ public struct SyncClient: Sendable {
     public mutating func receive(_ message: Message, at now: Timestamp) {
         latestTime = max(latestTime, now)
         guard isConnected else { return }
+        lastHeardAt = now
         switch message {
         case .welcome(let welcome):
             welcomeChunks.append(welcome)
@@ -246,6 +250,12 @@ public struct SyncClient: Sendable {
         // Pings go out while a large welcome arrives too, so the server
         // hears from this client all along.
         guard isConnected else { return }
+        if now.milliseconds(since: lastHeardAt) >= configuration.deadAfter {
+            // Once a deadAfter: the transport's close ends the connection.
+            lastHeardAt = now
+            outputs.append(.disconnect(reason: "silent server"))
+            return
+        }
         if outstandingPing == nil, now.milliseconds(since: lastPingAt ?? now) >= configuration.pingInterval {
             outstandingPing = (nextNonce, now)
             lastPingAt = now

@@ -47,6 +47,9 @@ struct LimitOptions: ParsableArguments {
     @Option(help: "Accepted ops a document may have waiting for storage before pushes are refused for now.")
     var maxPendingOps = defaults.pendingOpsPerRoom
 
+    @Option(help: "Milliseconds a joined connection may send nothing before it is closed (clients ping every 5 s).")
+    var silenceTimeoutMs = ServerConfiguration().silenceTimeout
+
     var serverLimits: ServerLimits {
         var limits = ServerLimits()
         limits.messageBytes = maxMessageBytes
@@ -68,5 +71,9 @@ struct LimitOptions: ParsableArguments {
 
     func validate() throws {
         if let problem = serverLimits.problems.first { throw ValidationError(problem) }
+        // Above the clients' ping interval with room for a slow round trip.
+        guard (10_000...3_600_000).contains(silenceTimeoutMs) else {
+            throw ValidationError("--silence-timeout-ms must be from 10000 to 3600000")
+        }
     }
 }

@@ -89,6 +89,7 @@ struct Serve: ParsableCommand {
         options.durability = durability
         options.secret = serverSecret(given: secret)
         options.limits = limits.serverLimits
+        options.silenceTimeoutMilliseconds = limits.silenceTimeoutMs
         options.blobs.maxBytes = maxBlobBytes
         options.blobs.maxUploads = maxUploads
         options.blobs.idleSeconds = blobIdleSeconds
