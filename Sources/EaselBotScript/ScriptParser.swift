@@ -73,6 +73,12 @@ public enum ScriptParser {
                     break
                 }
             }
+            let seconds: Float =
+                switch pace {
+                case .over(let seconds): seconds
+                case .speed(let speed): length(of: points) / speed
+                }
+            try checkDuration(seconds, of: verb, in: words)
             return .draw(through: points, pace: pace, pressure: pressure)
         case "erase":
             let mode = try words.choice("pixels, objects or blur", Self.eraseModes)
@@ -88,6 +94,7 @@ public enum ScriptParser {
                     break
                 }
             }
+            try checkDuration(length(of: points) / speed, of: verb, in: words)
             return .erase(mode, through: points, speed: speed, weight: weight)
         case "lasso":
             return .lasso(through: try path(&words))
@@ -229,6 +236,27 @@ public enum ScriptParser {
             throw ScriptError(
                 at: words.location(of: field),
                 "set what? \(field.text) is not color, fill, weight, font, size, style or align")
+        }
+    }
+
+    /// The longest a draw or an erase may last: a bot draws its samples at
+    /// 120 a second, and a stroke of hours (a point a million units away,
+    /// a speed of almost nothing) would be millions of them.
+    static let longestStrokeSeconds: Float = 60
+
+    private static func checkDuration(_ seconds: Float, of verb: ScriptToken, in words: Words) throws(ScriptError) {
+        guard seconds <= longestStrokeSeconds else {
+            throw ScriptError(
+                at: words.location(of: verb),
+                "a draw or an erase lasts at most \(Int(longestStrokeSeconds)) s; this one would last "
+                    + (seconds < 1e9 ? "\(Int(seconds)) s" : "practically forever") + ": make it faster or shorter")
+        }
+    }
+
+    private static func length(of points: [Point]) -> Float {
+        zip(points, points.dropFirst()).reduce(0) { total, leg in
+            let (dx, dy) = (leg.1.x - leg.0.x, leg.1.y - leg.0.y)
+            return total + (dx * dx + dy * dy).squareRoot()
         }
     }
 

@@ -11,7 +11,8 @@ extension FuzzTarget {
         name: "script",
         property: """
             any text parses to a script or to an error at a line and column inside it, and a parsed script \
-            runs offline on a sync client to its end, or stops with an error, without trapping
+            of up to 2,000 statements run (repeats multiplied out) runs offline on a sync client to its end, or \
+            stops with an error, without trapping
             """,
         check: { input in
             let text = String(decoding: input, as: UTF8.self)
@@ -25,13 +26,24 @@ extension FuzzTarget {
                     "an error outside the text (\(lines) lines): \(error)")
                 return
             }
-            run(script)
+            // Parsed in full; run only when its repeats come to a bounded
+            // number of statements (a bot may rightly run a million edits,
+            // but not within one fuzzer's input).
+            if statementsRun(script.statements) <= 2_000 { run(script) }
         },
         seeds: { sources in
             try Vectors.files(in: sources.scripts).filter { $0.hasSuffix(".easel") }.map { path in
                 (String(path.split(separator: "/").last ?? "script"), try Vectors.contents(of: path))
             }
         })
+
+    /// How many statements a script runs, repeats multiplied out (capped).
+    private static func statementsRun(_ statements: [Statement]) -> Int {
+        statements.reduce(0) { total, statement in
+            guard case .repeatBlock(let times, let body) = statement.action else { return min(total + 1, 1 << 40) }
+            return min(total + times * statementsRun(body), 1 << 40)
+        }
+    }
 
     /// Steps a script offline the way a bot's host does, with a bound on
     /// steps so a script that waits forever still ends the check.

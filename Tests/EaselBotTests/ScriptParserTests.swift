@@ -148,4 +148,21 @@ import Testing
             #expect(error?.message.contains(says) == true, "\(script): \(String(describing: error))")
         }
     }
+
+    /// A fuzzer's finding: a point 3e33 away made a draw of millions of
+    /// samples, and the bot ran out of memory.
+    @Test func aDrawOrEraseThatWouldLastOverAMinuteIsRejectedAtItsStatement() throws {
+        let cases: [(script: String, column: Int, says: String)] = [
+            ("erase objects through 0 0, 0 3244444444444444444444444444444445", 1, "would last practically forever"),
+            ("draw through 0 0, 6100 0 at 100", 1, "this one would last 61 s"),
+            ("  erase pixels through 0 0, 100 0 at 1", 3, "lasts at most 60 s; this one would last 100 s"),
+            ("draw through 0 0, 10 10 over 2m", 1, "this one would last 120 s"),
+        ]
+        for (script, column, says) in cases {
+            let error = failure(script)
+            #expect(error?.location == SourceLocation(line: 1, column: column), "\(script): \(String(describing: error))")
+            #expect(error?.message.contains(says) == true, "\(script): \(String(describing: error))")
+        }
+        _ = try ScriptParser.parse("draw through 0 0, 5900 0 at 100\nerase blur through 0 0, 10 0 at 1")
+    }
 }
