@@ -145,7 +145,13 @@ public final class ClientLoop: @unchecked Sendable {
         case LWS_CALLBACK_CLIENT_WRITEABLE:
             guard let transport = transport(of: wsi) else { return -1 }
             return transport.writable()
-        case LWS_CALLBACK_CLIENT_CONNECTION_ERROR, LWS_CALLBACK_CLIENT_CLOSED:
+        // A connection that ends while its upgrade is still being answered
+        // is in the HTTP role: lws reports CLOSED_CLIENT_HTTP then, not a
+        // connection error (a cut mid-upgrade; the opening timeout). And
+        // every connection's end passes WSI_DESTROY: whichever comes first
+        // tells the transport, once.
+        case LWS_CALLBACK_CLIENT_CONNECTION_ERROR, LWS_CALLBACK_CLIENT_CLOSED, LWS_CALLBACK_CLOSED_CLIENT_HTTP,
+            LWS_CALLBACK_WSI_DESTROY:
             guard let id = id(of: wsi), let transport = transports.removeValue(forKey: id) else { return 0 }
             transport.closed()
             return 0

@@ -54,7 +54,11 @@ struct FuzzOrReplay {
 
         var count = 0
         for path in options where !path.hasPrefix("-") {
-            for file in (try? Vectors.files(in: path)) ?? [path] {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+                throw FuzzerError("no such file or folder: \(path)")
+            }
+            for file in isFolder.boolValue ? try Vectors.files(in: path) : [path] {
                 target.check(try Vectors.contents(of: file))
                 count += 1
             }

@@ -31,6 +31,10 @@ if [ "${1:-}" = "--quick" ]; then
 fi
 seconds=${1:-30}
 shift || true
+if ! [[ $seconds =~ ^[1-9][0-9]*$ ]]; then
+    echo "fuzz: SECONDS must be a whole number above 0, not $seconds" >&2
+    exit 2
+fi
 swift build -c "$mode" --product EaselFuzzer --scratch-path .build-fuzz \
     -Xswiftc -sanitize=fuzzer,address -Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld >&2
 fuzzer=$(swift build -c "$mode" --scratch-path .build-fuzz --show-bin-path)/EaselFuzzer
@@ -57,7 +61,8 @@ fuzz() {
 # The last status line: #runs DONE cov: edges ft: features corp: inputs/size …
 report() {
     local target=$1 line runs
-    line=$(grep -E '^#[0-9]+' .build-fuzz/findings/"$target".log | tail -n 1)
+    # None when it failed before its first status line.
+    line=$(grep -E '^#[0-9]+' .build-fuzz/findings/"$target".log | tail -n 1 || true)
     runs=$(sed -n 's/^#\([0-9]*\).*/\1/p' <<<"$line")
     printf '%-8s %8s %12s %8s %8s %8s %8s\n' "$target" "$seconds" "${runs:-0}" "$((${runs:-0} / seconds))" \
         "$(sed -n 's/.*cov: \([0-9]*\).*/\1/p' <<<"$line")" "$(sed -n 's/.*ft: \([0-9]*\).*/\1/p' <<<"$line")" \

@@ -37,6 +37,9 @@ struct ChaosNet: ParsableCommand {
         guard seconds >= 1, delayMs >= 0, jitterMs >= 0 else {
             throw ValidationError("--seconds must be at least 1, the delays at least 0")
         }
+        guard (10_000...3_600_000).contains(silenceTimeoutMs) else {
+            throw ValidationError("--silence-timeout-ms must be from 10000 to 3600000, as easel serve's")
+        }
         guard [stall, cut, hang].allSatisfy({ (0...1).contains($0) }), stall + cut + hang <= 1 else {
             throw ValidationError("--stall, --cut and --hang are chances from 0 to 1, together at most 1")
         }

@@ -75,7 +75,7 @@ final class FaultyProxy: Sendable {
         faults.withLock { $0.stall = 0; $0.cut = 0; $0.hang = 0 }
     }
 
-    /// Stops accepting and closes the connections it holds half-open.
+    /// Stops accepting and ends the connections it holds half-open.
     func stop() {
         stopped.store(true, ordering: .relaxed)
         for link in hung.withLock({ links in defer { links = [] }; return links }) { link.release() }
@@ -151,6 +151,11 @@ final class FaultyProxy: Sendable {
             if link.carriesBlobs == true { (faults.stall, faults.cut, faults.hang) = (0, 0, 0) }
             let jitter = faults.jitterMilliseconds > 0 ? Int.random(in: 0...faults.jitterMilliseconds, using: &random) : 0
             usleep(UInt32((faults.delayMilliseconds + jitter) * 1000))
+            // Hung meanwhile by the other direction: the server's side drains.
+            if link.hungAt != nil {
+                guard source == link.server else { return }
+                continue
+            }
             let roll = Double.random(in: 0..<1, using: &random)
             tally.withLock { $0.chunks += 1 }
             if roll < faults.hang {
@@ -163,14 +168,18 @@ final class FaultyProxy: Sendable {
             }
             if roll < faults.hang + faults.cut {
                 tally.withLock { $0.cuts += 1 }
-                _ = buffer.withUnsafeBytes { write(target, $0.baseAddress, max(1, count / 2)) }
+                _ = buffer.withUnsafeBytes { send(target, $0.baseAddress, max(1, count / 2), Int32(MSG_NOSIGNAL)) }
                 return link.end()
             }
             if roll < faults.hang + faults.cut + faults.stall {
                 tally.withLock { $0.stalls += 1 }
                 usleep(UInt32(Int.random(in: 200...1000, using: &random) * 1000))
             }
-            guard link.isOpen, writeAll(target, buffer, count) else { return link.end() }
+            if link.hungAt != nil {
+                guard source == link.server else { return }
+                continue
+            }
+            guard writeAll(target, buffer, count) else { return link.end() }
         }
     }
 
@@ -178,7 +187,8 @@ final class FaultyProxy: Sendable {
         var written = 0
         while written < count {
             let step = buffer.withUnsafeBytes { bytes in
-                bytes.baseAddress.map { write(socket, $0 + written, count - written) } ?? -1
+                // MSG_NOSIGNAL: a peer gone mid-write is an error here, not a SIGPIPE.
+                bytes.baseAddress.map { send(socket, $0 + written, count - written, Int32(MSG_NOSIGNAL)) } ?? -1
             }
             guard step > 0 else { return false }
             written += step
@@ -250,11 +260,11 @@ private final class Link: Sendable {
         }
     }
 
-    /// Closes a hung link, waking a pump still waiting to read.
+    /// Ends a hung link, waking a pump still waiting to read. The sockets
+    /// are not closed: a pump may be about to read one again, and a number
+    /// closed under it could already name another connection's socket.
     func release() {
         shutdown(client, Int32(SHUT_RDWR))
         shutdown(server, Int32(SHUT_RDWR))
-        close(client)
-        close(server)
     }
 }

@@ -9,11 +9,12 @@ import Synchronization
 /// from the bots' client loops as the answers arrive; read after a kill,
 /// when every answer that could arrive has.
 final class Witness: Sendable {
-    private let acknowledged = Mutex<[DocumentName: [OpID]]>([:])
+    /// A set: a resumed connection may be acknowledged an op again.
+    private let acknowledged = Mutex<[DocumentName: Set<OpID>]>([:])
     private let blobs = Mutex<Set<BlobHash>>([])
 
     func acknowledged(_ ids: [OpID], in document: DocumentName) {
-        acknowledged.withLock { $0[document, default: []] += ids }
+        acknowledged.withLock { $0[document, default: []].formUnion(ids) }
     }
 
     func stored(_ blob: BlobHash) {
