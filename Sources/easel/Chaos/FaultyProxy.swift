@@ -48,7 +48,7 @@ final class FaultyProxy: Sendable {
         self.faults = Mutex(faults)
         self.seed = seed
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        var address = Self.loopback(port: 0)
+        var address = Loopback.address(port: 0)
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
@@ -82,14 +82,6 @@ final class FaultyProxy: Sendable {
         close(listener)
     }
 
-    private static func loopback(port: Int) -> sockaddr_in {
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
-        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-        return address
-    }
-
     private func acceptLoop() {
         var number: UInt64 = 0
         while !stopped.load(ordering: .relaxed) {
@@ -98,13 +90,7 @@ final class FaultyProxy: Sendable {
             let client = accept(listener, nil, nil)
             guard client >= 0 else { continue }
             let server = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-            var address = Self.loopback(port: upstreamPort)
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(server, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
-            }
-            guard connected == 0 else {
+            guard Loopback.connect(server, port: upstreamPort) else {
                 close(client)
                 close(server)
                 continue

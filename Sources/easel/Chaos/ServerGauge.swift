@@ -16,16 +16,7 @@ enum ServerGauge {
         // A server too stuck to answer in 2 s counts as not answering.
         var wait = timeval(tv_sec: 2, tv_usec: 0)
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
-        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else { return nil }
+        guard Loopback.connect(socket, port: port) else { return nil }
         let request = Array("GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8)
         guard request.withUnsafeBytes({ write(socket, $0.baseAddress, $0.count) }) == request.count else { return nil }
         var response: [UInt8] = []
