@@ -56,8 +56,12 @@ let package = Package(
         .target(name: "CFuzzerDriver"),
         // SQLite's C API, and a shim for what Swift cannot import of it.
         .systemLibrary(name: "CEaselSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-        // The op log and snapshots in SQLite; the only target that touches it.
+        // The op log and snapshots in SQLite; the only target that queries it.
         .target(name: "EaselStore", dependencies: ["EaselModel", "EaselProtocol", "CEaselSQLite"]),
+        // A SQLite VFS that fails writes and syncs on command and holds
+        // unsynced writes, for `easel serve --disk-faults` under `easel chaos
+        // disk` (Docs/RELIABILITY.md); it works below SQLite, beside EaselStore.
+        .target(name: "CEaselDiskFaults", dependencies: ["CEaselSQLite"]),
         // Signed access tokens: who a connection is, on which documents, in
         // what role (Docs/SECURITY.md).
         .target(
@@ -161,6 +165,7 @@ let package = Package(
                 "EaselReplay",
                 "EaselClient",
                 "EaselClientLWS",
+                "CEaselDiskFaults",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 // `easel bench blobs` times Easel's blob endpoint and nginx with one HTTP client.

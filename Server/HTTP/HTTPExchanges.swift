@@ -22,6 +22,9 @@ final class HTTPExchanges {
     private var exchanges: [OpaquePointer: LiveExchange] = [:]
     private var exchangesByNumber: [UInt64: LiveExchange] = [:]
     private var nextExchange: UInt64 = 1
+    /// Since the last blob storage failure, nothing was stored: the next
+    /// upload stored is logged as the recovery, as the op log's is.
+    private var blobStorageFailing = false
 
     init(
         blobs: any BlobStorage, limits: BlobLimits, authenticate: @escaping Authenticator, clock: HostClock,
@@ -155,7 +158,12 @@ final class HTTPExchanges {
                 logger.notice("blob refused", metadata: blobMetadata(live.exchange, ["status": "\(status)"]))
             case .stored(let created):
                 logger.info("blob stored", metadata: blobMetadata(live.exchange, ["new": "\(created)"]))
+                if blobStorageFailing {
+                    blobStorageFailing = false
+                    logger.notice("blob storage recovered")
+                }
             case .failed(let what, let failure, let incident):
+                blobStorageFailing = true
                 logger.error(
                     "\(what) failed", metadata: ["incident": "\(incident)", "detail": "\(failure.detail)"])
             }

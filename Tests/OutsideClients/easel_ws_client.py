@@ -470,9 +470,8 @@ async def receive_reply(ws):
             return message
 
 
-async def push_once(uri, document, token=None):
+async def push_once(uri, document, token=None, replica="00000000000000c5"):
     """One push; prints the server's reply to it, an ack or an error."""
-    replica = "00000000000000c5"
     async with websockets.connect(uri, subprotocols=JSON) as ws:
         await ws.send(hello(document, replica, "dora", token))
         await receive(ws, "welcome")
@@ -684,7 +683,8 @@ def main():
     elif mode == "raw-http":
         raw_http(port, argument)
     elif mode == "push-once":
-        asyncio.run(push_once(uri, argument, sys.argv[4] if len(sys.argv) > 4 else None))
+        token = sys.argv[4] if len(sys.argv) > 4 and sys.argv[4] != "-" else None
+        asyncio.run(push_once(uri, argument, token, *sys.argv[5:6]))
     elif mode == "push-latency":
         asyncio.run(push_latency(uri, argument, int(sys.argv[4])))
     elif mode == "slow-put":

@@ -12,10 +12,16 @@ final class Witness: Sendable {
     /// A set: a resumed connection may be acknowledged an op again.
     private let acknowledged = Mutex<[DocumentName: Set<OpID>]>([:])
     private let blobs = Mutex<Set<BlobHash>>([])
+    private let acknowledgements = Atomic<Int>(0)
 
     func acknowledged(_ ids: [OpID], in document: DocumentName) {
         acknowledged.withLock { $0[document, default: []].formUnion(ids) }
+        acknowledgements.add(ids.count, ordering: .relaxed)
     }
+
+    /// Ops acknowledged so far, an op acknowledged twice counted twice: to
+    /// tell whether the server went on acknowledging during a fault.
+    var acknowledgedSoFar: Int { acknowledgements.load(ordering: .relaxed) }
 
     func stored(_ blob: BlobHash) {
         _ = blobs.withLock { $0.insert(blob) }
@@ -41,8 +47,14 @@ final class Witness: Sendable {
         for (document, ids) in promisedOps {
             for id in ids {
                 audit.ops += 1
-                if try store.op(of: document.description, id: id) == nil {
-                    audit.missingOps.append("\(document) \(id)")
+                do {
+                    if try store.op(of: document.description, id: id) == nil {
+                        audit.missingOps.append("\(document) \(id)")
+                    }
+                } catch {
+                    // A file that lost its tables (a power cut before the
+                    // first sync) lost every op it was to hold.
+                    audit.missingOps.append("\(document) \(id): \(error)")
                 }
             }
         }

@@ -66,11 +66,13 @@ struct Serve: ParsableCommand {
             "text: a line a record for people; json: one JSON object a line, for log shippers.", valueName: "format"))
     var logFormat: LogFormat = .text
 
-    // For tests: a shorter window for the refusal log's summary, and a
-    // storage fault on one document.
+    // For tests: a shorter window for the refusal log's summary, a storage
+    // fault on one document, and SQLite on a VFS whose faults `easel chaos
+    // disk` switches through the file named.
     @Option(help: .hidden) var refusalLogWindowMs: Int64 = RefusalLogLimit().windowMilliseconds
     @Option(help: .hidden) var refusalLogLines = RefusalLogLimit().perWindow
     @Option(help: .hidden) var faultFailAppendsTo: String?
+    @Option(help: .hidden) var diskFaults: String?
 
     /// Where `Web/build.sh` puts the page, from the repository's root.
     static let defaultWebFolder = ".build-wasm/site"
@@ -108,6 +110,7 @@ struct Serve: ParsableCommand {
         sigaddset(&signals, SIGTERM)
         pthread_sigmask(SIG_BLOCK, &signals, nil)
 
+        if let diskFaults { try DiskFaults.install(controlFile: diskFaults) }
         let server: EaselServer
         do {
             server = try EaselServer(options: options)

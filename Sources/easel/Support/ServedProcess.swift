@@ -49,6 +49,9 @@ final class ServedProcess {
         stop()
     }
 
+    /// False once it exited, by itself or by `stop()`.
+    var isRunning: Bool { process.isRunning }
+
     func stop() {
         guard process.isRunning else { return }
         kill(process.processIdentifier, SIGKILL)
