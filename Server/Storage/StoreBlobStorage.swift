@@ -66,28 +66,41 @@ final class StoreBlobStorage: BlobStorage {
         }
     }
 
-    private static func neverBegan(_ upload: UploadHandle) -> StoreError {
-        StoreError(.closed, "upload \(upload.rawValue) never began")
+    private static func notOpen(_ upload: UploadHandle) -> StoreError {
+        StoreError(.closed, "upload \(upload.rawValue) is not open: it never began, or a chunk of it failed")
     }
 
     func beginUpload(
         _ upload: UploadHandle, at now: Timestamp,
         completion: @escaping @Sendable (Result<Void, StorageFailure>) -> Void
     ) {
-        run({ uploads throws(StoreError) in
-            uploads.open[upload] = (try uploads.store.beginUpload(at: now.rawValue), SHA256())
-        }, completion)
+        run(
+            { uploads throws(StoreError) in
+                uploads.open[upload] = (try uploads.store.beginUpload(at: now.rawValue), SHA256())
+            }, completion)
     }
 
     func appendChunk(
         _ bytes: [UInt8], to upload: UploadHandle, sequence: Int,
         completion: @escaping @Sendable (Result<Void, StorageFailure>) -> Void
     ) {
-        run({ uploads throws(StoreError) in
-            guard let id = uploads.open[upload]?.id else { throw Self.neverBegan(upload) }
-            uploads.open[upload]?.hasher.update(data: bytes)
-            try uploads.store.appendChunk(bytes, to: id, sequence: sequence)
-        }, completion)
+        run(
+            { uploads throws(StoreError) in
+                guard let id = uploads.open[upload]?.id else { throw Self.notOpen(upload) }
+                do throws(StoreError) {
+                    try uploads.store.appendChunk(bytes, to: id, sequence: sequence)
+                } catch {
+                    // The finish may be queued behind this chunk already (the
+                    // server queues it as the body ends, before it hears how the
+                    // chunks went): closed here, the upload cannot become a blob
+                    // that names bytes it does not hold. `easel chaos disk` found
+                    // such a blob after a write failed.
+                    uploads.open[upload] = nil
+                    try? uploads.store.abandonUpload(id)
+                    throw error
+                }
+                uploads.open[upload]?.hasher.update(data: bytes)
+            }, completion)
     }
 
     func finishUpload(
@@ -95,28 +108,30 @@ final class StoreBlobStorage: BlobStorage {
         at now: Timestamp, completion: @escaping @Sendable (Result<UploadFinish, StorageFailure>) -> Void
     ) {
         let durably = durability == .full
-        run({ uploads throws(StoreError) -> UploadFinish in
-            guard let (id, hasher) = uploads.open.removeValue(forKey: upload) else { throw Self.neverBegan(upload) }
-            let digest = BlobHash(bytes: Array(hasher.finalize()))
-            guard digest == hash else {
-                try uploads.store.abandonUpload(id)
-                return .wrongHash(digest)
-            }
-            let store = uploads.store
-            let finish = { () throws -> BlobStored in
-                try store.finishUpload(id, as: hash, size: size, type: type, document: document.rawValue, at: now.rawValue)
-            }
-            do {
-                switch try durably ? store.syncingFully(finish) : finish() {
-                case .created: return .created
-                case .alreadyStored: return .alreadyStored
+        run(
+            { uploads throws(StoreError) -> UploadFinish in
+                guard let (id, hasher) = uploads.open.removeValue(forKey: upload) else { throw Self.notOpen(upload) }
+                let digest = BlobHash(bytes: Array(hasher.finalize()))
+                guard digest == hash else {
+                    try uploads.store.abandonUpload(id)
+                    return .wrongHash(digest)
                 }
-            } catch let error as StoreError {
-                throw error
-            } catch {
-                throw StoreError(.sqlite(code: 1), "\(error)")
-            }
-        }, completion)
+                let store = uploads.store
+                let finish = { () throws -> BlobStored in
+                    try store.finishUpload(
+                        id, as: hash, size: size, type: type, document: document.rawValue, at: now.rawValue)
+                }
+                do {
+                    switch try durably ? store.syncingFully(finish) : finish() {
+                    case .created: return .created
+                    case .alreadyStored: return .alreadyStored
+                    }
+                } catch let error as StoreError {
+                    throw error
+                } catch {
+                    throw StoreError(.sqlite(code: 1), "\(error)")
+                }
+            }, completion)
     }
 
     func abandonUpload(_ upload: UploadHandle) {
@@ -130,21 +145,24 @@ final class StoreBlobStorage: BlobStorage {
         _ hash: BlobHash, in document: DocumentName,
         completion: @escaping @Sendable (Result<StoredBlob?, StorageFailure>) -> Void
     ) {
-        run({ uploads throws(StoreError) -> StoredBlob? in
-            let store = uploads.store
-            guard let info = try store.blobInfo(hash, document: document.rawValue), let upload = try store.blobUpload(hash)
-            else { return nil }
-            return StoredBlob(
-                hash: hash, size: info.size, type: info.type, chunks: try store.chunkCount(of: upload),
-                key: upload.rawValue)
-        }, completion)
+        run(
+            { uploads throws(StoreError) -> StoredBlob? in
+                let store = uploads.store
+                guard let info = try store.blobInfo(hash, document: document.rawValue),
+                    let upload = try store.blobUpload(hash)
+                else { return nil }
+                return StoredBlob(
+                    hash: hash, size: info.size, type: info.type, chunks: try store.chunkCount(of: upload),
+                    key: upload.rawValue)
+            }, completion)
     }
 
     func readChunk(
         _ sequence: Int, of blob: StoredBlob, completion: @escaping @Sendable (Result<[UInt8]?, StorageFailure>) -> Void
     ) {
-        run({ uploads throws(StoreError) in
-            try uploads.store.chunk(sequence, of: UploadID(rawValue: blob.key))
-        }, completion)
+        run(
+            { uploads throws(StoreError) in
+                try uploads.store.chunk(sequence, of: UploadID(rawValue: blob.key))
+            }, completion)
     }
 }

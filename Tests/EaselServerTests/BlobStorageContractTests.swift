@@ -33,7 +33,8 @@ struct BlobStorageContractTests {
     }
 
     static let now = Timestamp(milliseconds: 1_000)
-    static let bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + (0..<300_000).map { UInt8($0 % 251) }
+    static let bytes: [UInt8] =
+        [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + (0..<300_000).map { UInt8($0 % 251) }
     static var hash: BlobHash { BlobHash(bytes: Array(SHA256.hash(data: bytes))) }
 
     /// Uploads `bytes` in chunks under `handle` and finishes it as `hash`.
@@ -108,5 +109,33 @@ struct BlobStorageContractTests {
                 completion: $0)
         }
         #expect(throws: StorageFailure.self) { try finished.get() }
+    }
+
+    @Test(
+        "a finish queued behind a chunk that failed stores nothing: the blob would name bytes that are not all there",
+        arguments: Adapter.allCases)
+    func anUploadWhoseChunkFailedCannotFinish(_ adapter: Adapter) throws {
+        let (storage, done) = try self.storage(adapter)
+        defer { done() }
+        let upload = UploadHandle(rawValue: 10)
+        let pics = try DocumentName("pics")
+        let first = Array(Self.bytes.prefix(BlobStore.chunkLimit))
+        // Over the chunk limit: the store refuses it, as it would a chunk
+        // the disk could not take.
+        let refused = [UInt8](repeating: 7, count: BlobStore.chunkLimit + 1)
+        let whole = first + refused
+        storage.beginUpload(upload, at: Self.now) { _ in }
+        storage.appendChunk(first, to: upload, sequence: 0) { _ in }
+        storage.appendChunk(refused, to: upload, sequence: 1) { _ in }
+        // The server queues the finish as the body ends, before it hears
+        // how the chunks went.
+        let finished = try answer {
+            storage.finishUpload(
+                upload, as: BlobHash(bytes: Array(SHA256.hash(data: whole))), size: Int64(whole.count), type: .png,
+                document: pics, at: Self.now, completion: $0)
+        }
+        #expect(throws: StorageFailure.self) { try finished.get() }
+        let hash = BlobHash(bytes: Array(SHA256.hash(data: whole)))
+        #expect(try answer { storage.locate(hash, in: pics, completion: $0) }.get() == nil)
     }
 }

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Runs the whole Swift suite (or the tests FILTER names) with every target,
+# the easel executable the tests start included, built under a sanitizer.
+# Docs/RELIABILITY.md.
+#
+#   Tests/Sanitizers/sanitize.sh thread|address [FILTER]
+#
+# Every process writes its reports to .build-<sanitizer>/reports/; the run
+# fails when a test fails or any report was written, and prints them.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+sanitizer=${1:-}
+case $sanitizer in
+thread) scratch=.build-tsan ;;
+address) scratch=.build-asan ;;
+*)
+    echo "sanitize: name a sanitizer: thread or address" >&2
+    exit 2
+    ;;
+esac
+filter=()
+[ -n "${2:-}" ] && filter=(--filter "$2")
+
+reports=$PWD/$scratch/reports
+rm -rf "$reports"
+mkdir -p "$reports"
+# Reports go to files, from the test runner and from every server, bot and
+# tool it starts (a child's standard error is often a pipe nobody prints).
+export TSAN_OPTIONS="log_path=$reports/tsan second_deadlock_stack=1"
+# LeakSanitizer is left out: the Swift runtime's caches live until exit by
+# design and would bury everything else.
+export ASAN_OPTIONS="log_path=$reports/asan detect_leaks=0"
+
+swift build --build-tests --sanitize="$sanitizer" --scratch-path "$scratch"
+status=0
+swift test --skip-build --sanitize="$sanitizer" --scratch-path "$scratch" "${filter[@]}" || status=$?
+
+found=$(find "$reports" -type f | wc -l)
+if [ "$found" -gt 0 ]; then
+    echo "sanitize: $found report(s) from $sanitizer sanitizer:" >&2
+    for report in "$reports"/*; do
+        echo "== $report" >&2
+        head -n 60 "$report" >&2
+    done
+    exit 1
+fi
+if [ "$status" -ne 0 ]; then
+    echo "sanitize: the tests failed under the $sanitizer sanitizer (no sanitizer report)" >&2
+    exit "$status"
+fi
+echo "sanitize: the suite passed under the $sanitizer sanitizer with no report"
