@@ -22,6 +22,8 @@ public struct ServeOptions: Sendable {
     /// How long a joined connection may send nothing before it is closed
     /// (4006); clients ping every 5 s.
     public var silenceTimeoutMilliseconds = ServerConfiguration().silenceTimeout
+    /// How long a room nobody is in stays loaded.
+    public var unloadDelayMilliseconds = ServerConfiguration().unloadDelay
     /// The web canvas's folder (`Web/build.sh` makes `.build-wasm/site`);
     /// nil serves no page.
     public var webFolder: String?
@@ -80,6 +82,7 @@ public final class EaselServer: Sendable {
         var configuration = ServerConfiguration()
         configuration.limits = options.limits
         configuration.silenceTimeout = options.silenceTimeoutMilliseconds
+        configuration.unloadDelay = options.unloadDelayMilliseconds
         var site: WebSite?
         if let folder = options.webFolder {
             do {

@@ -29,7 +29,9 @@ extension ServiceHost {
         HTTPResponse(
             status: 200, contentType: "text/plain; version=0.0.4",
             body: metrics.exposition(
-                connections: connections.count, rooms: server.openDocuments.count, storage: storage.metrics))
+                connections: connections.count, rooms: server.roomCount,
+                queuedBytes: connections.values.reduce(0) { $0 + $1.outgoing.ownedBytes },
+                opsAwaitingStorage: server.opsAwaitingStorage, storage: storage.metrics))
     }
 
     /// The web canvas's pages and files (`WebSite`), or 404.

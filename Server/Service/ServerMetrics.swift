@@ -16,6 +16,8 @@ final class ServerMetrics: Sendable {
     let welcomesLate: Counter
     private let connections: Gauge
     private let rooms: Gauge
+    private let queuedBytes: Gauge
+    private let opsAwaitingStorage: Gauge
     private let opsPerTransaction: Gauge
     private let transactions: Gauge
 
@@ -47,6 +49,11 @@ final class ServerMetrics: Sendable {
                 "welcomes_late", unit: "total", help: "Joiners closed with 4002 for not taking their welcome in time."))
         connections = registry.makeGauge(descriptor: Self.name("connections", help: "Open WebSocket connections."))
         rooms = registry.makeGauge(descriptor: Self.name("rooms", help: "Documents with a room in memory."))
+        queuedBytes = registry.makeGauge(
+            descriptor: Self.name(
+                "queued_bytes", help: "Bytes waiting to be written to connections (shared welcomes not counted)."))
+        opsAwaitingStorage = registry.makeGauge(
+            descriptor: Self.name("ops_awaiting_storage", help: "Ops accepted by rooms and not yet committed."))
         opsPerTransaction = registry.makeGauge(
             descriptor: Self.name(
                 "ops_per_transaction", help: "Ops per storage transaction, on average (group commit)."))
@@ -63,9 +70,13 @@ final class ServerMetrics: Sendable {
     }
 
     /// The text for a scrape, gauges read now.
-    func exposition(connections: Int, rooms: Int, storage: StorageMetrics) -> [UInt8] {
+    func exposition(connections: Int, rooms: Int, queuedBytes: Int, opsAwaitingStorage: Int, storage: StorageMetrics)
+        -> [UInt8]
+    {
         self.connections.set(to: Double(connections))
         self.rooms.set(to: Double(rooms))
+        self.queuedBytes.set(to: Double(queuedBytes))
+        self.opsAwaitingStorage.set(to: Double(opsAwaitingStorage))
         opsPerTransaction.set(to: storage.opsPerTransaction)
         transactions.set(to: Double(storage.transactions))
         return registry.emitToBuffer()

@@ -94,6 +94,9 @@ struct ServeTests {
         #expect(lines.contains("easel_ops_committed_total 3"))
         #expect(lines.contains("easel_commit_latency_seconds_count 3"))
         #expect(lines.contains("easel_rooms 2.0"))
+        // Every push was acknowledged and every answer written: nothing waits.
+        #expect(lines.contains("easel_ops_awaiting_storage 0.0"))
+        #expect(lines.contains { $0.hasPrefix("easel_queued_bytes ") })
         #expect(lines.contains { $0.hasPrefix("easel_connections ") })
         #expect(lines.contains { $0.hasPrefix("easel_ops_per_transaction ") })
         #expect(lines.contains(#"easel_errors_total{code="110"} 1"#))

@@ -38,6 +38,9 @@ public final class BotFleet: Sendable {
         public var onAcknowledged: (@Sendable ([OpID]) -> Void)?
         /// Told of every blob the server answered an upload of as stored.
         public var onBlobStored: (@Sendable (BlobHash) -> Void)?
+        /// Told how long each acknowledged op waited, from its making to
+        /// its acknowledgement (a soak samples the latency over time).
+        public var onAckLatency: (@Sendable (Duration) -> Void)?
 
         public init(url: String, document: DocumentName, token: String? = nil) {
             self.url = url
@@ -168,6 +171,7 @@ private struct Run {
         engine.configuration.token = configuration.token
         let tally = self.tally
         let onAcknowledged = configuration.onAcknowledged
+        let onAckLatency = configuration.onAckLatency
         do {
             return try DocumentSession(
                 engine: engine, url: configuration.url, loop: loop, origin: origin,
@@ -180,7 +184,10 @@ private struct Run {
                         case .acknowledged(let ids):
                             onAcknowledged?(ids)
                             tally.withLock { tally in
-                                ledger.acknowledged(ids, at: arrived) { tally.record($0) }
+                                ledger.acknowledged(ids, at: arrived) { wait in
+                                    tally.record(wait)
+                                    onAckLatency?(wait)
+                                }
                                 tally.acknowledged(ids.count)
                             }
                         case .refused(_, let ops), .placeFailed(_, _, let ops):

@@ -73,6 +73,12 @@ public final class SyncServer {
     /// Documents with a room in memory.
     public var openDocuments: [DocumentName] { rooms.keys.sorted { $0.rawValue < $1.rawValue } }
 
+    public var roomCount: Int { rooms.count }
+
+    /// Ops the rooms accepted that storage has not yet committed: a disk
+    /// falling behind shows here first.
+    public var opsAwaitingStorage: Int { rooms.values.reduce(0) { $0 + $1.pendingOps.count } }
+
     // MARK: Events
 
     public func open(_ connection: ConnectionID, at now: Timestamp) {
@@ -131,7 +137,8 @@ public final class SyncServer {
                 }
                 setState(of: connection, to: .inRoom(hello.document))
                 connections[connection]?.expires = identity.expires
-                events.append(.joining(connection, hello.document, user: identity.user ?? hello.user.name, role: identity.role))
+                events.append(
+                    .joining(connection, hello.document, user: identity.user ?? hello.user.name, role: identity.role))
                 room.join(connection, hello, as: identity, at: now, into: &io)
                 settle(room, at: now)
             }

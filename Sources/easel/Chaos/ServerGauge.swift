@@ -10,6 +10,12 @@ enum ServerGauge {
     /// The value of `name` (as `easel_connections`), or nil when the
     /// server did not answer.
     static func read(_ name: String, port: Int) -> Double? {
+        readAll(port: port)?[name]
+    }
+
+    /// Every sample of one scrape without labels, by name; nil when the
+    /// server did not answer.
+    static func readAll(port: Int) -> [String: Double]? {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { return nil }
         defer { close(socket) }
@@ -26,7 +32,13 @@ enum ServerGauge {
             guard count > 0 else { break }
             response += buffer[..<count]
         }
-        let line = String(decoding: response, as: UTF8.self).split(separator: "\n").first { $0.hasPrefix(name + " ") }
-        return line.flatMap { Double($0.split(separator: " ").last ?? "") }
+        let text = String(decoding: response, as: UTF8.self)
+        guard text.hasPrefix("HTTP/1.1 200") else { return nil }
+        var samples: [String: Double] = [:]
+        for line in text.split(separator: "\n") where line.hasPrefix("easel_") {
+            let parts = line.split(separator: " ")
+            if parts.count == 2, let value = Double(parts[1]) { samples[String(parts[0])] = value }
+        }
+        return samples
     }
 }

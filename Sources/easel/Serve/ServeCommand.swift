@@ -2,6 +2,7 @@ import ArgumentParser
 import EaselHTTP
 import EaselServer
 import EaselStore
+import EaselSync
 import Foundation
 import Logging
 
@@ -67,12 +68,13 @@ struct Serve: ParsableCommand {
     var logFormat: LogFormat = .text
 
     // For tests: a shorter window for the refusal log's summary, a storage
-    // fault on one document, and SQLite on a VFS whose faults `easel chaos
-    // disk` switches through the file named.
+    // fault on one document, SQLite on a VFS whose faults `easel chaos disk`
+    // switches through the file named, and rooms unloaded sooner.
     @Option(help: .hidden) var refusalLogWindowMs: Int64 = RefusalLogLimit().windowMilliseconds
     @Option(help: .hidden) var refusalLogLines = RefusalLogLimit().perWindow
     @Option(help: .hidden) var faultFailAppendsTo: String?
     @Option(help: .hidden) var diskFaults: String?
+    @Option(help: .hidden) var roomUnloadDelayMs = ServerConfiguration().unloadDelay
 
     /// Where `Web/build.sh` puts the page, from the repository's root.
     static let defaultWebFolder = ".build-wasm/site"
@@ -92,6 +94,7 @@ struct Serve: ParsableCommand {
         options.secret = serverSecret(given: secret)
         options.limits = limits.serverLimits
         options.silenceTimeoutMilliseconds = limits.silenceTimeoutMs
+        options.unloadDelayMilliseconds = roomUnloadDelayMs
         options.blobs.maxBytes = maxBlobBytes
         options.blobs.maxUploads = maxUploads
         options.blobs.idleSeconds = blobIdleSeconds

@@ -19,7 +19,9 @@ final class ServedProcess {
         process.arguments = arguments
         process.standardOutput = output
         if let log {
-            if !FileManager.default.fileExists(atPath: log) { _ = FileManager.default.createFile(atPath: log, contents: nil) }
+            if !FileManager.default.fileExists(atPath: log) {
+                _ = FileManager.default.createFile(atPath: log, contents: nil)
+            }
             guard let file = FileHandle(forWritingAtPath: log) else { throw ServedProcessError("cannot write \(log)") }
             file.seekToEndOfFile()
             process.standardError = file
@@ -68,6 +70,11 @@ final class ServedProcess {
         let fields = stat[afterName.upperBound...].split(separator: " ")
         guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
         return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
+    /// File descriptors open now: sockets, database files, pipes.
+    var openFileDescriptors: Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(process.processIdentifier)/fd").count) ?? 0
     }
 
     /// Resident memory now, in bytes.
