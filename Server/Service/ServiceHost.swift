@@ -54,6 +54,7 @@ final class ServiceHost: @unchecked Sendable {
     var connections: [ConnectionID: LiveConnection] { fanout.connections }
     private var nextConnection: UInt64 = 1
     private var lastTick = Timestamp(milliseconds: 0)
+    private var memoryReturn = MemoryReturn()
     var shutdown = Shutdown()
     private var tearingDown = false
 
@@ -237,6 +238,7 @@ final class ServiceHost: @unchecked Sendable {
                 connections[id]?.role = role
             case .roomUnloaded(let document, _):
                 fanout.forgetWelcome(of: document)
+                memoryReturn.roomUnloaded()
             default:
                 break
             }
@@ -290,6 +292,7 @@ final class ServiceHost: @unchecked Sendable {
             lastTick = now
             server.tick(at: now)
             fanout.closeLateWelcomes(at: now)
+            memoryReturn.trimIfDue(at: now)
             log.summarise(at: now)
         }
         if stop { stopServing(at: now) }

@@ -4,6 +4,9 @@
 #define EASEL_LWS_SHIM_H
 
 #include <libwebsockets.h>
+#if defined(__linux__) && defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include <string.h>
 #include <sys/resource.h>
 #ifdef __linux__
@@ -186,6 +189,17 @@ static inline int easel_lower_thread_priority(int niceness) {
     // Elsewhere PRIO_PROCESS means the whole process: leave it alone.
     (void)niceness;
     return -1;
+#endif
+}
+
+// glibc's malloc_trim, which Swift's Glibc module does not bring in:
+// returns what the allocator holds free to the system. 1 when it released
+// any; 0 elsewhere.
+static inline int easel_return_free_memory(void) {
+#if defined(__linux__) && defined(__GLIBC__)
+    return malloc_trim(0);
+#else
+    return 0;
 #endif
 }
 

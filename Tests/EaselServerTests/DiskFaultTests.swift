@@ -22,20 +22,6 @@ final class DiskFaultTests {
         try? FileManager.default.removeItem(atPath: folder)
     }
 
-    func records(_ server: ServerProcess, _ message: String) -> [[String: Any]] {
-        server.logRecords.filter { $0["message"] as? String == message }
-    }
-
-    /// Waits up to 10 s for a record with this message to be logged.
-    func awaitRecord(_ server: ServerProcess, _ message: String) -> [String: Any]? {
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline {
-            if let found = records(server, message).first { return found }
-            Thread.sleep(forTimeInterval: 0.02)
-        }
-        return nil
-    }
-
     func push(_ server: ServerProcess, _ document: String, replica: ReplicaID) throws -> [String: Any] {
         try OutsideClient.run(["\(server.port)", "push-once", document, "-", "\(replica)"])
     }
@@ -63,14 +49,14 @@ final class DiskFaultTests {
         #expect(faults.injected(kind, into: .ops) > 0)
         #expect(faults.injected(kind, into: .blobs) == 0)
         #expect(try !isStored(document, replica: second), "refused, yet in the log")
-        let failed = try #require(awaitRecord(server, "storage failed"))
+        let failed = try #require(server.awaitRecord("storage failed"))
         let incident = try #require(failed["incident"] as? String)
         #expect((refused["message"] as? String)?.contains("incident \(incident)") == true)
         #expect((failed["detail"] as? String)?.contains("SQLite code") == true, "\(failed)")
 
         faults.clear()
         #expect(try push(server, document, replica: second)["type"] as? String == "ack")
-        #expect(awaitRecord(server, "storage recovered") != nil)
+        #expect(server.awaitRecord("storage recovered") != nil)
         #expect(try isStored(document, replica: second))
         #expect(server.process.isRunning)
     }
@@ -98,11 +84,11 @@ final class DiskFaultTests {
         #expect((refused["text"] as? String)?.contains("incident") == true)
         #expect(try push(server, document, replica: ReplicaID(rawValue: 0xC6))["type"] as? String == "ack")
         #expect(faults.injected(.write, into: .blobs) > 0 && faults.injected(.write, into: .ops) == 0)
-        #expect(records(server, "storage recovered").isEmpty, "the op log never failed")
+        #expect(server.records("storage recovered").isEmpty, "the op log never failed")
 
         faults.clear()
         #expect(try upload()["status"] as? Int == 201)
-        #expect(awaitRecord(server, "blob storage recovered") != nil)
+        #expect(server.awaitRecord("blob storage recovered") != nil)
     }
 
     struct Report: Decodable {

@@ -8,21 +8,6 @@ import Testing
 /// under an incident number the client also gets, recoveries, and the stop.
 @Suite("easel serve's log", .serialized)
 struct ServerLogTests {
-    /// The records with this message.
-    func records(_ server: ServerProcess, _ message: String) -> [[String: Any]] {
-        server.logRecords.filter { $0["message"] as? String == message }
-    }
-
-    /// Waits up to 10 s for a record with this message to be logged.
-    func awaitRecord(_ server: ServerProcess, _ message: String) -> [String: Any]? {
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline {
-            if let found = records(server, message).first { return found }
-            Thread.sleep(forTimeInterval: 0.02)
-        }
-        return nil
-    }
-
     @Test func everyLineIsOneJSONObjectAndEachConnectionIsLoggedOpenedJoinedAndClosedWithItsCodeAndDocument()
         throws
     {
@@ -30,7 +15,7 @@ struct ServerLogTests {
         defer { server.kill() }
         let pushed = try OutsideClient.run(["\(server.port)", "push", "logs/board", "2"])
         #expect((pushed["acked"] as? [Int])?.count == 2)
-        let closed = try #require(awaitRecord(server, "connection closed"))
+        let closed = try #require(server.awaitRecord("connection closed"))
         #expect(server.terminate().status == 0)
 
         let records = server.logRecords
@@ -40,16 +25,16 @@ struct ServerLogTests {
         #expect(serving["access"] as? String == "no tokens, loopback only")
         #expect(serving["max_connections"] as? Int == 10_000, "numbers are JSON numbers")
 
-        let opened = try #require(self.records(server, "connection opened").first)
+        let opened = try #require(server.records("connection opened").first)
         let connection = try #require(opened["connection"] as? String)
         #expect(opened["peer"] as? String == "127.0.0.1")
-        let joined = try #require(self.records(server, "connection joined").first)
+        let joined = try #require(server.records("connection joined").first)
         #expect(joined["connection"] as? String == connection)
         #expect(joined["document"] as? String == "logs/board" && joined["role"] as? String == "edit")
         #expect(closed["connection"] as? String == connection)
         #expect(closed["document"] as? String == "logs/board")
         #expect(closed["by"] as? String == "peer" && closed["code"] as? Int == 1000)
-        let loaded = try #require(self.records(server, "room loaded").first)
+        let loaded = try #require(server.records("room loaded").first)
         #expect(loaded["document"] as? String == "logs/board" && loaded["head"] as? Int == 0)
         let order = records.compactMap { $0["message"] as? String }
         #expect(Array(order.suffix(2)) == ["stopping: closing every connection", "stopped: storage flushed"])
@@ -61,8 +46,8 @@ struct ServerLogTests {
         defer { server.kill() }
         let vectors = ServerProcess.packageRoot.appendingPathComponent("Protocol/vectors").path
         _ = try OutsideClient.run(["\(server.port)", "invalid-vectors", vectors])
-        let summary = try #require(awaitRecord(server, "refusals not logged (too many in the window)"))
-        let refused = records(server, "refused")
+        let summary = try #require(server.awaitRecord("refusals not logged (too many in the window)"))
+        let refused = server.records("refused")
         let byCode = Dictionary(grouping: refused) { $0["code"] as? Int ?? 0 }
         // At most 2 lines a code in each 1 s window the flood lasted (a
         // busy machine may stretch it over several).
@@ -87,7 +72,7 @@ struct ServerLogTests {
         let reply = try OutsideClient.run(["\(server.port)", "push-once", "logs/broken"])
         #expect(reply["type"] as? String == "error" && reply["code"] as? Int == 501)
         let message = try #require(reply["message"] as? String)
-        let failed = try #require(awaitRecord(server, "storage failed"))
+        let failed = try #require(server.awaitRecord("storage failed"))
         let incident = try #require(failed["incident"] as? String)
         #expect(message.contains("incident \(incident)"), "\(message)")
         #expect(
@@ -95,11 +80,11 @@ struct ServerLogTests {
         #expect((failed["detail"] as? String)?.contains("injected fault") == true)
         #expect((failed["detail"] as? String)?.contains("SQLite code 10") == true)
         #expect(failed["level"] as? String == "error")
-        let closedRoom = try #require(awaitRecord(server, "room closed: storage failed"))
+        let closedRoom = try #require(server.awaitRecord("room closed: storage failed"))
         #expect(closedRoom["document"] as? String == "logs/broken" && closedRoom["incident"] as? String == incident)
 
         let fine = try OutsideClient.run(["\(server.port)", "push-once", "logs/fine"])
         #expect(fine["type"] as? String == "ack")
-        #expect(awaitRecord(server, "storage recovered") != nil)
+        #expect(server.awaitRecord("storage recovered") != nil)
     }
 }

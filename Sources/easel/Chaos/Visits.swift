@@ -78,8 +78,10 @@ final class Visits: Sendable {
         var round = 0
         while true {
             Thread.sleep(forTimeInterval: rest)
+            // A visit shorter than the shortest stay would end before its
+            // bots have joined on a busy machine: none starts that late.
             let left = (end - ContinuousClock.now).seconds
-            guard left > 1, !state.withLock({ $0.stopping }) else { return }
+            guard left >= Double(plan.stay.lowerBound), !state.withLock({ $0.stopping }) else { return }
             let stay = min(Double(Int.random(in: plan.stay, using: &random)), left)
             let outcome = Result { () throws(FleetError) in
                 let fleet = try self.fleet(index, round: round, stay: stay)

@@ -250,3 +250,20 @@ private final class TemporaryFolders: Sendable {
         for folder in folders.withLock({ $0 }) { try? FileManager.default.removeItem(at: folder) }
     }
 }
+
+extension ServerProcess {
+    /// The log records with this message so far.
+    func records(_ message: String) -> [[String: Any]] {
+        logRecords.filter { $0["message"] as? String == message }
+    }
+
+    /// Waits up to 10 s for a record with this message to be logged.
+    func awaitRecord(_ message: String) -> [String: Any]? {
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            if let found = records(message).first { return found }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        return nil
+    }
+}
