@@ -2,6 +2,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,7 +76,7 @@ typedef struct Held {
     unsigned char bytes[];
 } Held;
 
-typedef struct {
+typedef struct FaultFile {
     sqlite3_file base;
     sqlite3_file *real;
     // EASEL_DISK_OPS or EASEL_DISK_BLOBS, or -1 for a file no fault touches
@@ -82,7 +84,46 @@ typedef struct {
     int file;
     Held *first, *last;
     sqlite3_int64 heldEnd;
+    // The files faults touch that are open, linked by `nextOpen`, with
+    // their names: see `claim`.
+    struct FaultFile *nextOpen;
+    char *name;
 } FaultFile;
+
+// Writes are held per handle, where an operating system holds them per
+// file: two handles on one file would each miss what the other holds, and
+// read torn pages with no fault to blame. The server opens each file once,
+// so a second handle is a change to that, refused loudly.
+static pthread_mutex_t openLock = PTHREAD_MUTEX_INITIALIZER;
+static FaultFile *openFiles;
+
+static void claim(FaultFile *f, const char *name) {
+    pthread_mutex_lock(&openLock);
+    for (FaultFile *other = openFiles; other; other = other->nextOpen) {
+        if (strcmp(other->name, name) == 0) {
+            fprintf(stderr, "easel disk faults: %s is open twice; held writes would diverge\n", name);
+            abort();
+        }
+    }
+    f->name = strdup(name);
+    f->nextOpen = openFiles;
+    openFiles = f;
+    pthread_mutex_unlock(&openLock);
+}
+
+static void release(FaultFile *f) {
+    if (!f->name) return;
+    pthread_mutex_lock(&openLock);
+    for (FaultFile **link = &openFiles; *link; link = &(*link)->nextOpen) {
+        if (*link == f) {
+            *link = f->nextOpen;
+            break;
+        }
+    }
+    pthread_mutex_unlock(&openLock);
+    free(f->name);
+    f->name = NULL;
+}
 
 static int fail(FaultFile *f, uint32_t kind, int code) {
     add64(&control->injected[f->file][kindIndex(kind)], 1);
@@ -122,10 +163,13 @@ static int realSize(FaultFile *f, sqlite3_int64 *size) { return f->real->pMethod
 
 static int faultClose(sqlite3_file *file) {
     FaultFile *f = (FaultFile *)file;
-    // A file closed unsynced is still in the page cache, on its way to the
-    // disk: only a cut while the process runs loses it.
+    // What close(2) leaves unsynced is in the page cache, where a cut could
+    // still lose it; here it is written out unsynced and a later cut keeps
+    // it. The server keeps its files open while it runs, so its cuts never
+    // meet this case.
     writeHeld(f);
     dropHeld(f);
+    release(f);
     return f->real->pMethods->xClose(f->real);
 }
 
@@ -310,8 +354,11 @@ static int faultOpen(sqlite3_vfs *vfs, sqlite3_filename name, sqlite3_file *file
     f->file = fileOf(name, flags);
     f->first = f->last = NULL;
     f->heldEnd = 0;
+    f->nextOpen = NULL;
+    f->name = NULL;
     int rc = inner->xOpen(inner, name, f->real, flags, outFlags);
     f->base.pMethods = f->real->pMethods ? &faultMethods : NULL;
+    if (rc == SQLITE_OK && f->file >= 0) claim(f, name);
     return rc;
 }
 

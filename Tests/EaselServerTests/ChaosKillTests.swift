@@ -16,15 +16,17 @@ struct ChaosKillTests {
         var unsettled: [String]
     }
 
-    @Test("a server SIGKILLed 20 times under random bots on 50 documents with images loses no acknowledged op or stored blob, and every bot converges")
-    func killedTwentyTimesUnderBotsLosesNothingAcknowledged() throws {
+    @Test(
+        "a server SIGKILLed 20 times under random bots on 50 documents with images loses no acknowledged op or stored blob, and every bot converges"
+    )
+    func killedTwentyTimesUnderBotsLosesNothingAcknowledged() async throws {
         let folder = NSTemporaryDirectory() + "easel-chaos-test-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let report = folder + "-report.json"
         defer { try? FileManager.default.removeItem(atPath: report) }
-        let run = try EaselChild([
+        let run = try await EaselChild([
             "chaos", "kill", "--kills", "20", "--documents", "50", "--folder", folder, "--report", report,
-        ]).wait(timeout: 600)
+        ]).finished(timeout: 600)
         #expect(run.status == 0, "\(run.output)\n\(run.errors)")
         let verdict = try JSONDecoder().decode(Report.self, from: Data(contentsOf: URL(fileURLWithPath: report)))
         #expect(verdict.passed && verdict.lost == 0 && verdict.unsettled.isEmpty, "\(verdict.unsettled)")
@@ -72,20 +74,23 @@ struct ChaosNetTests {
         var unsettled, problems: [String]
     }
 
-    @Test("bots whose connections are delayed, stalled, cut mid-frame and hung half-open reconnect and converge, nothing acknowledged is lost, and the server frees every hung connection within its timeouts")
-    func botsThroughABadNetworkConvergeAndTheServerFreesHungConnections() throws {
+    @Test(
+        "bots whose connections are delayed, stalled, cut mid-frame and hung half-open reconnect and converge, nothing acknowledged is lost, and the server frees every hung connection within its timeouts"
+    )
+    func botsThroughABadNetworkConvergeAndTheServerFreesHungConnections() async throws {
         let folder = NSTemporaryDirectory() + "easel-chaos-net-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let report = folder + "-report.json"
         defer { try? FileManager.default.removeItem(atPath: report) }
-        let run = try EaselChild([
+        let run = try await EaselChild([
             "chaos", "net", "--seconds", "10", "--documents", "6", "--bots-per-document", "3", "--seed", "7",
             "--folder", folder, "--report", report,
-        ]).wait(timeout: 600)
+        ]).finished(timeout: 600)
         #expect(run.status == 0, "\(run.output)\n\(run.errors)")
         let verdict = try JSONDecoder().decode(Report.self, from: Data(contentsOf: URL(fileURLWithPath: report)))
         #expect(verdict.passed && verdict.lost == 0, "\(verdict.unsettled) \(verdict.problems)")
-        #expect(verdict.cuts > 0 && verdict.hangs > 0 && verdict.stalls > 0, "a fault never happened: nothing was tried")
+        #expect(
+            verdict.cuts > 0 && verdict.hangs > 0 && verdict.stalls > 0, "a fault never happened: nothing was tried")
         #expect(verdict.hungFreedLongestSeconds <= 16, "the silence timeout is 10 s, the close wait 5")
         #expect(verdict.uploads > 0)
     }

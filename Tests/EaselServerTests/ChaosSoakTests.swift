@@ -15,7 +15,7 @@ struct ChaosSoakTests {
     @Test(
         "bots that come and go on ten documents for 30 s leave the server's descriptors and queues flat and its memory returned, lose nothing, converge on every visit, and every room unloads once its document is left"
     )
-    func botsComingAndGoingLeaveTheServerFlatAndEveryRoomUnloads() throws {
+    func botsComingAndGoingLeaveTheServerFlatAndEveryRoomUnloads() async throws {
         let folder = NSTemporaryDirectory() + "easel-chaos-soak-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let report = folder + "-report.json"
@@ -24,12 +24,12 @@ struct ChaosSoakTests {
             try? FileManager.default.removeItem(atPath: report)
             try? FileManager.default.removeItem(atPath: samples)
         }
-        let run = try EaselChild([
+        let run = try await EaselChild([
             "chaos", "soak", "--seconds", "30", "--warm-up-seconds", "10", "--documents", "10",
             "--shortest-stay-seconds", "5", "--longest-stay-seconds", "12", "--shortest-rest-seconds", "2",
             "--longest-rest-seconds", "8", "--room-unload-delay-ms", "3000", "--seed", "5", "--folder", folder,
             "--report", report, "--samples", samples,
-        ]).wait(timeout: 300)
+        ]).finished(timeout: 300)
         // Latency is not judged here: 10 s halves on a machine running the
         // rest of the suite in parallel say more about the suite than the
         // server. Everything else is.

@@ -102,12 +102,12 @@ final class DiskFaultTests {
     @Test(
         "under bots with images, writes and syncs that fail and a disk that fills, in the op log and the blob file at random moments, with three power cuts, lose no acknowledged op or stored blob, leave sound files, and every bot converges"
     )
-    func faultsAndPowerCutsUnderBotsLoseNothingAcknowledged() throws {
+    func faultsAndPowerCutsUnderBotsLoseNothingAcknowledged() async throws {
         let report = folder + "/report.json"
-        let run = try EaselChild([
+        let run = try await EaselChild([
             "chaos", "disk", "--seconds", "10", "--power-cuts", "3", "--documents", "10", "--seed", "3",
             "--folder", folder + "/run", "--report", report,
-        ]).wait(timeout: 300)
+        ]).finished(timeout: 300)
         #expect(run.status == 0, "\(run.output)\n\(run.errors)")
         let verdict = try JSONDecoder().decode(Report.self, from: Data(contentsOf: URL(fileURLWithPath: report)))
         #expect(
@@ -126,11 +126,11 @@ final class DiskFaultTests {
     @Test(
         "the power cut is real: with durability normal, whose commits are not synced, a cut loses acknowledged ops and the run fails"
     )
-    func aPowerCutLosesWhatDurabilityNormalLeftUnsynced() throws {
-        let run = try EaselChild([
+    func aPowerCutLosesWhatDurabilityNormalLeftUnsynced() async throws {
+        let run = try await EaselChild([
             "chaos", "disk", "--seconds", "4", "--power-cuts", "1", "--documents", "5", "--seed", "3",
             "--durability", "normal", "--folder", folder + "/normal",
-        ]).wait(timeout: 300)
+        ]).finished(timeout: 300)
         #expect(run.status != 0)
         #expect(run.errors.contains("after power cut 1: lost"), "\(run.output)\n\(run.errors)")
     }

@@ -49,6 +49,8 @@ struct ChaosDisk: ParsableCommand {
             let log = folder + "/server.log"
             let control = folder + "/disk-faults"
             let faults = try DiskFaults(controlFile: control)
+            // A folder used before may hold switches left on.
+            faults.clear()
             faults.holdUnsyncedWrites(true)
             let arguments = [
                 "serve", "--db", database, "--durability", durability.rawValue, "--disk-faults", control,
@@ -112,7 +114,8 @@ struct ChaosDisk: ParsableCommand {
                 }
                 if !server.isRunning {
                     problems.append(
-                        "the server died under \(kind) in the \(file) at \(String(format: "%.1f", elapsed)) s")
+                        "the server was found dead after \(kind) in the \(file), at \(String(format: "%.1f", elapsed)) s"
+                    )
                     server = try ServedProcess(arguments + ["--port", "\(port)"], log: log)
                 }
             }

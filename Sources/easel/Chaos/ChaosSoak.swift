@@ -79,12 +79,20 @@ struct ChaosSoak: ParsableCommand {
             }
             let judged = sampled.filter { $0.seconds >= Double(warmUpSeconds) }
             print("the bots leave; sampling on until every room has unloaded")
+            visits.requestFinish()
+            while !visits.hasFinished(within: 0) { _ = sample() }
+            let outcomes = visits.lastOutcomes
             let left = ContinuousClock.now
-            let outcomes = visits.finish()
             let unloadWait = Duration.milliseconds(roomUnloadDelayMs) + .seconds(30)
             var rooms = sample().rooms
             while rooms != 0, ContinuousClock.now - left < unloadWait { rooms = sample().rooms }
             let unloadedAfter = (ContinuousClock.now - left).seconds
+            // Freed memory goes back at most every 10 s after rooms unload
+            // (`MemoryReturn`): the last sample comes after the next chance.
+            if rooms == 0 {
+                let settled = ContinuousClock.now
+                while ContinuousClock.now - settled < .seconds(12) { _ = sample() }
+            }
             if let samples { try SoakSample.csv(sampled).write(toFile: samples, atomically: true, encoding: .utf8) }
 
             var flatness = Flatness(judged)

@@ -59,17 +59,23 @@ final class Visits: Sendable {
         }
     }
 
-    /// Stops the visits under way; each settles before this returns. The
-    /// last outcome of each document.
-    func finish() -> [Int: Result<FleetOutcome, FleetError>] {
+    /// Stops the visits under way (they settle, then leave) and starts no
+    /// other.
+    func requestFinish() {
         let fleets = state.withLock { state in
             state.stopping = true
             return Array(state.fleets.values)
         }
         fleets.forEach { $0.requestStop() }
-        finished.wait()
-        return state.withLock { $0.last }
     }
+
+    /// Whether every visit has settled and left, waiting at most `seconds`.
+    func hasFinished(within seconds: Double) -> Bool {
+        finished.wait(timeout: .now() + seconds) == .success
+    }
+
+    /// The last outcome of each document.
+    var lastOutcomes: [Int: Result<FleetOutcome, FleetError>] { state.withLock { $0.last } }
 
     private func visit(_ index: Int, until end: ContinuousClock.Instant) {
         var random = SplitMix64(seed: shape.seed ^ UInt64(index) &* 0x9E37_79B9_7F4A_7C15)
@@ -77,7 +83,11 @@ final class Visits: Sendable {
         var rest = Double.random(in: 0...Double(min(plan.rest.lowerBound, 5)), using: &random)
         var round = 0
         while true {
-            Thread.sleep(forTimeInterval: rest)
+            // In steps, so the end is noticed within a fifth of a second.
+            let rested = ContinuousClock.now
+            while (ContinuousClock.now - rested).seconds < rest, !state.withLock({ $0.stopping }) {
+                Thread.sleep(forTimeInterval: min(0.2, rest))
+            }
             // A visit shorter than the shortest stay would end before its
             // bots have joined on a busy machine: none starts that late.
             let left = (end - ContinuousClock.now).seconds
@@ -99,8 +109,14 @@ final class Visits: Sendable {
                 switch outcome {
                 case .failure(Self.notStarted):
                     return
-                case .success(let result) where result.verdict == .converged:
+                case .success(let result)
+                where result.verdict == .converged && result.images.uploadFailures.isEmpty
+                    && result.images.unverified.isEmpty:
                     break
+                case .success(let result) where result.verdict == .converged:
+                    state.problems.append(
+                        "chaos/doc-\(index), visit \(round + 1): uploads failed \(result.images.uploadFailures.prefix(2)), "
+                            + "images unverified \(result.images.unverified.prefix(2))")
                 case .success(let result):
                     state.problems.append("chaos/doc-\(index), visit \(round + 1): \(result.verdict)")
                 case .failure(let error):

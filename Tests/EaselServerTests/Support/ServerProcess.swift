@@ -120,7 +120,7 @@ func runEasel(_ arguments: [String]) throws -> (status: Int32, output: String, e
 /// `easel` running in the background while the test does something to it
 /// (kills its server, say). Its output is small, so reading it after the
 /// exit cannot block.
-final class EaselChild {
+final class EaselChild: @unchecked Sendable {
     private let process = Process()
     private let output = Pipe()
     private let errors = Pipe()
@@ -136,6 +136,16 @@ final class EaselChild {
 
     deinit {
         if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
+    }
+
+    /// `wait`, on a thread of its own: a chaos run takes minutes, and a
+    /// test blocking a thread of Swift's cooperative pool (two on this
+    /// machine) for that long starves every async test beside it; a blob
+    /// cache test waited 4 s for a cancellation that way.
+    func finished(timeout: Double = 180) async -> (status: Int32, output: String, errors: String) {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(returning: self.wait(timeout: timeout)) }
+        }
     }
 
     /// Waits for the exit, killing the child after `timeout` seconds.
