@@ -14,6 +14,9 @@ final class ScriptedBlobTransport: BlobTransport {
         var failures: [BlobTransferError] = []
         /// Answers this many downloads with one byte flipped.
         var corruptions = 0
+        /// While true, downloads wait (after their delay) until it is not:
+        /// a test decides when the bytes come, whatever the machine's load.
+        var holding = false
     }
 
     let state = Mutex(State())
@@ -44,6 +47,7 @@ final class ScriptedBlobTransport: BlobTransport {
         }
         do {
             try await Task.sleep(for: delay)
+            while state.withLock({ $0.holding }) { try await Task.sleep(for: .milliseconds(5)) }
         } catch {
             throw BlobTransferError(.cancelled, "cancelled")
         }
@@ -219,18 +223,18 @@ struct BlobCacheTests {
     @Test func aCancelledRequestStopsWaitingWhileTheOthersStillGetTheBlob() async throws {
         let bytes = seededBytes(1000, seed: 10)
         let hash = BlobHash(digesting: bytes)
-        // The download takes 2 s: a request that waited for it would end
-        // after 1.95 s; one that stops at once ends well before, even on a
-        // loaded machine.
-        let transport = ScriptedBlobTransport([bytes], delay: .seconds(2))
+        // The bytes come only when the test lets them: a request that
+        // waited for them could not end before that, whatever the load.
+        let transport = ScriptedBlobTransport([bytes])
+        transport.state.withLock { $0.holding = true }
         let downloader = BlobDownloader(transport: transport, retry: fast)
         let patient = Task { try await downloader.bytes(of: hash) }
         let impatient = Task { try await downloader.bytes(of: hash) }
         try await Task.sleep(for: .milliseconds(50))
-        let cancelledAt = ContinuousClock.now
         impatient.cancel()
         await #expect(throws: CancellationError.self) { try await impatient.value }
-        #expect(ContinuousClock.now - cancelledAt < .seconds(1), "it stops waiting at once, not when the blob comes")
+        #expect(transport.state.withLock { $0.holding }, "it stopped waiting before the blob came")
+        transport.state.withLock { $0.holding = false }
         #expect(try await patient.value == bytes)
         #expect(transport.downloads == 1)
     }
@@ -244,9 +248,11 @@ struct BlobCacheTests {
         try await Task.sleep(for: .milliseconds(50))
         request.cancel()
         await #expect(throws: CancellationError.self) { try await request.value }
-        // The fetch stopped, so a new request starts a new download.
+        // The fetch stopped, so a new request starts a new download (within
+        // 10 s: a loaded machine may take a while to run it).
         let again = Task { try await downloader.bytes(of: hash) }
-        try await Task.sleep(for: .milliseconds(100))
+        let deadline = ContinuousClock.now + .seconds(10)
+        while transport.downloads < 2, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
         #expect(transport.downloads == 2)
         again.cancel()
         _ = try? await again.value
