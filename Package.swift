@@ -57,7 +57,10 @@ let package = Package(
         // SQLite's C API, and a shim for what Swift cannot import of it.
         .systemLibrary(name: "CEaselSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // The op log and snapshots in SQLite; the only target that queries it.
-        .target(name: "EaselStore", dependencies: ["EaselModel", "EaselProtocol", "CEaselSQLite"]),
+        // A lock ThreadSanitizer can see: Synchronization's Mutex, plus the
+        // sanitizer's annotations when it is in the process.
+        .target(name: "EaselLocking"),
+        .target(name: "EaselStore", dependencies: ["EaselModel", "EaselProtocol", "CEaselSQLite", "EaselLocking"]),
         // A SQLite VFS that fails writes and syncs on command and holds
         // unsynced writes, for `easel serve --disk-faults` under `easel chaos
         // disk` (Docs/RELIABILITY.md); it works below SQLite, beside EaselStore.
@@ -81,6 +84,7 @@ let package = Package(
             name: "EaselServer",
             dependencies: [
                 "EaselModel", "EaselProtocol", "EaselSync", "EaselStore", "EaselAuth", "EaselHTTP", "CLibWebSockets",
+                "EaselLocking",
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -95,7 +99,9 @@ let package = Package(
         // package they take.
         .target(
             name: "EaselClient",
-            dependencies: ["EaselModel", "EaselProtocol", "EaselSync", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: [
+                "EaselModel", "EaselProtocol", "EaselSync", "EaselLocking", .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         // The client transport on libwebsockets: one loop thread for many
         // connections (the bots, the tests).
@@ -131,13 +137,14 @@ let package = Package(
             name: "EaselBot",
             dependencies: [
                 "EaselModel", "EaselSync", "EaselBotScript", "EaselClient", "EaselClientLWS", "EaselClientHTTP",
+                "EaselLocking",
                 .product(name: "HeapModule", package: "swift-collections"),
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]
         ),
         // A child process the crash-safety tests kill at random moments.
-        .executableTarget(name: "StoreCrashProbe", dependencies: ["EaselStore", "EaselProtocol"]),
+        .executableTarget(name: "StoreCrashProbe", dependencies: ["EaselStore", "EaselProtocol", "EaselLocking"]),
         // The web canvas's bridge to its module (Web/build.sh compiles it for
         // WebAssembly), built natively too so the fuzzer can call its exports.
         .target(name: "EaselWeb", dependencies: ["EaselModel", "EaselProtocol", "EaselSync", "EaselRender"], path: "Web/Bridge"),
@@ -154,6 +161,7 @@ let package = Package(
             name: "easel",
             dependencies: [
                 "EaselModel",
+                "EaselLocking",
                 "EaselProtocol",
                 "EaselStore",
                 "EaselAuth",
@@ -177,6 +185,7 @@ let package = Package(
             name: "EaselTestSupport",
             dependencies: [
                 "EaselModel",
+                "EaselLocking",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             path: "Tests/EaselTestSupport"
@@ -199,18 +208,18 @@ let package = Package(
         ),
         .testTarget(
             name: "EaselStoreTests",
-            dependencies: ["EaselStore", "EaselTestSupport", "StoreCrashProbe"]
+            dependencies: ["EaselStore", "EaselLocking", "EaselTestSupport", "StoreCrashProbe"]
         ),
         .testTarget(
             name: "EaselClientTests",
-            dependencies: ["EaselClient", "EaselSync", "EaselTestSupport"]
+            dependencies: ["EaselClient", "EaselLocking", "EaselSync", "EaselTestSupport"]
         ),
         .testTarget(
             name: "EaselServerTests",
             dependencies: [
                 "EaselClient", "EaselClientLWS", "EaselClientURLSession", "EaselSync", "EaselStore", "EaselProtocol",
                 "EaselAuth", "EaselBot", "EaselBotScript", "EaselRender", "EaselReplay", "EaselTestSupport", "easel",
-                "EaselClientHTTP", "EaselHTTP",
+                "EaselClientHTTP", "EaselHTTP", "EaselLocking",
             ]
         ),
         .testTarget(
@@ -238,9 +247,10 @@ let package = Package(
             name: "EaselFuzzerTests",
             dependencies: ["EaselFuzzer", "EaselTestSupport"]
         ),
+        .testTarget(name: "EaselLockingTests", dependencies: ["EaselLocking"]),
         .testTarget(
             name: "EaselSyncTests",
-            dependencies: ["EaselSync", "EaselTestSupport"]
+            dependencies: ["EaselSync", "EaselLocking", "EaselTestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

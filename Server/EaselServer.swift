@@ -1,12 +1,12 @@
 import CLibWebSockets
 import EaselAuth
 import EaselHTTP
+import EaselLocking
 import EaselProtocol
 import EaselStore
 import EaselSync
 import Foundation
 import Logging
-import Synchronization
 
 /// Where and how to serve.
 public struct ServeOptions: Sendable {
@@ -127,6 +127,8 @@ public final class EaselServer: Sendable {
                 "max_rooms": "\(limits.rooms)", "max_message_bytes": "\(limits.messageBytes)",
                 "max_queued_bytes": "\(limits.queuedBytes)", "max_blob_bytes": "\(options.blobs.maxBytes)",
                 "max_uploads": "\(options.blobs.maxUploads)",
+                "max_document_entities": "\(limits.entitiesPerDocument)",
+                "max_document_bytes": "\(limits.contentBytesPerDocument)",
             ])
     }
 
@@ -151,7 +153,7 @@ public final class EaselServer: Sendable {
 private final class Ticker: Sendable {
     private let host: ServiceHost
     /// Whether it runs, and whether it started (so `stop` knows to wait).
-    private let state = Mutex((running: false, started: false))
+    private let state = Locked((running: false, started: false))
     private let done = DispatchSemaphore(value: 0)
 
     init(host: ServiceHost) {

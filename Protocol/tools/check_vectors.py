@@ -74,6 +74,7 @@ MAX_INITIALS_BYTES = 16
 MAX_ERROR_MESSAGE_BYTES = 1024
 MAX_ZKEY_BYTES = 128              # over it: 108, not 109
 MAX_SAMPLES = 4096                # over it: 108, not 109
+MAX_COORDINATE = 1_000_000        # |x|, |y| of an op's positions; beyond it: 108
 MAX_INSERT_SCALARS = 4096         # characters one insertText types; over it: 108
 MAX_SNAPSHOT_RUNS = 4096          # runs in one piece of a text's snapshot; over it: 108
 MAX_SNAPSHOT_SCALARS = 65536      # scalars of one piece's characters not deleted; over it: 108
@@ -190,6 +191,13 @@ class Reader:
         if not math.isfinite(value):
             raise DecodeError(NON_FINITE_NUMBER, f"{what}: {value}")
         return 0.0 if value == 0 else value  # -0 is read as 0
+
+    def coordinate(self, what: str = "coordinate") -> float:
+        """A position an op writes: finite (107) and within +-1,000,000 (108)."""
+        value = self.float32(what)
+        if abs(value) > MAX_COORDINATE:
+            raise DecodeError(INVALID_VALUE, f"{what}: {value} is beyond +-{MAX_COORDINATE}")
+        return value
 
     def colour(self, what: str = "colour") -> str:
         return "#" + self.take(4, what).hex()
@@ -320,7 +328,9 @@ def read_erases(r: Reader) -> list[dict]:
             raise DecodeError(INVALID_VALUE, f"erased entity {index} has counter 0")
         entity = op_id(counter, replicas[replica_index])
         target = {"entity": entity}
-        for name in ("x", "y", "scale", "rotation"):
+        for name in ("x", "y"):
+            target[name] = r.coordinate(f"erased entity {name}")
+        for name in ("scale", "rotation"):
             target[name] = r.float32(f"erased entity {name}")
         if entity in seen:
             raise DecodeError(INVALID_VALUE, f"erased entity {entity} named twice")
@@ -344,8 +354,8 @@ def _kinds(*names: str) -> frozenset[str]:
 
 
 FIELDS: dict[int, FieldSpec] = {
-    1: FieldSpec("x", partial(Reader.float32, what="x"), ALL_KINDS),
-    2: FieldSpec("y", partial(Reader.float32, what="y"), ALL_KINDS),
+    1: FieldSpec("x", partial(Reader.coordinate, what="x"), ALL_KINDS),
+    2: FieldSpec("y", partial(Reader.coordinate, what="y"), ALL_KINDS),
     3: FieldSpec("scale", partial(Reader.float32, what="scale"), ALL_KINDS),
     4: FieldSpec("rotation", partial(Reader.float32, what="rotation"), ALL_KINDS),
     5: FieldSpec("zKey", read_zkey, ALL_KINDS),
@@ -530,7 +540,7 @@ def read_append(r: Reader, state: BatchState) -> dict:
     has_force = read_force_mode(r, count)
     samples = []
     for i in range(count):
-        sample = [r.float32("sample x"), r.float32("sample y"), r.float32("sample time")]
+        sample = [r.coordinate("sample x"), r.coordinate("sample y"), r.float32("sample time")]
         if has_force[i]:
             sample.append(r.float32("sample force"))  # 0-1 by convention, not checked
         samples.append(sample)
@@ -1480,6 +1490,10 @@ VALID_CASES: list[tuple[str, str, dict]] = [
      {"type": "push", "batch": "7", "ops": [
          {"id": "18446744073709551615@00000000000a11ce", "tx": "18446744073709551615@00000000000a11ce",
           "op": "set", "entity": "1@00000000000a11ce", "fields": {"x": 12.5}}]}),
+    ("push: x at the canvas's edge, 1,000,000", f"01 03 07 01 {A11CE} 01 00 01 01 32 04 00 01 00 24 74 49",
+     {"type": "push", "batch": "7", "ops": [
+         {"id": "2@00000000000a11ce", "tx": "2@00000000000a11ce",
+          "op": "set", "entity": "1@00000000000a11ce", "fields": {"x": 1000000}}]}),
     ("presence with a drawing gesture", f"""
         01 06 {A11CE} {ALICE_HEX}
         04                      # flags: gesture
@@ -1560,6 +1574,7 @@ INVALID_CASES: list[tuple[str, str, int]] = [
     ("push of no ops", f"01 03 07 01 {A11CE} 00 00", 108),
     ("x is NaN", push_of("32 04 00 01 00 00 c0 7f"), 107),
     ("x is infinite", push_of("32 04 00 01 00 00 80 ff"), 107),
+    ("x is beyond the canvas", push_of("32 04 00 01 00 24 f4 49"), 108),
     ("field tag 23", push_of("32 04 00 17 00 00 48 41"), 105),
     ("field tag 0", push_of("32 04 00 00 00 00 48 41"), 105),
     ("enum value past its names", push_of("32 04 00 11 05"), 105),

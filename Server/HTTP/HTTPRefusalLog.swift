@@ -1,7 +1,7 @@
 import EaselHTTP
+import EaselLocking
 import Foundation
 import Logging
-import Synchronization
 
 /// Logs the front door's refusals, at most `perSecond` lines a second: a
 /// flood of bad requests cannot flood the log. What was held back is said
@@ -9,7 +9,7 @@ import Synchronization
 final class HTTPRefusalLog: Sendable {
     private let logger: Logger
     private let perSecond: Int
-    private let window = Mutex((second: 0, logged: 0, suppressed: 0))
+    private let window = Locked((second: 0, logged: 0, suppressed: 0))
 
     init(logger: Logger, perSecond: Int = 10) {
         self.logger = logger

@@ -1,14 +1,14 @@
 import CLibWebSockets
-import Logging
+import EaselLocking
 import Foundation
-import Synchronization
+import Logging
 
 /// libwebsockets' own lines go into the server's log, so a JSON log stays
 /// one object a line. lws 4.1 says "calling service" at error level for
 /// every connection the front door hands over: its lines are debug here,
 /// with the text kept.
 enum LibWebSocketsLog {
-    private static let logger = Mutex<Logger?>(nil)
+    private static let logger = Locked<Logger?>(nil)
 
     static func route(to logger: Logger) {
         self.logger.withLock { $0 = logger }

@@ -1,7 +1,7 @@
+import EaselLocking
 import EaselProtocol
 import Foundation
 import Logging
-import Synchronization
 
 /// How the server's log lines look: `text` for people (`time level
 /// message key=value …`), `json` for log shippers (one object a line).
@@ -12,7 +12,7 @@ public enum LogFormat: String, Sendable, CaseIterable {
 
 /// Where log lines go, whole: lines from several threads never interleave.
 public final class LogSink: Sendable {
-    private let write: Mutex<@Sendable (String) -> Void>
+    private let write: Locked<@Sendable (String) -> Void>
 
     /// Lines to standard error.
     public static let standardError = LogSink { line in
@@ -21,7 +21,7 @@ public final class LogSink: Sendable {
 
     /// `write` is called with each line, newline included, one at a time.
     public init(_ write: @escaping @Sendable (String) -> Void) {
-        self.write = Mutex(write)
+        self.write = Locked(write)
     }
 
     func emit(_ line: String) {

@@ -1,14 +1,14 @@
+import EaselLocking
 import EaselProtocol
 import EaselSync
 import Logging
-import Synchronization
 
 /// Storage failures and recoveries, as storage answers (on its thread):
 /// each failure is logged with its detail under an incident number, which
 /// the failure carries on to the clients it closes; the first success after
 /// a failure is logged as a recovery.
 final class StorageHealth: Sendable {
-    private let failing = Mutex(false)
+    private let failing = Locked(false)
 
     func note(_ completion: inout StorageCompletion, logger: Logger) {
         switch completion {

@@ -1,8 +1,8 @@
+import EaselLocking
 import EaselModel
 import EaselProtocol
 import EaselSync
 import Foundation
-import Synchronization
 
 /// What other threads hand the service thread: storage answers, encoded
 /// welcomes and a stop request. Whoever adds to it wakes the loop with
@@ -23,7 +23,7 @@ final class Inbox: Sendable {
         var stopRequested = false
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Queues an item; true when the inbox was empty, so only the first of
     /// a burst (a group commit's many completions) wakes the loop.

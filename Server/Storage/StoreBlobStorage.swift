@@ -1,11 +1,11 @@
 import CLibWebSockets
 import Crypto
+import EaselLocking
 import EaselModel
 import EaselProtocol
 import EaselStore
 import EaselSync
 import Foundation
-import Synchronization
 
 /// EaselStore's blob store (SQLite) behind the blob port, on a thread and
 /// database connection of its own, so the service thread never waits on
@@ -43,7 +43,7 @@ final class StoreBlobStorage: BlobStorage {
         // No upload is in flight before the server serves: what is left
         // was cut short by a killed process.
         try store.removeAbandonedUploads()
-        let uploads = Mutex(Uploads(store: store))
+        let uploads = Locked(Uploads(store: store))
         thread = WorkerThread(
             name: "easel-blobs",
             // Failing to lower it changes nothing else.

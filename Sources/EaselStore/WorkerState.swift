@@ -1,5 +1,5 @@
+import EaselLocking
 import Foundation
-import Synchronization
 
 struct AppendJob: Sendable {
     var document: String
@@ -26,7 +26,7 @@ enum Job: Sendable {
 
 /// The worker's counters, read from any thread.
 final class MetricsBox: Sendable {
-    private let counters = Mutex(CommitMetrics())
+    private let counters = Locked(CommitMetrics())
 
     var value: CommitMetrics { counters.withLock { $0 } }
 
@@ -49,11 +49,11 @@ final class MetricsBox: Sendable {
 /// thread alone: it sits in a mutex only that thread takes, so what
 /// crosses threads is checked by the compiler instead of promised.
 final class WorkerState: Sendable {
-    private let turns: Mutex<Turns>
+    private let turns: Locked<Turns>
     let metrics = MetricsBox()
 
     init(store: sending OpStore, snapshotEvery: Int, faults: StorageFaults) {
-        turns = Mutex(Turns(store: store, snapshotEvery: max(snapshotEvery, 1), faults: faults))
+        turns = Locked(Turns(store: store, snapshotEvery: max(snapshotEvery, 1), faults: faults))
     }
 
     /// Runs a batch of jobs in order: consecutive appends share one

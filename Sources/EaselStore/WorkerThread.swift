@@ -1,5 +1,5 @@
+import EaselLocking
 import Foundation
-import Synchronization
 
 /// A thread that alone touches one SQLite connection, running the jobs
 /// handed to it from any thread in the order they came. It takes
@@ -17,7 +17,7 @@ public final class WorkerThread<Job: Sendable>: Sendable {
         var thread: pthread_t?
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// One signal a job added, one for the close.
     private let ready = DispatchSemaphore(value: 0)
     private let done = DispatchSemaphore(value: 0)

@@ -2,11 +2,11 @@
 // appends batches through the storage worker as fast as it can and prints
 // each op's position and counter once its commit is acknowledged, until it
 // is killed. Usage: StoreCrashProbe DATABASE [--ack-before-commit]
+import EaselLocking
 import EaselModel
 import EaselProtocol
 import EaselStore
 import Foundation
-import Synchronization
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 2 else {
@@ -66,7 +66,7 @@ do throws(any Error) {
 
 /// The head read on the storage thread, handed to the main thread.
 final class HeadBox: Sendable {
-    private let value = Mutex<UInt64>(0)
+    private let value = Locked<UInt64>(0)
 
     var head: UInt64 {
         get { value.withLock { $0 } }

@@ -1,7 +1,7 @@
 import EaselClient
+import EaselLocking
 import EaselModel
 import Foundation
-import Synchronization
 import Testing
 
 /// A transport that serves blobs from a dictionary, counting downloads, and
@@ -19,7 +19,7 @@ final class ScriptedBlobTransport: BlobTransport {
         var holding = false
     }
 
-    let state = Mutex(State())
+    let state = Locked(State())
     /// How long each download takes.
     let delay: Duration
 
@@ -274,12 +274,6 @@ struct BlobCacheTests {
             try await group.waitForAll()
         }
         #expect(heard.withLock { $0 } == [0: [2000, 4000], 1: [2000, 4000]])
-    }
-
-    final class Locked<Value: Sendable>: Sendable {
-        let value: Mutex<Value>
-        init(_ value: Value) { self.value = Mutex(value) }
-        func withLock<T>(_ body: (inout Value) -> T) -> T { value.withLock { body(&$0) } }
     }
 
     @Test func keptBytesAreShownWithoutADownloadAndWrongBytesAreRefused() async throws {

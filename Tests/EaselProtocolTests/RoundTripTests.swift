@@ -24,9 +24,9 @@ struct RoundTripTests {
             let bits = UInt32.random(in: 0...UInt32.max, using: &random)
             let value = Float(bitPattern: bits)
             guard value.isFinite else { continue }
-            let ping = Message.push(Push(batch: 1, ops: [op(2, alice, .set(EntityID(opID(1, alice)), .x(value)))]))
+            let ping = Message.push(Push(batch: 1, ops: [op(2, alice, .set(EntityID(opID(1, alice)), .width(value)))]))
             guard case .push(let push) = try Message(json: ping.jsonEncoded()),
-                case .set(_, .x(let decoded)) = push.ops.first?.action
+                case .set(_, .width(let decoded)) = push.ops.first?.action
             else {
                 Issue.record("EASEL_SEED=\(seed): the push did not come back")
                 continue

@@ -2,18 +2,18 @@ import Crypto
 import EaselClient
 import EaselClientHTTP
 import EaselClientLWS
+import EaselLocking
 import EaselModel
 import EaselProtocol
 import EaselSync
 import EaselTestSupport
 import Foundation
-import Synchronization
 import Testing
 
 /// Counts what goes through a real transport.
 final class CountingBlobTransport: BlobTransport {
     let inner: any BlobTransport
-    let counts = Mutex((downloads: 0, uploads: 0))
+    let counts = Locked((downloads: 0, uploads: 0))
 
     init(_ inner: any BlobTransport) { self.inner = inner }
 
@@ -232,7 +232,7 @@ final class BlobClientTests {
 
         let bytes = png(3_000_000, seed: 6)
         let stored = CountingBlobTransport(http(server))
-        let heard = Mutex(0)
+        let heard = Locked(0)
         let blob = try await ada.placeImage(
             bytes, width: 300, height: 200, at: Point(x: 100, y: 100), transport: stored
         ) { progress in heard.withLock { $0 = max($0, progress.bytes) } }
@@ -272,7 +272,7 @@ final class BlobClientTests {
         let server = try server()
         defer { server.kill() }
         let loop = try ClientLoop()
-        let failures = Mutex<[String]>([])
+        let failures = Locked<[String]>([])
         let engine = SyncClient(
             document: try DocumentName("pics/shared"), user: UserInfo(name: "ada", initials: "A", color: .black),
             replica: ReplicaID(rawValue: 0xA), at: Self.origin)

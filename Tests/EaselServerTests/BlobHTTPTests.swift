@@ -212,7 +212,8 @@ final class BlobHTTPTests {
     func aSlowUploadThatKeepsMovingIsStored() throws {
         let server = try server(["--blob-idle-seconds", "1"])
         defer { server.kill() }
-        // 64 KiB every 20 ms: about 1.5 s for 5 MiB, past the idle second.
+        // 64 KiB every 20 ms, then every 150 ms past the first MiB: about
+        // 10 s for 5 MiB, far past the idle second.
         let picture = try image(5 << 20, seed: 11)
         let uploading = try OutsideClient(["\(server.port)", "slow-put", "/blobs/\(picture.hash)?doc=pics", picture.path])
         #expect(try uploading.finish()["status"] as? Int == 201)

@@ -139,6 +139,13 @@ struct ErrorTableTests {
                 default: [op(10, alice, .set(note, .text("whole")))]
                 }
             return (connection, harness.push(ops, batch: 5, from: connection))
+        case 213:
+            var configuration = ServerConfiguration()
+            configuration.limits.entitiesPerDocument = 1
+            let harness = try ServerHarness(configuration: configuration)
+            let (connection, _) = harness.join(alice, as: "alice")
+            harness.pushCommitted([F.createStar()], from: connection)
+            return (connection, harness.push([op(10, alice, .create(.emoji, [.character("🌙")]))], batch: 5, from: connection))
         case 300...303:
             let harness = try ServerHarness(authenticate: { hello, _ in
                 guard let token = hello.token, let refused = UInt16(token) else {

@@ -1,3 +1,4 @@
+import EaselLocking
 import EaselModel
 import EaselProtocol
 import EaselSync

@@ -60,7 +60,7 @@ async def until_closed(ws, timeout=10):
 
 def create_emoji(counter, replica):
     op_id = f"{counter}@{replica}"
-    return {"id": op_id, "tx": op_id, "op": "create", "kind": "emoji", "fields": {"character": "⭐", "x": float(counter)}}
+    return {"id": op_id, "tx": op_id, "op": "create", "kind": "emoji", "fields": {"character": "⭐", "x": float(counter % 1_000_000)}}
 
 
 async def receive(ws, wanted):
@@ -614,8 +614,10 @@ def blob(port, method, path, body_file, token, if_none_match):
 
 
 def slow_put(port, path, body_file):
-    """A PUT whose body trickles out, 64 KiB every 20 ms; prints a line once
-    the first MiB is sent, and the answer (or the error) at the end."""
+    """A PUT whose body trickles out, 64 KiB every 20 ms for the first MiB,
+    then every 150 ms, so the upload stays in flight for seconds after the
+    line it prints then, however slowly the test acts on it; prints the
+    answer (or the error) at the end."""
     import http.client
     import time
     with open(body_file, "rb") as file:
@@ -629,7 +631,7 @@ def slow_put(port, path, body_file):
             connection.send(body[start:start + 65536])
             if start == 1 << 20:
                 print(json.dumps({"sent": start}), flush=True)
-            time.sleep(0.02)
+            time.sleep(0.02 if start < 1 << 20 else 0.15)
         response = connection.getresponse()
         print(json.dumps({"status": response.status}))
     except (ConnectionError, http.client.HTTPException, OSError) as error:

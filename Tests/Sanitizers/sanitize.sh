@@ -32,6 +32,9 @@ export TSAN_OPTIONS="log_path=$reports/tsan second_deadlock_stack=1"
 # design and would bury everything else.
 export ASAN_OPTIONS="log_path=$reports/asan detect_leaks=0"
 
+# LockedTests checks, under this, that the locks report to ThreadSanitizer.
+export EASEL_SANITIZER=$sanitizer
+
 swift build --build-tests --sanitize="$sanitizer" --scratch-path "$scratch"
 status=0
 swift test --skip-build --sanitize="$sanitizer" --scratch-path "$scratch" "${filter[@]}" || status=$?

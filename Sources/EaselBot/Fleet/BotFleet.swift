@@ -1,6 +1,7 @@
 import EaselBotScript
 import EaselClient
 import EaselClientLWS
+import EaselLocking
 import EaselModel
 import EaselProtocol
 import EaselSync
@@ -102,7 +103,7 @@ private struct Run {
     let report: (FleetProgress) -> Void
     let isStopRequested: () -> Bool
     let origin = ContinuousClock.now
-    let tally = Shared(FleetTally())
+    let tally = Locked(FleetTally())
     let images: FleetImages
     var bots: [FleetBot] = []
     var phase = "joining"
@@ -142,7 +143,7 @@ private struct Run {
     mutating func join(_ behaviours: [any BotBehaviour]) throws(FleetError) {
         for (index, behaviour) in behaviours.enumerated() {
             let name = "bot-\(index + 1)"
-            let ledger = Shared(AckLedger())
+            let ledger = Locked(AckLedger())
             let session = try session(for: name, index: index, ledger: ledger)
             bots.append(FleetBot(name: name, session: session, ledger: ledger, behaviour: behaviour))
         }
@@ -162,7 +163,7 @@ private struct Run {
         }
     }
 
-    private func session(for name: String, index: Int, ledger: Shared<AckLedger>) throws(FleetError) -> DocumentSession
+    private func session(for name: String, index: Int, ledger: Locked<AckLedger>) throws(FleetError) -> DocumentSession
     {
         let user = UserInfo(
             name: name, initials: "B", color: Color(rawValue: UInt32(truncatingIfNeeded: index &* 0x9E37_79B9) | 0xFF))

@@ -1,5 +1,6 @@
 import EaselBotScript
 import EaselClient
+import EaselLocking
 import EaselModel
 import EaselSync
 
@@ -18,7 +19,7 @@ final class FleetBot {
 
     let name: String
     let session: DocumentSession
-    let ledger: Shared<AckLedger>
+    let ledger: Locked<AckLedger>
     var behaviour: any BotBehaviour
     var phase = Phase.running
     /// While offline: when to reconnect.
@@ -30,7 +31,7 @@ final class FleetBot {
     private(set) var characterOps: [Op] = []
     private var characterOpIndex: [OpID: Int] = [:]
 
-    init(name: String, session: DocumentSession, ledger: Shared<AckLedger>, behaviour: any BotBehaviour) {
+    init(name: String, session: DocumentSession, ledger: Locked<AckLedger>, behaviour: any BotBehaviour) {
         self.name = name
         self.session = session
         self.ledger = ledger

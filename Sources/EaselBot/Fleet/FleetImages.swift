@@ -1,10 +1,10 @@
 import EaselBotScript
 import EaselClient
 import EaselClientHTTP
+import EaselLocking
 import EaselModel
 import EaselSync
 import Foundation
-import Synchronization
 
 /// The images of a fleet's run: the files its scripts upload (read once,
 /// uploaded before their place goes out, blob before op), and every image
@@ -12,8 +12,8 @@ import Synchronization
 final class FleetImages: Sendable {
     private let transport: HTTPBlobTransport
     private let downloader: BlobDownloader
-    private let files = Mutex<[String: [UInt8]]>([:])
-    private let tally = Mutex(FleetOutcome.Images())
+    private let files = Locked<[String: [UInt8]]>([:])
+    private let tally = Locked(FleetOutcome.Images())
     private let onStored: (@Sendable (BlobHash) -> Void)?
 
     /// Blobs travel over HTTP on the WebSocket's host and port.

@@ -1,5 +1,5 @@
+import EaselLocking
 import EaselModel
-import Synchronization
 
 /// Gets a document's images: from memory, from disk, else from the server,
 /// each blob once however many ask for it at the same time.
@@ -181,7 +181,7 @@ public actor BlobDownloader {
 /// Progress of one fetch, told to everyone waiting for it, from the
 /// transport's thread.
 final class ProgressFanout: Sendable {
-    private let listeners = Mutex<[UInt64: @Sendable (BlobProgress) -> Void]>([:])
+    private let listeners = Locked<[UInt64: @Sendable (BlobProgress) -> Void]>([:])
 
     func add(_ waiter: UInt64, _ listener: @escaping @Sendable (BlobProgress) -> Void) {
         listeners.withLock { $0[waiter] = listener }

@@ -1,6 +1,6 @@
+import EaselLocking
 import EaselModel
 import Foundation
-import Synchronization
 
 /// Blobs kept on disk, one file per blob named by its hash, bounded in bytes:
 /// past the bound, the least recently used go first, by the files'
@@ -11,7 +11,7 @@ import Synchronization
 public final class DiskBlobCache: Sendable {
     public let directory: URL
     public let capacity: Int
-    private let index: Mutex<Index>
+    private let index: Locked<Index>
 
     private struct Index: Sendable {
         var entries: [BlobHash: (size: Int, lastUse: Date)] = [:]
@@ -44,7 +44,7 @@ public final class DiskBlobCache: Sendable {
             found.entries[blob] = (size, values.contentModificationDate ?? .distantPast)
             found.byteCount += size
         }
-        index = Mutex(found)
+        index = Locked(found)
         evict()
     }
 

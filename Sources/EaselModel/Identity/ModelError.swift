@@ -4,6 +4,8 @@ public enum ModelError: Error, Hashable, Sendable, CustomStringConvertible {
     case clockExhausted
     /// A number was NaN or infinite.
     case nonFiniteNumber(FieldID)
+    /// A position beyond `ModelLimits.coordinate`.
+    case beyondCanvas(FieldID)
     /// A counter of 0, which no op may carry.
     case zeroCounter
     /// An op's transaction belongs to another replica or starts after the op.
@@ -34,6 +36,7 @@ public enum ModelError: Error, Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .clockExhausted: "the replica's Lamport counter is exhausted"
         case .nonFiniteNumber(let field): "\(field) must be a finite number"
+        case .beyondCanvas(let field): "\(field) lies beyond ±1000000, past any canvas"
         case .zeroCounter: "op counters start at 1"
         case .foreignTransaction: "an op's transaction must be its own replica's and start no later than the op"
         case .fieldNotInKind(let field, let kind): "a \(kind) has no field \(field)"

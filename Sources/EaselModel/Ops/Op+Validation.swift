@@ -33,6 +33,8 @@ extension Op {
                 throw .invalidSamples("the chunk reaches past sample index \(UInt32.max)")
             }
             guard samples.allSatisfy({ $0.isFinite }) else { throw .invalidSamples("samples must be finite numbers") }
+            guard samples.allSatisfy({ abs($0.x) <= ModelLimits.coordinate && abs($0.y) <= ModelLimits.coordinate })
+            else { throw .invalidSamples("a sample lies beyond ±1000000, past any canvas") }
         case .insertText(_, let insertion):
             try Self.validate(insertion, id: id)
         case .deleteText(_, let runs):
@@ -127,8 +129,10 @@ extension Op {
 extension Field {
     public func validate() throws(ModelError) {
         switch self {
-        case .x(let value), .y(let value), .scale(let value), .rotation(let value),
-            .weight(let value), .size(let value), .width(let value), .height(let value):
+        case .x(let value), .y(let value):
+            try Self.validate(coordinate: value, of: id)
+        case .scale(let value), .rotation(let value), .weight(let value), .size(let value), .width(let value),
+            .height(let value):
             guard value.isFinite else { throw .nonFiniteNumber(id) }
         case .zKey(let key):
             try key.validate()
@@ -143,9 +147,9 @@ extension Field {
             var seen = Set<EntityID>()
             for target in erased {
                 let transform = target.transform
-                guard transform.x.isFinite, transform.y.isFinite, transform.rotation.isFinite,
-                    transform.scale.isFinite
-                else { throw .nonFiniteNumber(id) }
+                guard transform.rotation.isFinite, transform.scale.isFinite else { throw .nonFiniteNumber(id) }
+                try Self.validate(coordinate: transform.x, of: id)
+                try Self.validate(coordinate: transform.y, of: id)
                 guard target.entity != .document, target.entity.creation.counter > 0 else {
                     throw .invalidInput("an eraser erases entities, never the document itself")
                 }
@@ -155,6 +159,14 @@ extension Field {
             }
         case .color, .fill, .textStyle, .alignment, .shape, .tool, .endCap, .blob, .fit:
             break
+        }
+    }
+
+    /// One comparison on the way through: NaN fails it too.
+    @inline(__always)
+    static func validate(coordinate: Float, of field: FieldID) throws(ModelError) {
+        guard abs(coordinate) <= ModelLimits.coordinate else {
+            throw coordinate.isFinite ? .beyondCanvas(field) : .nonFiniteNumber(field)
         }
     }
 }

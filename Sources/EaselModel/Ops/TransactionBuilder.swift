@@ -126,12 +126,41 @@ public struct TransactionBuilder: Sendable {
 
     @discardableResult
     private mutating func add(_ action: Op.Action) throws(ModelError) -> Op {
-        let op = Op(id: try clock.peek, transaction: id, action: action)
+        let op = Op(id: try clock.peek, transaction: id, action: action.keptOnCanvas)
         try op.validate()
         _ = try clock.tick()
         // An insert's characters, and a text string's, take a counter each.
         clock.observe(op.lastCounter)
         ops.append(op)
         return op
+    }
+}
+
+extension Op.Action {
+    /// The action with its positions brought within the canvas: a drag or
+    /// a paste past the edge stops at it instead of making an op nobody
+    /// accepts.
+    fileprivate var keptOnCanvas: Op.Action {
+        switch self {
+        case .set(let entity, let field): .set(entity, field.keptOnCanvas)
+        case .create(let kind, let fields): .create(kind, fields.map(\.keptOnCanvas))
+        default: self
+        }
+    }
+}
+
+extension Field {
+    fileprivate var keptOnCanvas: Field {
+        switch self {
+        case .x(let value): .x(Self.keptOnCanvas(value))
+        case .y(let value): .y(Self.keptOnCanvas(value))
+        default: self
+        }
+    }
+
+    /// NaN and the infinities stay as they are, for validation to refuse.
+    private static func keptOnCanvas(_ value: Float) -> Float {
+        let edge = ModelLimits.coordinate
+        return value.isFinite ? min(max(value, -edge), edge) : value
     }
 }

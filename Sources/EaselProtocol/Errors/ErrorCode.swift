@@ -41,6 +41,9 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let textTooLong = ErrorCode(rawValue: 211)
     /// A write of a whole string to a text whose characters merge.
     public static let textMergesCharacters = ErrorCode(rawValue: 212)
+    /// A push that would take the document past the entities or bytes of
+    /// content the server lets one document hold.
+    public static let documentFull = ErrorCode(rawValue: 213)
 
     // Authentication and authorization.
     public static let unauthorized = ErrorCode(rawValue: 300)
@@ -71,7 +74,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
         (.unknownEntity, "unknownEntity"), (.fieldNotInKind, "fieldNotInKind"),
         (.notStrokeAuthor, "notStrokeAuthor"), (.appendConflict, "appendConflict"),
         (.unknownCharacter, "unknownCharacter"), (.textTooLong, "textTooLong"),
-        (.textMergesCharacters, "textMergesCharacters"),
+        (.textMergesCharacters, "textMergesCharacters"), (.documentFull, "documentFull"),
         (.unauthorized, "unauthorized"), (.tokenExpired, "tokenExpired"), (.wrongDocument, "wrongDocument"),
         (.readOnly, "readOnly"), (.replicaInUse, "replicaInUse"),
         (.rateLimited, "rateLimited"), (.roomFull, "roomFull"), (.serverFull, "serverFull"),

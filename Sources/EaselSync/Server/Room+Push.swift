@@ -31,6 +31,22 @@ extension Room {
         } catch {
             return io.refuse(connection, code: error.code, batch: push.batch, error.message)
         }
+        var grown = content
+        for op in freshOps { grown.add(op) }
+        let limits = configuration.limits
+        guard grown.entities <= limits.entitiesPerDocument || grown.entities == content.entities else {
+            return io.refuse(
+                connection, code: .documentFull, batch: push.batch,
+                "\(name) holds \(content.entities) entities; this server keeps at most \(limits.entitiesPerDocument) in one document"
+            )
+        }
+        guard grown.bytes <= limits.contentBytesPerDocument || grown.bytes == content.bytes else {
+            return io.refuse(
+                connection, code: .documentFull, batch: push.batch,
+                "\(name) holds \(content.bytes) bytes of content; this push would take it past the \(limits.contentBytesPerDocument) this server keeps in one document"
+            )
+        }
+        content = grown
         let first = head + UInt64(pendingOps.count) + 1
         var logged: [LoggedOp] = []
         logged.reserveCapacity(freshOps.count)

@@ -42,6 +42,9 @@ final class Room {
     /// `retainedBase`: a resend at or below it is a duplicate.
     var highWaterBelowRetained: [ReplicaID: UInt64] = [:]
     private var snapshotCache: (head: UInt64, ops: [Op])?
+    /// What the document holds, committed and pending, against the
+    /// per-document limits.
+    var content = DocumentContent()
 
     // MARK: Committed and pending together
 
@@ -119,6 +122,7 @@ final class Room {
         retained = history.tail.map { PositionedOp(position: $0.position, op: $0.op) }
         highWater = history.highWater
         highestCounter = max(committed.highestCounter, highWater.values.max() ?? 0)
+        content = DocumentContent(of: history)
         for op in retained { positions[op.op.id] = op.position }
         // With nothing after it, the stored snapshot is the state's
         // snapshot ops: the first welcome sends them, not a rebuild of them

@@ -54,6 +54,14 @@ public struct ServerLimits: Hashable, Sendable {
     /// refused with 400 (sent again later), so a disk that falls behind
     /// slows writers down instead of filling memory.
     public var pendingOpsPerRoom = 100_000
+    /// Entities one document may hold, deleted ones included (they can be
+    /// restored): a push that would create more is refused with 213.
+    public var entitiesPerDocument = 500_000
+    /// Bytes of content one document may hold, as `DocumentContent` counts
+    /// them from its ops: a push that would add more is refused with 213.
+    /// Together with the entities they bound what an edit token can make a
+    /// room hold and every joiner download.
+    public var contentBytesPerDocument = 128 << 20
 
     public init() {}
 
@@ -77,6 +85,8 @@ public struct ServerLimits: Hashable, Sendable {
         check("other messages per second", otherMessagesPerSecond, 1...Int(Int32.max))
         check("pending ops per room", pendingOpsPerRoom, ProtocolLimits.opsPerPush...Int(Int32.max))
         check("rooms", rooms, 1...Int(Int32.max))
+        check("entities per document", entitiesPerDocument, 1...Int(Int32.max))
+        check("content bytes per document", contentBytesPerDocument, 1024...Int.max)
         check("queued bytes", queuedBytes, 64 << 10...Int(Int32.max))
         check("welcome milliseconds", welcomeMilliseconds, 100...Int(Int32.max))
         check("welcome bytes per second", welcomeBytesPerSecond, 1024...Int(Int32.max))

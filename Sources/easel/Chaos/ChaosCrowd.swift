@@ -1,9 +1,9 @@
 import EaselBot
 import EaselBotScript
+import EaselLocking
 import EaselModel
 import EaselProtocol
 import Foundation
-import Synchronization
 
 /// The bots of a fault run: random bots (images too) on many documents,
 /// each document's bots a fleet on a thread and a client loop of its own,
@@ -18,7 +18,7 @@ final class ChaosCrowd: Sendable {
 
     let shape: Shape
     private let fleets: [BotFleet]
-    private let outcomes = Mutex<[Int: Result<FleetOutcome, FleetError>]>([:])
+    private let outcomes = Locked<[Int: Result<FleetOutcome, FleetError>]>([:])
     private let finished = DispatchGroup()
 
     init(_ shape: Shape, url: String, images: [String], witness: Witness) throws {

@@ -1,9 +1,9 @@
 import ArgumentParser
 import EaselBot
 import EaselBotScript
+import EaselLocking
 import EaselModel
 import Foundation
-import Synchronization
 
 /// Hundreds of bots come and go over many documents for a long while,
 /// uploading images; the server's memory, file descriptors, rooms, queues
@@ -123,7 +123,7 @@ struct ChaosSoak: ParsableCommand {
 /// The acknowledgements' waits since the sampler last took them, in
 /// microseconds.
 final class LatencyWindow: Sendable {
-    private let waits = Mutex<[UInt32]>([])
+    private let waits = Locked<[UInt32]>([])
 
     func record(_ wait: Duration) {
         let (seconds, attoseconds) = wait.components

@@ -1,3 +1,4 @@
+import EaselLocking
 import EaselModel
 import Foundation
 import Synchronization
@@ -37,15 +38,15 @@ final class FaultyProxy: Sendable {
     let port: Int
     private let listener: Int32
     private let upstreamPort: Int
-    private let faults: Mutex<Faults>
-    private let tally = Mutex(Counts())
-    private let hung = Mutex<[Link]>([])
+    private let faults: Locked<Faults>
+    private let tally = Locked(Counts())
+    private let hung = Locked<[Link]>([])
     private let stopped = Atomic(false)
     private let seed: UInt64
 
     init(upstreamPort: Int, faults: Faults, seed: UInt64) throws {
         self.upstreamPort = upstreamPort
-        self.faults = Mutex(faults)
+        self.faults = Locked(faults)
         self.seed = seed
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         var address = Loopback.address(port: 0)
@@ -194,8 +195,8 @@ private final class Link: Sendable {
 
     let client: Int32
     let server: Int32
-    private let state = Mutex(State.open)
-    private let blobs = Mutex<Bool?>(nil)
+    private let state = Locked(State.open)
+    private let blobs = Locked<Bool?>(nil)
 
     /// Whether the connection is a blob transfer (known from its first bytes).
     var carriesBlobs: Bool? {

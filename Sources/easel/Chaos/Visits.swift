@@ -1,9 +1,9 @@
 import EaselBot
 import EaselBotScript
+import EaselLocking
 import EaselModel
 import EaselProtocol
 import Foundation
-import Synchronization
 
 /// Bots that come and go: each document, on a thread of its own, rests
 /// empty, then a fleet of random bots (images too) visits it for a while,
@@ -22,7 +22,7 @@ final class Visits: Sendable {
     private let witness: Witness
     private let latencies: LatencyWindow
     private let plan: Plan
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let finished = DispatchGroup()
 
     private struct State {

@@ -1,4 +1,5 @@
 import EaselClient
+import EaselLocking
 import EaselModel
 import EaselProtocol
 import EaselStore
@@ -10,8 +11,8 @@ import Synchronization
 /// when every answer that could arrive has.
 final class Witness: Sendable {
     /// A set: a resumed connection may be acknowledged an op again.
-    private let acknowledged = Mutex<[DocumentName: Set<OpID>]>([:])
-    private let blobs = Mutex<Set<BlobHash>>([])
+    private let acknowledged = Locked<[DocumentName: Set<OpID>]>([:])
+    private let blobs = Locked<Set<BlobHash>>([])
     private let acknowledgements = Atomic<Int>(0)
 
     func acknowledged(_ ids: [OpID], in document: DocumentName) {

@@ -47,6 +47,12 @@ struct LimitOptions: ParsableArguments {
     @Option(help: "Accepted ops a document may have waiting for storage before pushes are refused for now.")
     var maxPendingOps = defaults.pendingOpsPerRoom
 
+    @Option(help: "Entities one document may hold, deleted ones included (pushes that create more are refused).")
+    var maxDocumentEntities = defaults.entitiesPerDocument
+
+    @Option(help: "Bytes of content one document may hold, counted from its ops (Docs/SECURITY.md).")
+    var maxDocumentBytes = defaults.contentBytesPerDocument
+
     @Option(help: "Milliseconds a joined connection may send nothing before it is closed (clients ping every 5 s).")
     var silenceTimeoutMs = ServerConfiguration().silenceTimeout
 
@@ -61,6 +67,8 @@ struct LimitOptions: ParsableArguments {
         limits.connectionsAwaitingHello = maxPendingHellos
         limits.otherMessagesPerSecond = maxOtherMessagesPerSecond
         limits.pendingOpsPerRoom = maxPendingOps
+        limits.entitiesPerDocument = maxDocumentEntities
+        limits.contentBytesPerDocument = maxDocumentBytes
         limits.connectionsPerRoom = maxConnectionsPerRoom
         limits.rooms = maxRooms
         limits.queuedBytes = maxQueuedBytes

@@ -111,6 +111,9 @@ enum InvalidVectors {
                 "100 replicas in 8 bytes"),
             bin("nan", pushOneEntity + " 22 00 01 0000c07f", .nonFiniteNumber, "x = NaN"),
             bin("infinity", pushOneEntity + " 22 00 02 0000807f", .nonFiniteNumber, "y = +infinity"),
+            bin(
+                "x-beyond-canvas", pushOneEntity + " 22 00 01 0024f449", .invalidValue,
+                "x = 2,000,000: an op's positions lie within +-1,000,000"),
             bin("text-not-utf8", pushNoEntity + " 21 03 01 0d 02 fffe", .invalidValue, "text bytes ff fe"),
             bin("entity-counter-zero", pushHead + " 01 00 00 01 23 00", .invalidValue, "an entity with counter 0"),
             bin(
@@ -187,6 +190,9 @@ enum InvalidVectors {
             text(
                 "float-overflow", push(op.replacingOccurrences(#""x":1"#, #""x":1e39"#)), .nonFiniteNumber,
                 "x = 1e39 is beyond binary32"),
+            text(
+                "y-beyond-canvas", push(op.replacingOccurrences(#""x":1"#, #""y":-2000000"#)), .invalidValue,
+                "y = -2,000,000: an op's positions lie within +-1,000,000"),
             text(
                 "counter-zero", push(op.replacingOccurrences(#""id":"2@"#, #""id":"0@"#)), .invalidValue, "op counter 0"
             ),

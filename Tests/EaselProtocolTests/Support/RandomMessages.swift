@@ -86,7 +86,7 @@ struct RandomMessages {
         case 6: return .textSnapshot(entity(), textSnapshot())
         default:
             let samples = (0..<1 + int(20)).map { _ in
-                StrokeSample(x: float(), y: float(), time: float(), force: random.chance(0.5) ? float() : nil)
+                StrokeSample(x: coordinate(), y: coordinate(), time: float(), force: random.chance(0.5) ? float() : nil)
             }
             return .append(entity(), start: UInt32.random(in: 0...1_000_000, using: &random), samples: samples)
         }
@@ -146,8 +146,8 @@ struct RandomMessages {
 
     private mutating func field(of id: FieldID) -> Field {
         switch id {
-        case .x: .x(float())
-        case .y: .y(float())
+        case .x: .x(coordinate())
+        case .y: .y(coordinate())
         case .scale: .scale(float())
         case .rotation: .rotation(float())
         case .zKey: .zKey(random.chance(0.5) ? key("a\(int(10))") : key("Zz\(int(9) + 1)"))
@@ -172,7 +172,7 @@ struct RandomMessages {
             .erases(
                 Array(Set((0..<int(6)).map { _ in entity() })).sorted().map {
                     ErasedEntity(
-                        entity: $0, transform: Transform(x: float(), y: float(), scale: float(), rotation: float()))
+                        entity: $0, transform: Transform(x: coordinate(), y: coordinate(), scale: float(), rotation: float()))
                 })
         }
     }
@@ -210,6 +210,15 @@ struct RandomMessages {
 
     private mutating func replica() -> ReplicaID {
         replicas.randomElement(using: &random) ?? alice
+    }
+
+    /// A position an op may write: finite floats within the canvas's edge,
+    /// the edges themselves included.
+    private mutating func coordinate() -> Float {
+        let value = float()
+        guard abs(value) > ModelLimits.coordinate else { return value }
+        let edge = value < 0 ? -ModelLimits.coordinate : ModelLimits.coordinate
+        return random.chance(0.5) ? edge : value.truncatingRemainder(dividingBy: ModelLimits.coordinate)
     }
 
     /// Finite floats of every magnitude, subnormals and signed zeros included.

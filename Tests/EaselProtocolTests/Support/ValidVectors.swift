@@ -262,7 +262,7 @@ extension Field {
     /// One value of every field, each type's edge cases included.
     static var everyKind: [Field] {
         [
-            .x(-0.0), .y(3.4028235e38), .scale(Float.leastNonzeroMagnitude), .rotation(-3.1415927), .zKey(key("a0")),
+            .x(-0.0), .y(-1_000_000), .scale(Float.leastNonzeroMagnitude), .rotation(-3.1415927), .zKey(key("a0")),
             .color(Color(rawValue: 0x1234_5678)), .fill(.clear), .weight(0.1), .size(16), .width(1e7), .height(1.5e-7),
             .character("🇺🇦"), .text(""), .font("Helvetica Neue"), .textStyle(.framed), .alignment(.right),
             .shape(.star), .tool(.blur), .endCap(.round), .blob(ValidVectors.blob),

@@ -1,6 +1,6 @@
+import EaselLocking
 import EaselTestSupport
 import Foundation
-import Synchronization
 
 /// `easel serve` as a child process on 127.0.0.1 and a port the system
 /// chose, on its own database. Whoever starts one stops it: `terminate()`,
@@ -176,6 +176,9 @@ final class OutsideClient {
     let process = Process()
     private let output = Pipe()
     private let errors = Pipe()
+    /// What the client printed and no `nextLine` has taken yet, read as it
+    /// comes so that waiting for a line never blocks past its deadline.
+    private let printed = Locked(Data())
 
     init(_ arguments: [String]) throws {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -191,6 +194,7 @@ final class OutsideClient {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
+        output.fileHandleForReading.readabilityHandler = nil
     }
 
     /// Runs a client to the end and decodes its last line.
@@ -199,36 +203,61 @@ final class OutsideClient {
         return try client.finish()
     }
 
-    /// Waits for the next line the client prints, for at most 20 s.
-    /// The client's next line, waited on for at most `seconds`.
+    /// The first line the client printed that no earlier call returned,
+    /// waited on for at most `seconds`.
     func nextLine(within seconds: TimeInterval = 20) throws -> [String: Any] {
-        var text = ""
-        let deadline = Date().addingTimeInterval(seconds)
-        while !text.contains("\n"), Date() < deadline {
-            let data = output.fileHandleForReading.availableData
-            if data.isEmpty {
-                guard process.isRunning else { break }
-                Thread.sleep(forTimeInterval: 0.02)
+        let pipe = output.fileHandleForReading
+        if pipe.readabilityHandler == nil, process.isRunning {
+            pipe.readabilityHandler = { [printed] handle in
+                let data = handle.availableData
+                printed.withLock { $0.append(data) }
             }
-            text += String(decoding: data, as: UTF8.self)
         }
-        return try decode(text)
+        let deadline = Date().addingTimeInterval(seconds)
+        while true {
+            if let line = takeLine() { return try decode(line, waited: seconds) }
+            if !process.isRunning {
+                drainExited()
+                return try decode(takeLine() ?? String(decoding: printed.value, as: UTF8.self), waited: seconds)
+            }
+            if Date() >= deadline { return try decode(String(decoding: printed.value, as: UTF8.self), waited: seconds) }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
     }
 
     func finish() throws -> [String: Any] {
+        // Read before waiting: a client with more to print than a pipe holds
+        // would never exit otherwise.
+        drainExited()
         process.waitUntilExit()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        return try decode(text)
+        return try decode(String(decoding: printed.value, as: UTF8.self), waited: nil)
     }
 
-    private func decode(_ text: String) throws -> [String: Any] {
+    private func takeLine() -> String? {
+        printed.withLock { buffer -> String? in
+            guard let end = buffer.firstIndex(of: UInt8(ascii: "\n")) else { return nil }
+            let line = String(decoding: buffer[buffer.startIndex..<end], as: UTF8.self)
+            buffer = Data(buffer[(end + 1)...])
+            return line
+        }
+    }
+
+    /// Moves what the client prints until it exits into `printed`.
+    private func drainExited() {
+        let pipe = output.fileHandleForReading
+        pipe.readabilityHandler = nil
+        let rest = pipe.readDataToEndOfFile()
+        printed.withLock { $0.append(rest) }
+    }
+
+    private func decode(_ text: String, waited: TimeInterval?) throws -> [String: Any] {
         guard let line = text.split(separator: "\n").last,
             let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
         else {
-            let stderr =
-                process.isRunning
-                ? "" : String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            throw ServerProcessError("the outside client printed \(text.debugDescription); stderr: \(stderr)")
+            let running = process.isRunning
+            let stderr = running ? "" : String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let when = waited.map { running ? " within \(Int($0)) s (still running)" : " before it exited" } ?? ""
+            throw ServerProcessError("the outside client printed \(text.debugDescription)\(when); stderr: \(stderr)")
         }
         return object
     }
@@ -250,7 +279,7 @@ private final class TemporaryFolders: Sendable {
         atexit { TemporaryFolders.shared.removeAll() }
         return TemporaryFolders()
     }()
-    private let folders = Mutex<[URL]>([])
+    private let folders = Locked<[URL]>([])
 
     func add(_ folder: URL) {
         folders.withLock { $0.append(folder) }

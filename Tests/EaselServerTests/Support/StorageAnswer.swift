@@ -1,3 +1,4 @@
+import EaselLocking
 import EaselSync
 import EaselTestSupport
 import Foundation

@@ -1,3 +1,4 @@
+import EaselLocking
 import EaselTestSupport
 import Foundation
 import Testing

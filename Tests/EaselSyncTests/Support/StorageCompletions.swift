@@ -1,3 +1,4 @@
+import EaselLocking
 import EaselProtocol
 import EaselSync
 import EaselTestSupport

@@ -1,6 +1,7 @@
 import ArgumentParser
 import AsyncHTTPClient
 import EaselClient
+import EaselLocking
 import EaselModel
 import Foundation
 import NIOCore
@@ -276,7 +277,7 @@ private func connectable(_ port: Int) throws -> Bool {
 
 /// Runs `body`, waiting on this thread; its wall time in seconds.
 private func timed(_ body: @escaping @Sendable () async throws -> Void) throws -> Double {
-    let outcome = Mutex<Result<Double, any Error>?>(nil)
+    let outcome = Locked<Result<Double, any Error>?>(nil)
     let done = DispatchSemaphore(value: 0)
     Task {
         let start = ContinuousClock.now
