@@ -143,7 +143,7 @@ extension Op.Action {
     fileprivate var keptOnCanvas: Op.Action {
         switch self {
         case .set(let entity, let field): .set(entity, field.keptOnCanvas)
-        case .create(let kind, let fields): .create(kind, fields.map(\.keptOnCanvas))
+        case .create(let kind, let fields): .create(kind, fields.map { $0.keptOnCanvas })
         default: self
         }
     }
