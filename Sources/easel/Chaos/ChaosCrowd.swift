@@ -21,7 +21,12 @@ final class ChaosCrowd: Sendable {
     private let outcomes = Locked<[Int: Result<FleetOutcome, FleetError>]>([:])
     private let finished = DispatchGroup()
 
-    init(_ shape: Shape, url: String, images: [String], witness: Witness) throws {
+    /// `onAckLatency` hears how long each acknowledgement took, from every
+    /// bot of every document.
+    init(
+        _ shape: Shape, url: String, images: [String], witness: Witness,
+        onAckLatency: (@Sendable (Duration) -> Void)? = nil
+    ) throws {
         self.shape = shape
         fleets = try (0..<shape.documents).map { index in
             let document = try DocumentName("chaos/doc-\(index)")
@@ -30,6 +35,7 @@ final class ChaosCrowd: Sendable {
             configuration.settleTimeout = .seconds(120)
             configuration.onAcknowledged = { witness.acknowledged($0, in: document) }
             configuration.onBlobStored = { witness.stored($0) }
+            configuration.onAckLatency = onAckLatency
             let mix = RandomMix(RandomMix.standard.weights.merging([.image: 1]) { $1 })
             let bots = (0..<shape.botsPerDocument).map { bot in
                 var random = RandomBot(

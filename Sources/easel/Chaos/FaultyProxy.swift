@@ -41,7 +41,9 @@ final class FaultyProxy: Sendable {
     private let faults: Locked<Faults>
     private let tally = Locked(Counts())
     private let hung = Locked<[Link]>([])
-    private let stopped = Atomic(false)
+    // A lock, not an Atomic: Swift 6.3.1's optimizer crashes on a throwing
+    // init of a class that holds an Atomic beside a Locked.
+    private let stopped = Locked(false)
     private let seed: UInt64
 
     init(upstreamPort: Int, faults: Faults, seed: UInt64) throws {
@@ -78,14 +80,14 @@ final class FaultyProxy: Sendable {
 
     /// Stops accepting and ends the connections it holds half-open.
     func stop() {
-        stopped.store(true, ordering: .relaxed)
+        stopped.withLock { $0 = true }
         for link in hung.withLock({ links in defer { links = [] }; return links }) { link.release() }
         close(listener)
     }
 
     private func acceptLoop() {
         var number: UInt64 = 0
-        while !stopped.load(ordering: .relaxed) {
+        while !stopped.value {
             var poller = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
             guard poll(&poller, 1, 100) > 0 else { continue }
             let client = accept(listener, nil, nil)

@@ -1,0 +1,211 @@
+import ArgumentParser
+import EaselClientLWS
+import EaselModel
+import EaselProtocol
+import Foundation
+
+/// Random bots edit their documents through a quiet phase, then through a
+/// hostile one: connections opened and dropped by the hundred a second,
+/// handshakes trickled a byte at a time, joiners of a big document that
+/// never read, an editor growing a document as fast as it may, and one
+/// writing positions a billion units away. The server must stay up, keep
+/// its memory bounded, refuse what it must with the right codes, and keep
+/// the bots' ack p99 within twice the quiet phase's.
+struct ChaosHostile: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "hostile",
+        abstract: "Run bots beside hostile crowds and data; check the server stays up, bounded and fast for the others."
+    )
+
+    @Option(help: "Seconds of each phase, the quiet one and the hostile one.")
+    var seconds = 30
+    @Option(help: "Connections opened and dropped a second in the hostile phase.")
+    var churnPerSecond = 200
+    @Option(help: "Connections that trickle their handshake a byte every half second, held at once.")
+    var slowHandshakes = 300
+    @Option(help: "Joiners of the grown document that never read, held at once.")
+    var nonReaders = 200
+    @Flag(
+        inversion: .prefixedNo,
+        help: "An editor growing a document as fast as it may, and one writing far-off positions.")
+    var writers = true
+    @Option(help: "The server's --max-document-entities: where the grower must be stopped.")
+    var maxDocumentEntities = 20_000
+    @Option(help: "How much the bots' ack p99 may grow in the hostile phase, as a multiple of the quiet phase's.")
+    var allowedSlowdown = 2.0
+    @OptionGroup var chaos: ChaosOptions
+
+    func validate() throws {
+        guard seconds >= 5, churnPerSecond >= 0, slowHandshakes >= 0, nonReaders >= 0, maxDocumentEntities >= 1000,
+            allowedSlowdown >= 1
+        else {
+            throw ValidationError(
+                "--seconds must be at least 5, the crowds at least 0, --max-document-entities at least 1000, "
+                    + "--allowed-slowdown at least 1")
+        }
+    }
+
+    /// The server's --max-queued-bytes here: a non-reader whose queue of
+    /// the grown document's ops passes it is closed with 4002.
+    static let queuedBytes = 256 << 10
+    /// What one non-reading or slow connection may cost the server: its
+    /// queue, and what it holds beyond that and the shared encoding of a
+    /// welcome (WelcomeCrowdTests measures about 6 KB).
+    static let bytesPerHeldConnection = queuedBytes + 100_000
+    /// The grown document's room and one shared encoding of its welcome,
+    /// with room to spare: 20,000 emoji take a few megabytes.
+    static let grownDocumentAllowance = 64 << 20
+
+    func run() throws {
+        try chaos.run("hostile") { folder, shape in
+            let database = folder + "/chaos.db"
+            let server = try ServedProcess(
+                [
+                    "serve", "--port", "0", "--db", database, "--max-document-entities", "\(maxDocumentEntities)",
+                    "--welcome-milliseconds", "5000", "--max-queued-bytes", "\(Self.queuedBytes)",
+                ],
+                log: folder + "/server.log")
+            defer { server.stop() }
+            let witness = Witness()
+            let latencies = LatencyWindow()
+            let crowd = try ChaosCrowd(
+                shape, url: "ws://127.0.0.1:\(server.port)",
+                images: ChaosImages.write(into: folder + "/images", seed: shape.seed), witness: witness,
+                onAckLatency: { latencies.record($0) })
+            crowd.start()
+            print("warming up for 5 s")
+            Thread.sleep(forTimeInterval: 5)
+            _ = latencies.take()
+
+            print("quiet phase: \(seconds) s")
+            let quiet = Phase.watch(server, seconds: seconds, latencies: latencies)
+
+            print(
+                "hostile phase: \(seconds) s of \(churnPerSecond) connections a second opened and dropped, "
+                    + "\(slowHandshakes) slow handshakes, \(nonReaders) non-readers, a grower and a far-flung writer")
+            let grown = try DocumentName("hostile/grown")
+            let loop = try ClientLoop()
+            defer { loop.shutdown() }
+            let grower = try HostilePusher.grower(
+                loop: loop, port: server.port, document: grown, replica: ReplicaID(rawValue: 0xB16))
+            let farFlung = try HostilePusher.farFlung(
+                loop: loop, port: server.port, document: try DocumentName("hostile/far"),
+                replica: ReplicaID(rawValue: 0xFA4))
+            let raw = RawAttackers(port: server.port)
+            if writers {
+                grower.start()
+                farFlung.start()
+            }
+            raw.churn(perSecond: churnPerSecond)
+            raw.slowHandshakes(count: slowHandshakes)
+            raw.nonReaders(count: nonReaders, document: grown.rawValue)
+            let hostile = Phase.watch(server, seconds: seconds, latencies: latencies)
+            print(
+                "ack p99 of each second, quiet: "
+                    + quiet.secondsP99Milliseconds.map { format($0) }.joined(separator: " "))
+            print(
+                "ack p99 of each second, hostile: "
+                    + hostile.secondsP99Milliseconds.map { format($0) }.joined(separator: " "))
+            let crowds = raw.stop()
+            let growth = grower.stop()
+            let flung = farFlung.stop()
+
+            let outcomes = crowd.stopAndSettle()
+            let alive = server.isRunning
+            server.stop()
+
+            var problems: [String] = []
+            if !alive || !quiet.alive || !hostile.alive { problems.append("the server died") }
+            let allowed = quiet.ackP99Milliseconds * allowedSlowdown
+            if hostile.ackP99Milliseconds > allowed {
+                problems.append(
+                    "the bots' ack p99 grew from \(format(quiet.ackP99Milliseconds)) ms to "
+                        + "\(format(hostile.ackP99Milliseconds)) ms, past \(format(allowedSlowdown))×")
+            }
+            let memoryBound =
+                quiet.peakResidentBytes + Self.grownDocumentAllowance + crowds.heldAtMost * Self.bytesPerHeldConnection
+            if hostile.peakResidentBytes > memoryBound {
+                problems.append(
+                    "the server's memory peaked at \(hostile.peakResidentBytes >> 20) MB, past the bound of "
+                        + "\(memoryBound >> 20) MB")
+            }
+            let full = growth.refusals[ErrorCode.documentFull.rawValue] ?? 0
+            if writers, full == 0 || growth.acknowledgedOps > maxDocumentEntities {
+                problems.append(
+                    "the grower had \(growth.acknowledgedOps) entities acknowledged and \(full) pushes refused as full; "
+                        + "the limit is \(maxDocumentEntities)")
+            }
+            let farRefused = flung.refusals[ErrorCode.invalidValue.rawValue] ?? 0
+            if writers, flung.acknowledgedOps > 0 || farRefused == 0 {
+                problems.append(
+                    "of the far-flung writer's pushes \(flung.acknowledgedOps) ops were acknowledged and \(farRefused) "
+                        + "refused as invalid")
+            }
+            if slowHandshakes > 0, crowds.slowCut == 0 { problems.append("the server cut off no slow handshake") }
+            // Non-readers are not judged by how many the server closed: a
+            // welcome or queue the kernel's socket buffers absorb (up to 4 MB
+            // a connection on loopback) looks read to the server, and the
+            // grown document's fits. WelcomeCrowdTests closes non-readers of
+            // a document too big for that.
+
+            return ChaosVerdict(
+                fault:
+                    "\(seconds) s of \(crowds.churned) connections opened and dropped, \(crowds.slowOpened) slow "
+                    + "handshakes, \(crowds.nonReadersJoined) non-reading joiners, a grower and a far-flung writer",
+                shape: shape, outcomes: outcomes, audit: try witness.audit(database: database),
+                figures: [
+                    ("seconds", Double(seconds)),
+                    ("quietAckP99Milliseconds", quiet.ackP99Milliseconds),
+                    ("hostileAckP99Milliseconds", hostile.ackP99Milliseconds),
+                    ("quietAcknowledgements", Double(quiet.acknowledgements)),
+                    ("hostileAcknowledgements", Double(hostile.acknowledgements)),
+                    ("quietPeakMegabytes", Double(quiet.peakResidentBytes) / 1_048_576),
+                    ("hostilePeakMegabytes", Double(hostile.peakResidentBytes) / 1_048_576),
+                    ("memoryBoundMegabytes", Double(memoryBound) / 1_048_576),
+                    ("churned", Double(crowds.churned)), ("failedConnects", Double(crowds.failedConnects)),
+                    ("slowHandshakes", Double(crowds.slowOpened)), ("slowHandshakesCut", Double(crowds.slowCut)),
+                    ("nonReaders", Double(crowds.nonReadersJoined)), ("nonReadersClosed", Double(crowds.nonReadersCut)),
+                    ("heldAtMost", Double(crowds.heldAtMost)),
+                    ("grownEntities", Double(growth.acknowledgedOps)), ("grownRefusedFull", Double(full)),
+                    ("growerConnections", Double(growth.connections)),
+                    ("farFlungPushes", Double(flung.pushes)), ("farFlungRefused", Double(farRefused)),
+                ],
+                problems: problems)
+        }
+    }
+
+    private func format(_ value: Double) -> String { String(format: "%.1f", value) }
+}
+
+/// One phase of the hostile run, watched each second.
+private struct Phase {
+    var ackP99Milliseconds: Double
+    /// Each second's p99, in order (0 for a second with no acknowledgement).
+    var secondsP99Milliseconds: [Double]
+    var acknowledgements: Int
+    var peakResidentBytes: Int
+    var alive: Bool
+
+    static func watch(_ server: ServedProcess, seconds: Int, latencies: LatencyWindow) -> Phase {
+        var peak = 0
+        var alive = true
+        var all: [UInt32] = []
+        var perSecond: [Double] = []
+        for _ in 0..<seconds {
+            Thread.sleep(forTimeInterval: 1)
+            peak = max(peak, server.residentBytes)
+            alive = alive && server.isRunning
+            let waits = latencies.take()
+            perSecond.append(p99(waits))
+            all += waits
+        }
+        return Phase(
+            ackP99Milliseconds: p99(all), secondsP99Milliseconds: perSecond, acknowledgements: all.count,
+            peakResidentBytes: peak, alive: alive)
+    }
+
+    private static func p99(_ waits: [UInt32]) -> Double {
+        let sorted = waits.sorted()
+        return sorted.isEmpty ? 0 : Double(sorted[min(sorted.count - 1, sorted.count * 99 / 100)]) / 1000
+    }
+}

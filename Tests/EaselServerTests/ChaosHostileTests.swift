@@ -1,0 +1,40 @@
+import Foundation
+import Testing
+
+/// `easel chaos hostile`'s short form: bots edit through a quiet phase and
+/// a hostile one, and the server must stay up, bounded and strict.
+@Suite("easel chaos hostile", .serialized)
+struct ChaosHostileTests {
+    struct Report: Decodable {
+        var passed: Bool
+        var lost: Int
+        var grownEntities, grownRefusedFull, farFlungPushes, farFlungRefused: Double
+        var slowHandshakesCut, nonReadersClosed, churned, hostilePeakMegabytes, memoryBoundMegabytes: Double
+        var unsettled, problems: [String]
+    }
+
+    @Test(
+        "beside connection churn, slow handshakes, non-readers, a grower and a far-flung writer the server stays up within its memory bound, stops the grower at the document's limit with 213, refuses every far-off position with 108, cuts the slow handshakes, and its bots lose nothing and converge"
+    )
+    func hostileCrowdsAndDataLeaveTheServerUpBoundedAndStrict() async throws {
+        let folder = NSTemporaryDirectory() + "easel-chaos-hostile-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let report = folder + "-report.json"
+        defer { try? FileManager.default.removeItem(atPath: report) }
+        let run = try await EaselChild([
+            "chaos", "hostile", "--seconds", "15", "--documents", "4", "--churn-per-second", "50",
+            "--slow-handshakes", "50", "--non-readers", "30", "--max-document-entities", "5000", "--seed", "8",
+            "--folder", folder, "--report", report,
+        ]).finished(timeout: 300)
+        // Latency is not judged here: 15 s phases beside the rest of the
+        // suite say more about the suite than about the server.
+        let verdict = try JSONDecoder().decode(Report.self, from: Data(contentsOf: URL(fileURLWithPath: report)))
+        let problems = verdict.problems.filter { !$0.hasPrefix("the bots' ack p99 grew") }
+        #expect(run.status == 0 || (!verdict.passed && problems.isEmpty), "\(run.output)\n\(run.errors)")
+        #expect(verdict.lost == 0 && verdict.unsettled.isEmpty && problems.isEmpty, "\(verdict.problems)")
+        #expect(verdict.grownEntities <= 5000 && verdict.grownRefusedFull > 0)
+        #expect(verdict.farFlungPushes > 0 && verdict.farFlungRefused >= verdict.farFlungPushes - 1)
+        #expect(verdict.slowHandshakesCut > 0 && verdict.churned > 0)
+        #expect(verdict.hostilePeakMegabytes <= verdict.memoryBoundMegabytes)
+    }
+}
