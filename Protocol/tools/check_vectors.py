@@ -146,7 +146,7 @@ class Reader:
     def __init__(self, data: bytes):
         self.data = data
         self.pos = 0
-        self.batch: int | None = None  # a push's batch, once read
+        self.batch: int | None = None  # a push's batch, once read; positions are bounded in a push only
 
     @property
     def left(self) -> int:
@@ -193,9 +193,10 @@ class Reader:
         return 0.0 if value == 0 else value  # -0 is read as 0
 
     def coordinate(self, what: str = "coordinate") -> float:
-        """A position an op writes: finite (107) and within +-1,000,000 (108)."""
+        """A position an op writes: finite (107), and in a push within +-1,000,000 (108); what a
+        server sends or stores may hold a position written before the bound."""
         value = self.float32(what)
-        if abs(value) > MAX_COORDINATE:
+        if self.batch is not None and abs(value) > MAX_COORDINATE:
             raise DecodeError(INVALID_VALUE, f"{what}: {value} is beyond +-{MAX_COORDINATE}")
         return value
 

@@ -78,6 +78,12 @@ import Testing
         #expect(refused.appended.isEmpty)
         let moved = harness.push([op(2001, alice, .set(EntityID(opID(1, alice)), .x(9)))], batch: 3, from: connection)
         #expect(moved.errors(to: connection).isEmpty)
+        // Writing a field adds nothing: its size is bounded, and the
+        // entity limit bounds the rest.
+        let rewritten = harness.push(
+            [op(3000, alice, .set(EntityID(opID(1, alice)), .text(String(repeating: "y", count: 900))))], batch: 5,
+            from: connection)
+        #expect(rewritten.errors(to: connection).isEmpty)
         // Samples count too: a stroke of 12-byte samples up to the limit.
         let stroke = op(2002, alice, .create(.stroke, [.tool(.pen)]))
         let samples = (0..<40).map { StrokeSample(x: Float($0), y: 0, time: 0) }

@@ -1,11 +1,12 @@
 /// Bounds on what one op may carry. The model refuses ops beyond them, and
 /// the protocol repeats them so a server can refuse before decoding further.
 public enum ModelLimits {
-    /// How far from the origin a position may lie, in document units,
-    /// along either axis: an entity's x and y, a stroke sample's, an erased
-    /// entity's. Far beyond any canvas people draw on (Float keeps 1/16 of
-    /// a unit there), it keeps absurd numbers out of every bounding box and
-    /// index. The editor keeps what it writes within it.
+    /// How far from the origin a position in a push may lie, in document
+    /// units, along either axis: an entity's x and y, a stroke sample's
+    /// (from its stroke's origin), an erased entity's. Far beyond any
+    /// canvas people draw on (Float keeps 1/16 of a unit there), it keeps
+    /// absurd numbers out of every bounding box and index
+    /// (`Op.validatePositions()`).
     public static let coordinate: Float = 1_000_000
 
     /// Longest z-order key, in bytes.

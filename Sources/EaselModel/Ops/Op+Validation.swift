@@ -33,8 +33,6 @@ extension Op {
                 throw .invalidSamples("the chunk reaches past sample index \(UInt32.max)")
             }
             guard samples.allSatisfy({ $0.isFinite }) else { throw .invalidSamples("samples must be finite numbers") }
-            guard samples.allSatisfy({ abs($0.x) <= ModelLimits.coordinate && abs($0.y) <= ModelLimits.coordinate })
-            else { throw .invalidSamples("a sample lies beyond ±1000000, past any canvas") }
         case .insertText(_, let insertion):
             try Self.validate(insertion, id: id)
         case .deleteText(_, let runs):
@@ -129,10 +127,8 @@ extension Op {
 extension Field {
     public func validate() throws(ModelError) {
         switch self {
-        case .x(let value), .y(let value):
-            try Self.validate(coordinate: value, of: id)
-        case .scale(let value), .rotation(let value), .weight(let value), .size(let value), .width(let value),
-            .height(let value):
+        case .x(let value), .y(let value), .scale(let value), .rotation(let value),
+            .weight(let value), .size(let value), .width(let value), .height(let value):
             guard value.isFinite else { throw .nonFiniteNumber(id) }
         case .zKey(let key):
             try key.validate()
@@ -147,9 +143,9 @@ extension Field {
             var seen = Set<EntityID>()
             for target in erased {
                 let transform = target.transform
-                guard transform.rotation.isFinite, transform.scale.isFinite else { throw .nonFiniteNumber(id) }
-                try Self.validate(coordinate: transform.x, of: id)
-                try Self.validate(coordinate: transform.y, of: id)
+                guard transform.x.isFinite, transform.y.isFinite, transform.rotation.isFinite,
+                    transform.scale.isFinite
+                else { throw .nonFiniteNumber(id) }
                 guard target.entity != .document, target.entity.creation.counter > 0 else {
                     throw .invalidInput("an eraser erases entities, never the document itself")
                 }
@@ -162,11 +158,44 @@ extension Field {
         }
     }
 
-    /// One comparison on the way through: NaN fails it too.
-    @inline(__always)
-    static func validate(coordinate: Float, of field: FieldID) throws(ModelError) {
-        guard abs(coordinate) <= ModelLimits.coordinate else {
-            throw coordinate.isFinite ? .beyondCanvas(field) : .nonFiniteNumber(field)
+}
+
+extension Op {
+    /// Whether every position the op writes (an entity's x and y, an
+    /// erased entity's, a stroke sample's) lies within the canvas,
+    /// `ModelLimits.coordinate`. A push is held to it (a server refuses
+    /// one beyond with 108) and the editor writes nothing beyond it; what
+    /// is stored or sent by a server is not, so a document written before
+    /// the bound still loads. Call after `validate()`: NaN fails here too.
+    public func validatePositions() throws(ModelError) {
+        switch action {
+        case .create(_, let fields):
+            for field in fields { try field.validatePosition() }
+        case .set(_, let field):
+            try field.validatePosition()
+        case .append(_, _, let samples):
+            let edge = ModelLimits.coordinate
+            guard samples.allSatisfy({ abs($0.x) <= edge && abs($0.y) <= edge }) else {
+                throw .invalidSamples("a sample lies beyond ±1000000 from the stroke's origin, past any canvas")
+            }
+        default:
+            break
+        }
+    }
+}
+
+extension Field {
+    fileprivate func validatePosition() throws(ModelError) {
+        let edge = ModelLimits.coordinate
+        switch self {
+        case .x(let value), .y(let value):
+            guard abs(value) <= edge else { throw .beyondCanvas(id) }
+        case .erases(let erased):
+            for target in erased where !(abs(target.transform.x) <= edge && abs(target.transform.y) <= edge) {
+                throw .beyondCanvas(id)
+            }
+        default:
+            break
         }
     }
 }

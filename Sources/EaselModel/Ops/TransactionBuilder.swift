@@ -128,6 +128,7 @@ public struct TransactionBuilder: Sendable {
     private mutating func add(_ action: Op.Action) throws(ModelError) -> Op {
         let op = Op(id: try clock.peek, transaction: id, action: action.keptOnCanvas)
         try op.validate()
+        try op.validatePositions()
         _ = try clock.tick()
         // An insert's characters, and a text string's, take a counter each.
         clock.observe(op.lastCounter)

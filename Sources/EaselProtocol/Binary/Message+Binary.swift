@@ -202,6 +202,7 @@ extension Message {
             do throws(DecodeError) {
                 let ops = try reader.opBatch(limit: ProtocolLimits.opsPerPush)
                 guard !ops.isEmpty else { throw DecodeError(.invalidValue, "push \(batch) has no ops") }
+                try Push.validatePositions(of: ops)
                 // Checked here as well as for every message, so trailing
                 // bytes are refused with the batch too.
                 try reader.expectEnd()

@@ -142,6 +142,7 @@ extension Message {
             do throws(DecodeError) {
                 let ops = try JSONOps.ops(json.array("ops"), path: "message.ops", limit: ProtocolLimits.opsPerPush)
                 guard !ops.isEmpty else { throw DecodeError(.invalidValue, "push \(batch) has no ops") }
+                try Push.validatePositions(of: ops)
                 return .push(Push(batch: batch, ops: ops))
             } catch {
                 throw error.about(batch: batch)

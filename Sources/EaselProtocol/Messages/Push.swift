@@ -41,3 +41,18 @@ public struct ErrorMessage: Hashable, Sendable {
         self.message = message
     }
 }
+
+extension Push {
+    /// A push's positions lie within the canvas (`Op.validatePositions()`,
+    /// 108 beyond): only pushes, so what a server stored before the bound
+    /// still loads and still reaches its clients.
+    static func validatePositions(of ops: [Op]) throws(DecodeError) {
+        for (index, op) in ops.enumerated() {
+            do {
+                try op.validatePositions()
+            } catch {
+                throw DecodeError(.invalidValue, "op \(index) (\(op.id)): \(error.description)")
+            }
+        }
+    }
+}

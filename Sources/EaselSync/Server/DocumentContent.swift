@@ -5,12 +5,15 @@ import EaselProtocol
 /// (`ServerLimits.entitiesPerDocument`, `.contentBytesPerDocument`).
 ///
 /// Bytes are counted from the ops, not measured in memory, so every
-/// server and test counts the same: 24 an entity, 4 a number or other
-/// fixed field, a string's UTF-8, 16 an erased entity, 32 a blob, 12 a
-/// stroke sample, 4 a character typed (a deleted one stays, as the text
-/// keeps it). Writing a field again adds its new string (the old one is
-/// not taken off until the room loads the document again, from its
-/// snapshot); moves, deletes and restores add nothing.
+/// server and test counts the same: a create 24, plus 4 a number or other
+/// fixed field, a string's UTF-8, 16 an erased entity, 32 a blob; 12 a
+/// stroke sample appended; 4 a character typed (a deleted one stays, as
+/// the text keeps it). Writing a field adds nothing: every field has a
+/// bounded size (Protocol/README.md section 8), so what one entity holds
+/// is bounded and the entity limit bounds the rest. Only entities, samples
+/// and characters grow a document without end. On load the count is
+/// rebuilt from the snapshot's creates, which carry each entity's fields
+/// as they are now, and its texts' characters.
 struct DocumentContent: Hashable, Sendable {
     var entities = 0
     var bytes = 0
@@ -36,15 +39,13 @@ struct DocumentContent: Hashable, Sendable {
             var total = 24
             for field in fields { total += bytes(of: field) }
             return total
-        case .set(_, let field):
-            return field.isFixedSize ? 0 : bytes(of: field)
         case .append(_, _, let samples):
             return samples.count * 12
         case .insertText(_, let insertion):
             return insertion.scalars.count * 4
         case .textSnapshot(_, let snapshot):
             return snapshot.characterCount * 4
-        case .delete, .restore, .deleteText:
+        case .set, .delete, .restore, .deleteText:
             return 0
         }
     }
@@ -56,16 +57,6 @@ struct DocumentContent: Hashable, Sendable {
         case .erases(let erased): erased.count * 16
         case .blob: 32
         default: 4
-        }
-    }
-}
-
-extension Field {
-    /// Whether writing the field again replaces a value of the same size.
-    fileprivate var isFixedSize: Bool {
-        switch self {
-        case .character, .text, .font, .zKey, .erases, .blob: false
-        default: true
         }
     }
 }

@@ -48,10 +48,10 @@ struct ChaosHostile: ParsableCommand {
     /// The server's --max-queued-bytes here: a non-reader whose queue of
     /// the grown document's ops passes it is closed with 4002.
     static let queuedBytes = 256 << 10
-    /// What one non-reading or slow connection may cost the server: its
-    /// queue, and what it holds beyond that and the shared encoding of a
-    /// welcome (WelcomeCrowdTests measures about 6 KB).
-    static let bytesPerHeldConnection = queuedBytes + 100_000
+    /// What one non-reading or slow connection may cost the server beyond
+    /// a non-reader's queue and the shared encoding of a welcome
+    /// (WelcomeCrowdTests measures about 6 KB a joiner).
+    static let bytesPerHeldConnection = 100_000
     /// The grown document's room and one shared encoding of its welcome,
     /// with room to spare: 20,000 emoji take a few megabytes.
     static let grownDocumentAllowance = 64 << 20
@@ -124,6 +124,7 @@ struct ChaosHostile: ParsableCommand {
             }
             let memoryBound =
                 quiet.peakResidentBytes + Self.grownDocumentAllowance + crowds.heldAtMost * Self.bytesPerHeldConnection
+                + crowds.nonReadersHeldAtMost * Self.queuedBytes
             if hostile.peakResidentBytes > memoryBound {
                 problems.append(
                     "the server's memory peaked at \(hostile.peakResidentBytes >> 20) MB, past the bound of "
@@ -142,6 +143,10 @@ struct ChaosHostile: ParsableCommand {
                         + "refused as invalid")
             }
             if slowHandshakes > 0, crowds.slowCut == 0 { problems.append("the server cut off no slow handshake") }
+            if crowds.slowCutEarly > 0 {
+                problems.append(
+                    "\(crowds.slowCutEarly) slow handshakes were cut before their 10 s: refused, not timed out")
+            }
             // Non-readers are not judged by how many the server closed: a
             // welcome or queue the kernel's socket buffers absorb (up to 4 MB
             // a connection on loopback) looks read to the server, and the
@@ -164,6 +169,7 @@ struct ChaosHostile: ParsableCommand {
                     ("memoryBoundMegabytes", Double(memoryBound) / 1_048_576),
                     ("churned", Double(crowds.churned)), ("failedConnects", Double(crowds.failedConnects)),
                     ("slowHandshakes", Double(crowds.slowOpened)), ("slowHandshakesCut", Double(crowds.slowCut)),
+                    ("slowHandshakesCutEarly", Double(crowds.slowCutEarly)),
                     ("nonReaders", Double(crowds.nonReadersJoined)), ("nonReadersClosed", Double(crowds.nonReadersCut)),
                     ("heldAtMost", Double(crowds.heldAtMost)),
                     ("grownEntities", Double(growth.acknowledgedOps)), ("grownRefusedFull", Double(full)),

@@ -210,6 +210,9 @@ final class OutsideClient {
         if pipe.readabilityHandler == nil, process.isRunning {
             pipe.readabilityHandler = { [printed] handle in
                 let data = handle.availableData
+                // At the end of the output the handler is called again and
+                // again with nothing: stop it, or it spins a core.
+                if data.isEmpty { handle.readabilityHandler = nil }
                 printed.withLock { $0.append(data) }
             }
         }

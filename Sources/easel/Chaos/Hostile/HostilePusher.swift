@@ -20,6 +20,9 @@ final class HostilePusher: TransportDelegate, Sendable {
 
     private struct State {
         var transport: (any WebSocketTransport)?
+        /// Which connection the pushes are for: a timer of an earlier one
+        /// finds it changed and stops its chain.
+        var generation = 0
         var batch: UInt64 = 0
         var counter: UInt64 = 0
         var stopped = false
@@ -53,11 +56,14 @@ final class HostilePusher: TransportDelegate, Sendable {
 
     func start() {
         let transport = loop.transport(to: address, subprotocol: WireProtocol.binarySubprotocol)
-        state.withLock {
-            $0.transport = transport
-            $0.tally.connections += 1
+        let started = state.withLock { state -> Bool in
+            guard !state.stopped else { return false }
+            state.transport = transport
+            state.generation += 1
+            state.tally.connections += 1
+            return true
         }
-        transport.open(self)
+        if started { transport.open(self) }
     }
 
     func stop() -> Tally {
@@ -82,13 +88,19 @@ final class HostilePusher: TransportDelegate, Sendable {
         guard let message = try? Message(binary: bytes) else { return }
         switch message {
         case .welcome:
-            pushNext()
+            pushNext(for: state.withLock { $0.generation })
         case .ack(let ack):
-            state.withLock { $0.tally.acknowledgedOps += Int(ack.count) }
-            pushLater()
+            let generation = state.withLock { state in
+                state.tally.acknowledgedOps += Int(ack.count)
+                return state.generation
+            }
+            pushLater(for: generation)
         case .error(let error):
-            state.withLock { $0.tally.refusals[error.code.rawValue, default: 0] += 1 }
-            if error.batch != nil { pushLater() }
+            let generation = state.withLock { state in
+                state.tally.refusals[error.code.rawValue, default: 0] += 1
+                return state.generation
+            }
+            if error.batch != nil { pushLater(for: generation) }
         default:
             break
         }
@@ -102,13 +114,13 @@ final class HostilePusher: TransportDelegate, Sendable {
         }
     }
 
-    private func pushLater() {
-        DispatchQueue.global().asyncAfter(deadline: .now() + interval) { [self] in pushNext() }
+    private func pushLater(for generation: Int) {
+        DispatchQueue.global().asyncAfter(deadline: .now() + interval) { [self] in pushNext(for: generation) }
     }
 
-    private func pushNext() {
+    private func pushNext(for generation: Int) {
         let push = state.withLock { state -> Push? in
-            guard !state.stopped else { return nil }
+            guard !state.stopped, state.generation == generation else { return nil }
             state.batch += 1
             let ops = next(replica, state.counter + 1)
             state.counter = ops.map(\.lastCounter).max() ?? state.counter

@@ -19,11 +19,23 @@ final class RawAttackers: Sendable {
     struct Counts: Sendable {
         var churned = 0
         var slowOpened = 0
+        /// Slow handshakes the server cut off, and of those, the ones cut
+        /// before 9 s: its head timeout is 10 s, so none should be.
         var slowCut = 0
+        var slowCutEarly = 0
         var nonReadersJoined = 0
         var nonReadersCut = 0
-        /// Sockets of the slow and non-reading kinds held at once, at most.
+        /// Slow and non-reading sockets held at once, at most, and of those
+        /// the non-readers (each may hold a queue).
         var heldAtMost = 0
+        var nonReadersHeldAtMost = 0
+        var slowHeld = 0
+        var nonReadersHeld = 0
+
+        mutating func noteHeld() {
+            heldAtMost = max(heldAtMost, slowHeld + nonReadersHeld)
+            nonReadersHeldAtMost = max(nonReadersHeldAtMost, nonReadersHeld)
+        }
         var failedConnects = 0
     }
 
@@ -90,26 +102,32 @@ final class RawAttackers: Sendable {
     func slowHandshakes(count: Int) {
         spawn { [self] in
             let request = Array(upgradeRequest().utf8)
-            var held: [(socket: Int32, sent: Int)] = []
+            var held: [(socket: Int32, sent: Int, opened: ContinuousClock.Instant)] = []
             while !isStopping {
                 while held.count < count, let socket = connected() {
-                    held.append((socket, 0))
+                    held.append((socket, 0, .now))
                     counts.withLock {
                         $0.slowOpened += 1
-                        $0.heldAtMost = max($0.heldAtMost, held.count)
+                        $0.slowHeld = held.count
+                        $0.noteHeld()
                     }
                 }
                 held = held.compactMap { entry in
                     if isClosedByPeer(entry.socket) {
                         close(entry.socket)
-                        counts.withLock { $0.slowCut += 1 }
+                        let early = ContinuousClock.now - entry.opened < .seconds(9)
+                        counts.withLock {
+                            $0.slowCut += 1
+                            $0.slowCutEarly += early ? 1 : 0
+                            $0.slowHeld -= 1
+                        }
                         return nil
                     }
                     guard entry.sent < request.count - 1 else { return entry }
                     _ = request[entry.sent..<entry.sent + 1].withUnsafeBytes {
                         Glibc.send(entry.socket, $0.baseAddress, 1, Int32(MSG_NOSIGNAL))
                     }
-                    return (entry.socket, entry.sent + 1)
+                    return (entry.socket, entry.sent + 1, entry.opened)
                 }
                 Thread.sleep(forTimeInterval: 0.5)
             }
@@ -135,13 +153,17 @@ final class RawAttackers: Sendable {
                     held.append(socket)
                     counts.withLock {
                         $0.nonReadersJoined += 1
-                        $0.heldAtMost = max($0.heldAtMost, held.count)
+                        $0.nonReadersHeld = held.count
+                        $0.noteHeld()
                     }
                 }
                 held = held.filter { socket in
                     guard isClosedByPeer(socket) else { return true }
                     close(socket)
-                    counts.withLock { $0.nonReadersCut += 1 }
+                    counts.withLock {
+                        $0.nonReadersCut += 1
+                        $0.nonReadersHeld -= 1
+                    }
                     return false
                 }
                 Thread.sleep(forTimeInterval: 0.2)
