@@ -157,7 +157,6 @@ extension Field {
             break
         }
     }
-
 }
 
 extension Op {
