@@ -28,6 +28,15 @@ final class FrontDoor: Sendable {
     /// How long a refused connection is read and dropped before it is
     /// closed, so the refusal is not lost to a reset.
     static let drainSeconds = 1.0
+    /// The kernel's send buffer for each connection (Linux doubles it for
+    /// its own bookkeeping). Left to itself, loopback grows a buffer to
+    /// 4 MB: 200 joiners that never read made the kernel copy and hold
+    /// hundreds of megabytes, the service thread spent half its time in
+    /// `send`, and every other document's acks waited (Docs/RELIABILITY.md).
+    /// Bounded, a connection that stops reading fills it and then its own
+    /// queue, which `--max-queued-bytes` bounds. 256 KiB still streams
+    /// 2.5 MB a second over a 100 ms round trip.
+    static let sendBufferBytes: Int32 = 256 << 10
 
     /// Listens at once, so a port in use is an error before anything runs.
     init(host: String, port: Int) throws(ServeError) {
@@ -46,7 +55,8 @@ final class FrontDoor: Sendable {
         var found: UnsafeMutablePointer<addrinfo>?
         guard getaddrinfo(host, String(port), &hints, &found) == 0, let address = found else { throw failure }
         defer { freeaddrinfo(found) }
-        let socket = Glibc.socket(address.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let socket = Glibc.socket(
+            address.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard socket >= 0 else { throw failure }
         var on: Int32 = 1
         setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
@@ -118,7 +128,9 @@ final class FrontDoor: Sendable {
         var buffer = [UInt8](repeating: 0, count: RequestHead.headLimit + 1)
         while !stopped.load(ordering: .relaxed) {
             polled.removeAll(keepingCapacity: true)
-            if waiting.count < Self.pendingLimit { polled.append(pollfd(fd: listener, events: Int16(POLLIN), revents: 0)) }
+            if waiting.count < Self.pendingLimit {
+                polled.append(pollfd(fd: listener, events: Int16(POLLIN), revents: 0))
+            }
             var partial = false
             for (socket, connection) in waiting {
                 if connection.peeked == 0 || connection.draining {
@@ -179,6 +191,8 @@ final class FrontDoor: Sendable {
             // serve`).
             var on: Int32 = 1
             _ = setsockopt(socket, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
+            var sendBuffer = Self.sendBufferBytes
+            _ = setsockopt(socket, SOL_SOCKET, SO_SNDBUF, &sendBuffer, socklen_t(MemoryLayout<Int32>.size))
             waiting[socket] = Waiting(deadline: now + Self.headSeconds)
         }
     }
@@ -191,7 +205,9 @@ final class FrontDoor: Sendable {
             "HTTP/1.1 \(refusal.status) \(Self.phrase(refusal.status))\r\ncontent-type: text/plain; charset=utf-8\r\n"
             + "content-length: \(body.utf8.count)\r\nconnection: close\r\nx-content-type-options: nosniff\r\n\r\n"
             + body
-        _ = Array(answer.utf8).withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+        _ = Array(answer.utf8).withUnsafeBytes {
+            send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+        }
         shutdown(socket, Int32(SHUT_WR))
         return Waiting(deadline: now + Self.drainSeconds, draining: true)
     }
@@ -226,7 +242,8 @@ final class FrontDoor: Sendable {
                 return inet_ntop(AF_INET6, &sin6, &text, socklen_t(text.count)) != nil
             }
         }
-        return named ? String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : "unknown"
+        return named
+            ? String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : "unknown"
     }
 
     private static func seconds() -> Double {

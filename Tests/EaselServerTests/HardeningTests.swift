@@ -97,6 +97,16 @@ final class HardeningTests {
         #expect(peak.stop() < Self.memoryBound)
     }
 
+    /// Loopback lets the kernel grow a socket's send buffer to 4 MB, which
+    /// would swallow these 2 MiB and hide the reader from its queue bound.
+    @Test func aReaderThatStopsReadingIsClosedOnceTheKernelsBoundedBufferAndItsQueueFill() throws {
+        let server = try serve(["--max-queued-bytes", "262144"])
+        defer { server.kill() }
+        let report = try OutsideClient.run(["\(server.port)", "slow-reader", "hostile/slow-small", "2"])
+        #expect(report["close"] as? Int == 4002)
+        #expect(report["writer_ok"] as? Bool == true)
+    }
+
     @Test func aMessageOverTheServersByteLimitGets109AndClose1009() throws {
         let server = try serve(["--max-message-bytes", "65536"])
         defer { server.kill() }

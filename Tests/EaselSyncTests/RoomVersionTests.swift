@@ -50,4 +50,36 @@ struct RoomVersionTests {
         #expect(!fields(olderWelcome.welcome(to: lateOlder)).contains(.erases))
         #expect(olderWelcome.welcome(to: lateOlder)?.protocolVersion == 1)
     }
+
+    /// Joiners of one version share one conversion of the snapshot, so the
+    /// conversion must follow every commit and never answer another version.
+    @Test func anOlderVersionsWelcomeFollowsCommitsAndIsNotSentToOtherVersions() throws {
+        let harness = try ServerHarness()
+        let (author, _) = harness.join(alice, as: "alice", protocol: 3)
+        _ = harness.pushCommitted([Self.eraserOps[0]], from: author)
+        func snapshot(_ replica: ReplicaID, _ name: String, protocol version: UInt32) -> [Op] {
+            let (joiner, transcript) = harness.join(replica, as: name, protocol: version)
+            guard case .snapshot(let ops)? = transcript.welcome(to: joiner)?.content else { return [] }
+            return ops
+        }
+        let before = snapshot(bob, "bob", protocol: 2)
+        _ = harness.pushCommitted([Self.eraserOps[1]], batch: 2, from: author)
+        let after = snapshot(carol, "carol", protocol: 2)
+        let current = snapshot(ReplicaID(rawValue: 0xD0), "dave", protocol: 3)
+        #expect(before == after, "a set of erases adds nothing a version 2 peer reads")
+        let fresh = Op(
+            id: opID(9, alice), transaction: TransactionID(opID(9, alice)), action: .create(.emoji, [.x(1), .y(2)]))
+        _ = harness.pushCommitted([fresh], batch: 3, from: author)
+        let later = snapshot(ReplicaID(rawValue: 0xE0), "erin", protocol: 2)
+        #expect(later.count == after.count + 1, "the commit after the cached conversion shows")
+        func writesErases(_ op: Op) -> Bool {
+            switch op.action {
+            case .create(_, let fields): fields.contains { $0.id == .erases }
+            case .set(_, let field): field.id == .erases
+            default: false
+            }
+        }
+        #expect(current.contains(where: writesErases), "version 3 is sent erases, not version 2's conversion")
+        #expect(!after.contains(where: writesErases))
+    }
 }

@@ -42,6 +42,11 @@ final class Room {
     /// `retainedBase`: a resend at or below it is a duplicate.
     var highWaterBelowRetained: [ReplicaID: UInt64] = [:]
     private var snapshotCache: (head: UInt64, ops: [Op])?
+    /// The cached snapshot as each older protocol version is sent it:
+    /// joiners speaking one come together too, and converting 20,000 ops
+    /// for each of them took a fifth of the service thread in
+    /// `easel chaos hostile`. Emptied whenever the snapshot is rebuilt.
+    private var spokenSnapshots: [UInt32: [Op]] = [:]
     /// What the document holds, committed and pending, against the
     /// per-document limits.
     var content = DocumentContent()
@@ -127,7 +132,10 @@ final class Room {
         // With nothing after it, the stored snapshot is the state's
         // snapshot ops: the first welcome sends them, not a rebuild of them
         // (at 50,000 entities an eighth of a cold join's time).
-        if let snapshot = history.snapshot, history.tail.isEmpty { snapshotCache = (head, snapshot.state) }
+        if let snapshot = history.snapshot, history.tail.isEmpty {
+            snapshotCache = (head, snapshot.state)
+            spokenSnapshots = [:]
+        }
         trimRetained()
         isLoaded = true
         let replay = waiting
@@ -225,22 +233,33 @@ final class Room {
         connectionOfReplica[hello.replica] = connection
         let welcome = Welcome(
             protocolVersion: version, epoch: epoch, position: head,
-            content: welcomeContent(resuming: hello.since).spoken(in: version, texts: committed),
+            content: welcomeContent(resuming: hello.since, in: version),
             peers: memberOrder.lazy.compactMap { $0 == connection ? nil : self.members[$0]?.presence }
                 .prefix(ProtocolLimits.peersInWelcome).map { $0.spoken(in: version) })
         io.send(.welcome(welcome), to: connection)
     }
 
     /// Exactly the committed ops after `since` when the room still has them
-    /// all and `since` is of this epoch; otherwise the whole state.
-    private func welcomeContent(resuming since: ResumePoint?) -> Welcome.Content {
+    /// all and `since` is of this epoch; otherwise the whole state. As
+    /// `version` speaks them.
+    private func welcomeContent(resuming since: ResumePoint?, in version: UInt32) -> Welcome.Content {
         if let since, since.epoch == epoch, since.position <= head, since.position >= retainedBase {
-            return .tail(Array(retained[Int(since.position - retainedBase)...]))
+            return Welcome.Content.tail(Array(retained[Int(since.position - retainedBase)...]))
+                .spoken(in: version, texts: committed)
         }
-        if let cached = snapshotCache, cached.head == head { return .snapshot(cached.ops) }
-        let ops = committed.snapshotOps
-        snapshotCache = (head, ops)
-        return .snapshot(ops)
+        let ops: [Op]
+        if let cached = snapshotCache, cached.head == head {
+            ops = cached.ops
+        } else {
+            ops = committed.snapshotOps
+            snapshotCache = (head, ops)
+            spokenSnapshots = [:]
+        }
+        guard version < WireProtocol.version else { return .snapshot(ops) }
+        if let spoken = spokenSnapshots[version] { return .snapshot(spoken) }
+        let spoken = ops.spoken(in: version, texts: committed)
+        spokenSnapshots[version] = spoken
+        return .snapshot(spoken)
     }
 
     /// A connection ended; the others forget its presence.
