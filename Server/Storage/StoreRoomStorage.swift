@@ -56,17 +56,12 @@ final class StoreRoomStorage: RoomStorage {
         worker.append(ops, to: document.rawValue) { result in completion(result.mapError(StorageFailure.init)) }
     }
 
-    /// Snapshots the document so the next load replays little, and stops
-    /// marking it as served.
+    /// Stops marking the document as served, and snapshots it so the next
+    /// load replays little.
     func unloaded(_ document: DocumentName, head: UInt64) {
-        let (name, clock) = (document.rawValue, clock)
-        worker.perform(
-            { store throws(StoreError) in
-                if try store.latestSnapshotPosition(of: name) ?? 0 < store.head(of: name) {
-                    try store.snapshot(name, at: clock.now.rawValue)
-                }
-                try store.unmarkServing(name)
-            }, completion: { _ in })
+        let name = document.rawValue
+        worker.perform({ store throws(StoreError) in try store.unmarkServing(name) }, completion: { _ in })
+        worker.snapshot(name)
     }
 
     var metrics: StorageMetrics {

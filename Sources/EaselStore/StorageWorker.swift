@@ -7,23 +7,39 @@ import Foundation
 ///
 /// Each append runs in its own savepoint, so one room's failure (a gap, a
 /// duplicate) fails only that append. If the commit itself fails, every
-/// append in it fails. Other work (loads, snapshots) runs between commits
-/// on the same thread, which alone touches the SQLite connection.
+/// append in it fails. Other work (loads) runs between commits on the same
+/// thread, which alone touches its SQLite connection; snapshots are built
+/// and written on a thread and connection of their own (`Snapshotter`).
 public final class StorageWorker: Sendable {
     public typealias Completion = @Sendable (Result<Void, StoreError>) -> Void
 
     private let thread: WorkerThread<Job>
     private let state: WorkerState
+    private let snapshots: Snapshotter
 
     /// Opens the store (on the calling thread) and starts the worker.
+    /// `snapshotsStarted` runs first on the snapshot thread (to lower its
+    /// priority, say).
     public init(
         path: String, durability: Durability = .full, snapshotEvery: Int = 10_000,
-        faults: StorageFaults = StorageFaults()
+        faults: StorageFaults = StorageFaults(), snapshotsStarted: @escaping @Sendable () -> Void = {}
     ) throws(StoreError) {
+        let store = try OpStore(path: path, durability: durability)
+        let metrics = MetricsBox()
+        let snapshots = try Snapshotter(path: path, durability: durability, metrics: metrics, started: snapshotsStarted)
         let state = WorkerState(
-            store: try OpStore(path: path, durability: durability), snapshotEvery: snapshotEvery, faults: faults)
+            store: store, snapshotEvery: snapshotEvery, faults: faults, metrics: metrics,
+            requestSnapshot: snapshots.request)
+        self.snapshots = snapshots
         self.state = state
         thread = WorkerThread(name: "easel-storage", cancel: Job.cancel, run: state.run)
+    }
+
+    /// Snapshots a document soon, on the snapshot thread, unless its latest
+    /// snapshot is at its head by then: after a room unloads, so the next
+    /// load replays little.
+    public func snapshot(_ document: String) {
+        snapshots.request(document)
     }
 
     /// Appends positioned ops to a document; `completion` runs on the
@@ -51,10 +67,13 @@ public final class StorageWorker: Sendable {
     /// completion called at once on the caller's thread.
     public func shutdown() {
         thread.close()
+        // After the commits: the last ones may have asked for snapshots.
+        snapshots.close()
     }
 
     deinit {
         thread.closeWithoutWaiting()
+        snapshots.closeWithoutWaiting()
     }
 
     /// Counted before callbacks run, so a caller called back sees its commit.

@@ -50,10 +50,16 @@ final class MetricsBox: Sendable {
 /// crosses threads is checked by the compiler instead of promised.
 final class WorkerState: Sendable {
     private let turns: Locked<Turns>
-    let metrics = MetricsBox()
+    let metrics: MetricsBox
 
-    init(store: sending OpStore, snapshotEvery: Int, faults: StorageFaults) {
-        turns = Locked(Turns(store: store, snapshotEvery: max(snapshotEvery, 1), faults: faults))
+    init(
+        store: sending OpStore, snapshotEvery: Int, faults: StorageFaults, metrics: MetricsBox,
+        requestSnapshot: @escaping @Sendable (String) -> Void
+    ) {
+        self.metrics = metrics
+        turns = Locked(
+            Turns(
+                store: store, snapshotEvery: max(snapshotEvery, 1), faults: faults, requestSnapshot: requestSnapshot))
     }
 
     /// Runs a batch of jobs in order: consecutive appends share one
@@ -67,6 +73,8 @@ private struct Turns: ~Copyable {
     let store: OpStore
     let snapshotEvery: Int
     let faults: StorageFaults
+    /// Hands a document to the snapshot thread.
+    let requestSnapshot: @Sendable (String) -> Void
     var opsSinceSnapshot: [String: Int] = [:]
     /// Most appends one transaction takes, so callbacks are not held back
     /// behind an unbounded queue.
@@ -139,20 +147,19 @@ private struct Turns: ~Copyable {
         }
         metrics.record(committedOps: committedOps, failedAppends: failedAppends)
         if !faults.acknowledgeBeforeCommit { callBack(appends, results) }
-        snapshotWhereDue(metrics: metrics)
+        snapshotWhereDue()
     }
 
     private func callBack(_ appends: [AppendJob], _ results: [Result<Void, StoreError>]) {
         for (job, result) in zip(appends, results) { job.completion(result) }
     }
 
-    /// Snapshots every document that has taken `snapshotEvery` ops since
-    /// its last one. A failed snapshot is counted and tried again only
-    /// after another `snapshotEvery` ops, not after every commit.
-    private mutating func snapshotWhereDue(metrics: MetricsBox) {
+    /// Asks for a snapshot of every document that has taken `snapshotEvery`
+    /// ops since its last one. A failed snapshot is counted and tried again
+    /// only after another `snapshotEvery` ops, not after every commit.
+    private mutating func snapshotWhereDue() {
         for (document, count) in opsSinceSnapshot where count >= snapshotEvery {
-            let now = Int64(Date().timeIntervalSince1970 * 1000)
-            if (try? store.snapshot(document, at: now)) == nil { metrics.recordFailedSnapshot() }
+            requestSnapshot(document)
             opsSinceSnapshot[document] = 0
         }
     }

@@ -118,6 +118,34 @@ struct StorageWorkerTests {
                 == Document(applying: history.map(\.op)).canonicalEncoding)
     }
 
+    /// A snapshot replays its whole document: on the storage thread it held
+    /// every room's commits back. Here the snapshot thread is stuck before
+    /// its first snapshot, and commits past the snapshot point still go on.
+    @Test func commitsAreAcknowledgedWhileASnapshotIsStillBeingMade() throws {
+        let snapshotThread = DispatchSemaphore(value: 0)
+        let worker = try StorageWorker(
+            path: file.path, snapshotEvery: 50, snapshotsStarted: { snapshotThread.wait() })
+        makeDocuments(["board", "other"], in: worker)
+        let history = StoreHistory(seed: 11, length: 120).positioned()
+        let acknowledged = DispatchGroup()
+        for start in stride(from: 0, to: history.count, by: 30) {
+            acknowledged.enter()
+            worker.append(Array(history[start..<min(start + 30, history.count)]), to: "board") { result in
+                #expect((try? result.get()) != nil)
+                acknowledged.leave()
+            }
+        }
+        acknowledged.enter()
+        worker.append(StoreHistory(seed: 12, length: 5).positioned(), to: "other") { _ in acknowledged.leave() }
+        #expect(acknowledged.wait(timeout: .now() + 10) == .success, "commits waited for the snapshot")
+        #expect(try OpStore(path: file.path).latestSnapshot(of: "board") == nil)
+
+        snapshotThread.signal()
+        worker.shutdown()
+        let snapshot = try #require(try OpStore(path: file.path).latestSnapshot(of: "board"))
+        #expect(snapshot.position == 120, "the snapshot asked for is made at shutdown, at the head it reads")
+    }
+
     @Test func shutdownCommitsWhatWasQueuedAndRefusesWhatComesAfter() throws {
         let worker = try StorageWorker(path: file.path)
         makeDocuments(["board"], in: worker)
