@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #ifdef __linux__
+#include <sys/epoll.h>
 #include <sys/syscall.h>
 #endif
 #include <unistd.h>
@@ -202,5 +203,31 @@ static inline int easel_return_free_memory(void) {
     return 0;
 #endif
 }
+
+#ifdef __linux__
+// epoll for the server's front door, which Swift's Glibc module does not
+// bring in (and whose event struct is packed on x86-64): watch `fd` for
+// `events` (`op` adds, changes or removes it); 0 when done.
+static inline int easel_epoll_watch(int poller, int op, int fd, uint32_t events) {
+    struct epoll_event event;
+    memset(&event, 0, sizeof event);
+    event.events = events;
+    event.data.fd = fd;
+    return epoll_ctl(poller, op, fd, &event);
+}
+
+// Waits up to `milliseconds` for at most `capacity` (up to 256) ready
+// sockets, and writes each one's descriptor and events; how many, or -1.
+static inline int easel_epoll_wait(int poller, int *fds, uint32_t *events, int capacity, int milliseconds) {
+    struct epoll_event ready[256];
+    if (capacity > 256) capacity = 256;
+    int count = epoll_wait(poller, ready, capacity, milliseconds);
+    for (int index = 0; index < count; index++) {
+        fds[index] = ready[index].data.fd;
+        events[index] = ready[index].events;
+    }
+    return count;
+}
+#endif
 
 #endif
