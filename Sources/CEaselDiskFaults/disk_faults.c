@@ -76,53 +76,49 @@ typedef struct Held {
     unsigned char bytes[];
 } Held;
 
+// The writes not yet synced to one file, shared by every handle on it, as
+// an operating system's page cache is: each handle reads what another
+// wrote, and a sync through any of them writes it all out. (The server
+// opens the op log twice: its storage thread writes, its snapshot thread
+// reads.) Handles on one file run on different threads, so `lock` guards
+// the list.
+typedef struct HeldFile {
+    struct HeldFile *next;
+    char *name;
+    int handles;
+    pthread_mutex_t lock;
+    Held *first, *last;
+    sqlite3_int64 heldEnd;
+} HeldFile;
+
 typedef struct FaultFile {
     sqlite3_file base;
     sqlite3_file *real;
     // EASEL_DISK_OPS or EASEL_DISK_BLOBS, or -1 for a file no fault touches
     // (a temporary file, the WAL index).
     int file;
-    Held *first, *last;
-    sqlite3_int64 heldEnd;
-    // The files faults touch that are open, linked by `nextOpen`, with
-    // their names: see `claim`.
-    struct FaultFile *nextOpen;
-    char *name;
+    // Shared with the file's other handles; NULL when no fault touches it.
+    HeldFile *held;
 } FaultFile;
 
-// Writes are held per handle, where an operating system holds them per
-// file: two handles on one file would each miss what the other holds, and
-// read torn pages with no fault to blame. The server opens each file once,
-// so a second handle is a change to that, refused loudly.
 static pthread_mutex_t openLock = PTHREAD_MUTEX_INITIALIZER;
-static FaultFile *openFiles;
+static HeldFile *heldFiles;
 
-static void claim(FaultFile *f, const char *name) {
+static HeldFile *claim(const char *name) {
     pthread_mutex_lock(&openLock);
-    for (FaultFile *other = openFiles; other; other = other->nextOpen) {
-        if (strcmp(other->name, name) == 0) {
-            fprintf(stderr, "easel disk faults: %s is open twice; held writes would diverge\n", name);
-            abort();
-        }
-    }
-    f->name = strdup(name);
-    f->nextOpen = openFiles;
-    openFiles = f;
-    pthread_mutex_unlock(&openLock);
-}
-
-static void release(FaultFile *f) {
-    if (!f->name) return;
-    pthread_mutex_lock(&openLock);
-    for (FaultFile **link = &openFiles; *link; link = &(*link)->nextOpen) {
-        if (*link == f) {
-            *link = f->nextOpen;
-            break;
-        }
+    HeldFile *h = heldFiles;
+    while (h && strcmp(h->name, name) != 0) h = h->next;
+    if (h) {
+        h->handles += 1;
+    } else if ((h = calloc(1, sizeof(HeldFile)))) {
+        h->name = strdup(name);
+        h->handles = 1;
+        pthread_mutex_init(&h->lock, NULL);
+        h->next = heldFiles;
+        heldFiles = h;
     }
     pthread_mutex_unlock(&openLock);
-    free(f->name);
-    f->name = NULL;
+    return h;
 }
 
 static int fail(FaultFile *f, uint32_t kind, int code) {
@@ -132,53 +128,83 @@ static int fail(FaultFile *f, uint32_t kind, int code) {
 
 static uint32_t faultsOn(FaultFile *f) { return f->file < 0 ? 0 : load32(&control->kinds[f->file]); }
 
-static void dropHeld(FaultFile *f) {
-    while (f->first) {
-        Held *next = f->first->next;
-        add64(&control->unsyncedBytes, -(int64_t)f->first->amount);
-        free(f->first);
-        f->first = next;
+// The functions below that take a HeldFile run with its lock held.
+
+static void dropHeld(HeldFile *h) {
+    while (h->first) {
+        Held *next = h->first->next;
+        add64(&control->unsyncedBytes, -(int64_t)h->first->amount);
+        free(h->first);
+        h->first = next;
     }
-    f->last = NULL;
-    f->heldEnd = 0;
+    h->last = NULL;
+    h->heldEnd = 0;
 }
 
 // Writes what is held to the real file, oldest first; on an error what is
 // left stays held.
-static int writeHeld(FaultFile *f) {
-    while (f->first) {
-        Held *held = f->first;
-        int rc = f->real->pMethods->xWrite(f->real, held->bytes, held->amount, held->offset);
+static int writeHeld(HeldFile *h, sqlite3_file *real) {
+    while (h->first) {
+        Held *held = h->first;
+        int rc = real->pMethods->xWrite(real, held->bytes, held->amount, held->offset);
         if (rc != SQLITE_OK) return rc;
-        f->first = held->next;
+        h->first = held->next;
         add64(&control->unsyncedBytes, -(int64_t)held->amount);
         free(held);
     }
-    f->last = NULL;
-    f->heldEnd = 0;
+    h->last = NULL;
+    h->heldEnd = 0;
     return SQLITE_OK;
 }
 
 static int realSize(FaultFile *f, sqlite3_int64 *size) { return f->real->pMethods->xFileSize(f->real, size); }
 
+// Lets go of the file's shared writes; the last handle writes them out
+// first. What close(2) leaves unsynced is in the page cache, where a cut
+// could still lose it; here it is written out unsynced and a later cut
+// keeps it. The server keeps its files open while it runs, so its cuts
+// never meet this case.
+static void release(FaultFile *f) {
+    HeldFile *h = f->held;
+    if (!h) return;
+    f->held = NULL;
+    pthread_mutex_lock(&openLock);
+    int last = --h->handles == 0;
+    if (last) {
+        for (HeldFile **link = &heldFiles; *link; link = &(*link)->next) {
+            if (*link == h) {
+                *link = h->next;
+                break;
+            }
+        }
+    }
+    pthread_mutex_unlock(&openLock);
+    if (!last) return;
+    writeHeld(h, f->real);
+    dropHeld(h);
+    pthread_mutex_destroy(&h->lock);
+    free(h->name);
+    free(h);
+}
+
 static int faultClose(sqlite3_file *file) {
     FaultFile *f = (FaultFile *)file;
-    // What close(2) leaves unsynced is in the page cache, where a cut could
-    // still lose it; here it is written out unsynced and a later cut keeps
-    // it. The server keeps its files open while it runs, so its cuts never
-    // meet this case.
-    writeHeld(f);
-    dropHeld(f);
     release(f);
     return f->real->pMethods->xClose(f->real);
 }
 
 static int faultRead(sqlite3_file *file, void *buffer, int amount, sqlite3_int64 offset) {
     FaultFile *f = (FaultFile *)file;
+    HeldFile *h = f->held;
+    if (!h) return f->real->pMethods->xRead(f->real, buffer, amount, offset);
+    pthread_mutex_lock(&h->lock);
     int rc = f->real->pMethods->xRead(f->real, buffer, amount, offset);
-    if (!f->first || (rc != SQLITE_OK && rc != SQLITE_IOERR_SHORT_READ)) return rc;
+    if (!h->first || (rc != SQLITE_OK && rc != SQLITE_IOERR_SHORT_READ)) {
+        pthread_mutex_unlock(&h->lock);
+        return rc;
+    }
     // A short read zero-fills the rest; what is held lies on top, in order.
-    for (Held *held = f->first; held; held = held->next) {
+    for (Held *held = h->first; held; held = held->next) {
         sqlite3_int64 start = held->offset > offset ? held->offset : offset;
         sqlite3_int64 end = held->offset + held->amount;
         if (offset + amount < end) end = offset + amount;
@@ -187,46 +213,69 @@ static int faultRead(sqlite3_file *file, void *buffer, int amount, sqlite3_int64
         }
     }
     sqlite3_int64 size;
-    if (realSize(f, &size) != SQLITE_OK) return SQLITE_IOERR_READ;
-    if (f->heldEnd > size) size = f->heldEnd;
+    rc = realSize(f, &size);
+    sqlite3_int64 heldEnd = h->heldEnd;
+    pthread_mutex_unlock(&h->lock);
+    if (rc != SQLITE_OK) return SQLITE_IOERR_READ;
+    if (heldEnd > size) size = heldEnd;
     return offset + amount <= size ? SQLITE_OK : SQLITE_IOERR_SHORT_READ;
 }
 
 static int faultWrite(sqlite3_file *file, const void *bytes, int amount, sqlite3_int64 offset) {
     FaultFile *f = (FaultFile *)file;
+    HeldFile *h = f->held;
+    if (!h) return f->real->pMethods->xWrite(f->real, bytes, amount, offset);
     uint32_t kinds = faultsOn(f);
     if (kinds & EASEL_FAULT_WRITE) return fail(f, EASEL_FAULT_WRITE, SQLITE_IOERR_WRITE);
+    pthread_mutex_lock(&h->lock);
+    int rc = SQLITE_OK;
     if (kinds & EASEL_FAULT_FULL) {
         sqlite3_int64 size;
-        if (realSize(f, &size) != SQLITE_OK) return SQLITE_IOERR_WRITE;
-        if (f->heldEnd > size) size = f->heldEnd;
-        if (offset + amount > size) return fail(f, EASEL_FAULT_FULL, SQLITE_FULL);
+        if (realSize(f, &size) != SQLITE_OK) {
+            rc = SQLITE_IOERR_WRITE;
+        } else {
+            if (h->heldEnd > size) size = h->heldEnd;
+            if (offset + amount > size) rc = fail(f, EASEL_FAULT_FULL, SQLITE_FULL);
+        }
+    }
+    if (rc != SQLITE_OK) {
+        pthread_mutex_unlock(&h->lock);
+        return rc;
     }
     // Once one write waits, the next ones wait behind it, so they reach
     // the file in order.
-    if (f->file < 0 || (!load32(&control->holding) && !f->first)) {
-        return f->real->pMethods->xWrite(f->real, bytes, amount, offset);
+    if (!load32(&control->holding) && !h->first) {
+        rc = f->real->pMethods->xWrite(f->real, bytes, amount, offset);
+        pthread_mutex_unlock(&h->lock);
+        return rc;
     }
     Held *held = malloc(sizeof(Held) + (size_t)amount);
-    if (!held) return SQLITE_IOERR_NOMEM;
+    if (!held) {
+        pthread_mutex_unlock(&h->lock);
+        return SQLITE_IOERR_NOMEM;
+    }
     held->next = NULL;
     held->offset = offset;
     held->amount = amount;
     memcpy(held->bytes, bytes, (size_t)amount);
-    if (f->last) f->last->next = held; else f->first = held;
-    f->last = held;
-    if (offset + amount > f->heldEnd) f->heldEnd = offset + amount;
+    if (h->last) h->last->next = held; else h->first = held;
+    h->last = held;
+    if (offset + amount > h->heldEnd) h->heldEnd = offset + amount;
     add64(&control->unsyncedBytes, amount);
+    pthread_mutex_unlock(&h->lock);
     return SQLITE_OK;
 }
 
 static int faultTruncate(sqlite3_file *file, sqlite3_int64 size) {
     FaultFile *f = (FaultFile *)file;
-    if (f->first) {
+    HeldFile *h = f->held;
+    if (!h) return f->real->pMethods->xTruncate(f->real, size);
+    pthread_mutex_lock(&h->lock);
+    if (h->first) {
         // Held writes past the new end are gone with it; one across it is cut.
-        Held **link = &f->first;
-        f->last = NULL;
-        f->heldEnd = 0;
+        Held **link = &h->first;
+        h->last = NULL;
+        h->heldEnd = 0;
         while (*link) {
             Held *held = *link;
             if (held->offset >= size) {
@@ -240,26 +289,37 @@ static int faultTruncate(sqlite3_file *file, sqlite3_int64 size) {
                 add64(&control->unsyncedBytes, -(int64_t)cut);
                 held->amount -= cut;
             }
-            if (held->offset + held->amount > f->heldEnd) f->heldEnd = held->offset + held->amount;
-            f->last = held;
+            if (held->offset + held->amount > h->heldEnd) h->heldEnd = held->offset + held->amount;
+            h->last = held;
             link = &held->next;
         }
     }
-    return f->real->pMethods->xTruncate(f->real, size);
+    int rc = f->real->pMethods->xTruncate(f->real, size);
+    pthread_mutex_unlock(&h->lock);
+    return rc;
 }
 
 static int faultSync(sqlite3_file *file, int flags) {
     FaultFile *f = (FaultFile *)file;
     if (faultsOn(f) & EASEL_FAULT_SYNC) return fail(f, EASEL_FAULT_SYNC, SQLITE_IOERR_FSYNC);
-    int rc = writeHeld(f);
-    if (rc != SQLITE_OK) return rc;
+    HeldFile *h = f->held;
+    if (h) {
+        pthread_mutex_lock(&h->lock);
+        int rc = writeHeld(h, f->real);
+        pthread_mutex_unlock(&h->lock);
+        if (rc != SQLITE_OK) return rc;
+    }
     return f->real->pMethods->xSync(f->real, flags);
 }
 
 static int faultFileSize(sqlite3_file *file, sqlite3_int64 *size) {
     FaultFile *f = (FaultFile *)file;
+    HeldFile *h = f->held;
+    if (!h) return realSize(f, size);
+    pthread_mutex_lock(&h->lock);
     int rc = realSize(f, size);
-    if (rc == SQLITE_OK && f->heldEnd > *size) *size = f->heldEnd;
+    if (rc == SQLITE_OK && h->heldEnd > *size) *size = h->heldEnd;
+    pthread_mutex_unlock(&h->lock);
     return rc;
 }
 
@@ -352,13 +412,14 @@ static int faultOpen(sqlite3_vfs *vfs, sqlite3_filename name, sqlite3_file *file
     FaultFile *f = (FaultFile *)file;
     f->real = (sqlite3_file *)&f[1];
     f->file = fileOf(name, flags);
-    f->first = f->last = NULL;
-    f->heldEnd = 0;
-    f->nextOpen = NULL;
-    f->name = NULL;
+    f->held = NULL;
     int rc = inner->xOpen(inner, name, f->real, flags, outFlags);
     f->base.pMethods = f->real->pMethods ? &faultMethods : NULL;
-    if (rc == SQLITE_OK && f->file >= 0) claim(f, name);
+    if (rc == SQLITE_OK && f->file >= 0 && !(f->held = claim(name))) {
+        f->real->pMethods->xClose(f->real);
+        f->base.pMethods = NULL;
+        return SQLITE_NOMEM;
+    }
     return rc;
 }
 

@@ -1,9 +1,30 @@
 import EaselModel
 import EaselProtocol
 
+/// A snapshot ready to store, its state already encoded: built on one
+/// connection (the snapshot thread's), written on another in a transaction
+/// that only inserts it.
+public struct EncodedSnapshot: Sendable {
+    public var position: UInt64
+    public var highWater: [ReplicaID: UInt64]
+    /// The state as an op batch (`OpStore.snapshotFormat`).
+    public var state: [UInt8]
+
+    public init(_ snapshot: Snapshot) {
+        position = snapshot.position
+        highWater = snapshot.highWater
+        state = OpBatchCoding.encode(snapshot.state)
+    }
+}
+
 extension OpStore {
     /// Stores a snapshot of a document at a committed position.
     public func writeSnapshot(_ snapshot: Snapshot, of name: String, at now: Int64) throws(StoreError) {
+        try writeSnapshot(EncodedSnapshot(snapshot), of: name, at: now)
+    }
+
+    /// Stores an encoded snapshot of a document at a committed position.
+    public func writeSnapshot(_ snapshot: EncodedSnapshot, of name: String, at now: Int64) throws(StoreError) {
         let id = try documentID(name)
         guard snapshot.position <= Self.largest else {
             throw StoreError(.outOfRange, "position past 2^63 - 1", document: name, position: snapshot.position)
@@ -15,7 +36,7 @@ extension OpStore {
             try insert.bind(1, id)
             try insert.bind(2, Int64(snapshot.position))
             try insert.bind(3, Self.snapshotFormat)
-            try insert.bind(4, OpBatchCoding.encode(snapshot.state))
+            try insert.bind(4, snapshot.state)
             try insert.bind(5, now)
             try insert.step()
             let counter = try database.statement(
@@ -38,13 +59,18 @@ extension OpStore {
     /// state and high-water counters. Returns the snapshot's position.
     @discardableResult
     public func snapshot(_ name: String, at now: Int64) throws(StoreError) -> UInt64 {
+        let snapshot = try encodedSnapshot(of: name)
+        try writeSnapshot(snapshot, of: name, at: now)
+        return snapshot.position
+    }
+
+    /// The document's snapshot at its head, encoded, and nothing written.
+    public func encodedSnapshot(of name: String) throws(StoreError) -> EncodedSnapshot {
         // A snapshot is valid at any committed position: read in a read
         // transaction, so a big document's replay keeps no writer waiting.
         let loaded = try readConsistently { () throws(StoreError) in try load(name) }
-        let snapshot = Snapshot(
-            position: loaded.head, state: loaded.document().snapshotOps, highWater: loaded.highWater)
-        try writeSnapshot(snapshot, of: name, at: now)
-        return snapshot.position
+        return EncodedSnapshot(
+            Snapshot(position: loaded.head, state: loaded.document().snapshotOps, highWater: loaded.highWater))
     }
 
     /// The latest snapshot's position, without reading its state.

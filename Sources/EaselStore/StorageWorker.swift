@@ -1,3 +1,4 @@
+import EaselLocking
 import EaselModel
 import Foundation
 
@@ -16,6 +17,9 @@ public final class StorageWorker: Sendable {
     private let thread: WorkerThread<Job>
     private let state: WorkerState
     private let snapshots: Snapshotter
+    /// Where the snapshot thread hands finished snapshots: this worker's
+    /// thread, until it shuts down.
+    private let snapshotWriter = Locked<WorkerThread<Job>?>(nil)
 
     /// Opens the store (on the calling thread) and starts the worker.
     /// `snapshotsStarted` runs first on the snapshot thread (to lower its
@@ -26,13 +30,26 @@ public final class StorageWorker: Sendable {
     ) throws(StoreError) {
         let store = try OpStore(path: path, durability: durability)
         let metrics = MetricsBox()
-        let snapshots = try Snapshotter(path: path, durability: durability, metrics: metrics, started: snapshotsStarted)
-        let state = WorkerState(
+        let writer = snapshotWriter
+        snapshots = try Snapshotter(
+            path: path, durability: durability, metrics: metrics, started: snapshotsStarted
+        ) { snapshot, document in
+            let now = Snapshotter.now
+            return writer.value?.add(
+                .perform(
+                    run: { store in
+                        do throws(StoreError) {
+                            try store.writeSnapshot(snapshot, of: document, at: now)
+                        } catch {
+                            metrics.recordFailedSnapshot()
+                        }
+                    }, cancel: {})) ?? false
+        }
+        state = WorkerState(
             store: store, snapshotEvery: snapshotEvery, faults: faults, metrics: metrics,
             requestSnapshot: snapshots.request)
-        self.snapshots = snapshots
-        self.state = state
         thread = WorkerThread(name: "easel-storage", cancel: Job.cancel, run: state.run)
+        snapshotWriter.withLock { $0 = thread }
     }
 
     /// Snapshots a document soon, on the snapshot thread, unless its latest
@@ -67,13 +84,16 @@ public final class StorageWorker: Sendable {
     /// completion called at once on the caller's thread.
     public func shutdown() {
         thread.close()
-        // After the commits: the last ones may have asked for snapshots.
+        // After the commits, which may have asked for snapshots: those are
+        // written by the snapshot thread itself now.
         snapshots.close()
+        snapshotWriter.withLock { $0 = nil }
     }
 
     deinit {
         thread.closeWithoutWaiting()
         snapshots.closeWithoutWaiting()
+        snapshotWriter.withLock { $0 = nil }
     }
 
     /// Counted before callbacks run, so a caller called back sees its commit.

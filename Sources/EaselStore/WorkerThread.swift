@@ -50,14 +50,17 @@ public final class WorkerThread<Job: Sendable>: Sendable {
         thread.start()
     }
 
-    /// Queues a job; a closed worker cancels it at once instead.
-    public func add(_ job: Job) {
+    /// Queues a job; a closed worker cancels it at once instead. Whether it
+    /// was queued.
+    @discardableResult
+    public func add(_ job: Job) -> Bool {
         let accepted = state.withLock { state in
             guard !state.closed else { return false }
             state.jobs.append(job)
             return true
         }
         if accepted { ready.signal() } else { cancel(job) }
+        return accepted
     }
 
     /// Refuses new jobs, and waits until the thread has run the rest and
