@@ -4,8 +4,9 @@ import EaselStore
 import EaselSync
 import Foundation
 
-/// EaselStore (SQLite) behind the rooms' storage port: loads and appends
-/// run on the storage worker's thread, and answer there.
+/// EaselStore (SQLite) behind the rooms' storage port: appends run on the
+/// storage worker's thread and answer there; a load marks the document as
+/// served there, then replays it on the replay thread and answers there.
 ///
 /// A document loads as an empty history of a new epoch the first time
 /// anyone opens it, and is marked as served by this process, so `easel db`
@@ -22,31 +23,46 @@ final class StoreRoomStorage: RoomStorage {
     func load(
         _ document: DocumentName, completion: @escaping @Sendable (Result<CommittedHistory, StorageFailure>) -> Void
     ) {
-        let (name, clock) = (document.rawValue, clock)
+        let (name, clock, worker) = (document.rawValue, clock, worker)
         worker.perform(
-            { store throws(StoreError) -> CommittedHistory in
+            { store throws(StoreError) in
                 let now = clock.now.rawValue
                 if try store.documentInfo(name) == nil {
                     var random = SystemRandomNumberGenerator()
                     _ = try store.createDocument(name, epoch: Epoch(rawValue: random.next()), at: now)
                 }
                 try store.markServing(name, at: now)
-                return try store.load(name)
             },
-            completion: { result in completion(result.mapError(StorageFailure.init)) })
+            completion: { marked in
+                guard case .failure(let error) = marked else {
+                    return worker.read({ store throws(StoreError) in try store.load(name) }) { loaded in
+                        completion(loaded.mapError(StorageFailure.init))
+                    }
+                }
+                completion(.failure(StorageFailure(error)))
+            })
     }
 
     func loadIfStored(
         _ document: DocumentName, completion: @escaping @Sendable (Result<CommittedHistory?, StorageFailure>) -> Void
     ) {
-        let (name, clock) = (document.rawValue, clock)
+        let (name, clock, worker) = (document.rawValue, clock, worker)
         worker.perform(
-            { store throws(StoreError) -> CommittedHistory? in
-                guard try store.documentInfo(name) != nil else { return nil }
+            { store throws(StoreError) -> Bool in
+                guard try store.documentInfo(name) != nil else { return false }
                 try store.markServing(name, at: clock.now.rawValue)
-                return try store.load(name)
+                return true
             },
-            completion: { result in completion(result.mapError(StorageFailure.init)) })
+            completion: { marked in
+                switch marked {
+                case .success(true):
+                    worker.read({ store throws(StoreError) -> CommittedHistory? in try store.load(name) }) { loaded in
+                        completion(loaded.mapError(StorageFailure.init))
+                    }
+                case .success(false): completion(.success(nil))
+                case .failure(let error): completion(.failure(StorageFailure(error)))
+                }
+            })
     }
 
     func append(

@@ -8,33 +8,33 @@ import Foundation
 ///
 /// Each append runs in its own savepoint, so one room's failure (a gap, a
 /// duplicate) fails only that append. If the commit itself fails, every
-/// append in it fails. Other work (loads) runs between commits on the same
-/// thread, which alone touches its SQLite connection; snapshots are built
-/// and written on a thread and connection of their own (`Snapshotter`).
+/// append in it fails. Other work runs between commits on the same
+/// thread, which alone writes; documents are replayed (rooms' loads,
+/// snapshots) on a thread and connection of their own (`Replayer`).
 public final class StorageWorker: Sendable {
     public typealias Completion = @Sendable (Result<Void, StoreError>) -> Void
 
     private let thread: WorkerThread<Job>
     private let state: WorkerState
-    private let snapshots: Snapshotter
-    /// Where the snapshot thread hands finished snapshots: this worker's
+    private let replayer: Replayer
+    /// Where the replay thread hands finished snapshots: this worker's
     /// thread, until it shuts down.
     private let snapshotWriter = Locked<WorkerThread<Job>?>(nil)
 
     /// Opens the store (on the calling thread) and starts the worker.
-    /// `snapshotsStarted` runs first on the snapshot thread (to lower its
+    /// `replayStarted` runs first on the replay thread (to lower its
     /// priority, say).
     public init(
         path: String, durability: Durability = .full, snapshotEvery: Int = 10_000,
-        faults: StorageFaults = StorageFaults(), snapshotsStarted: @escaping @Sendable () -> Void = {}
+        faults: StorageFaults = StorageFaults(), replayStarted: @escaping @Sendable () -> Void = {}
     ) throws(StoreError) {
         let store = try OpStore(path: path, durability: durability)
         let metrics = MetricsBox()
         let writer = snapshotWriter
-        snapshots = try Snapshotter(
-            path: path, durability: durability, metrics: metrics, started: snapshotsStarted
+        replayer = try Replayer(
+            path: path, durability: durability, metrics: metrics, started: replayStarted
         ) { snapshot, document in
-            let now = Snapshotter.now
+            let now = Replayer.now
             return writer.value?.add(
                 .perform(
                     run: { store in
@@ -47,16 +47,29 @@ public final class StorageWorker: Sendable {
         }
         state = WorkerState(
             store: store, snapshotEvery: snapshotEvery, faults: faults, metrics: metrics,
-            requestSnapshot: snapshots.request)
+            requestSnapshot: replayer.requestSnapshot)
         thread = WorkerThread(name: "easel-storage", cancel: Job.cancel, run: state.run)
         snapshotWriter.withLock { $0 = thread }
     }
 
-    /// Snapshots a document soon, on the snapshot thread, unless its latest
+    /// Snapshots a document soon, on the replay thread, unless its latest
     /// snapshot is at its head by then: after a room unloads, so the next
     /// load replays little.
     public func snapshot(_ document: String) {
-        snapshots.request(document)
+        replayer.requestSnapshot(document)
+    }
+
+    /// Runs `work` on the replay thread, with its own connection, so a
+    /// long read (a big document's load) holds no commit back. Reads only:
+    /// a read sees every commit that finished before it began. `completion`
+    /// runs there, or at once if the worker has shut down.
+    public func read<T: Sendable>(
+        _ work: @escaping @Sendable (OpStore) throws(StoreError) -> T,
+        completion: @escaping @Sendable (Result<T, StoreError>) -> Void
+    ) {
+        replayer.read(
+            { store in completion(Result { () throws(StoreError) -> T in try work(store) }) },
+            cancel: { completion(.failure(StoreError(.closed, "the storage worker has shut down"))) })
     }
 
     /// Appends positioned ops to a document; `completion` runs on the
@@ -85,14 +98,14 @@ public final class StorageWorker: Sendable {
     public func shutdown() {
         thread.close()
         // After the commits, which may have asked for snapshots: those are
-        // written by the snapshot thread itself now.
-        snapshots.close()
+        // written by the replay thread itself now.
+        replayer.close()
         snapshotWriter.withLock { $0 = nil }
     }
 
     deinit {
         thread.closeWithoutWaiting()
-        snapshots.closeWithoutWaiting()
+        replayer.closeWithoutWaiting()
         snapshotWriter.withLock { $0 = nil }
     }
 

@@ -124,7 +124,7 @@ struct StorageWorkerTests {
     @Test func commitsAreAcknowledgedWhileASnapshotIsStillBeingMade() throws {
         let snapshotThread = DispatchSemaphore(value: 0)
         let worker = try StorageWorker(
-            path: file.path, snapshotEvery: 50, snapshotsStarted: { snapshotThread.wait() })
+            path: file.path, snapshotEvery: 50, replayStarted: { snapshotThread.wait() })
         makeDocuments(["board", "other"], in: worker)
         let history = StoreHistory(seed: 11, length: 120).positioned()
         let acknowledged = DispatchGroup()

@@ -1,0 +1,89 @@
+import EaselLocking
+import EaselProtocol
+import Foundation
+
+/// Replays documents from the log on a thread and SQLite connection of
+/// their own: rooms' loads, and snapshots, whose finished state it hands
+/// to the storage thread to write. On the storage thread a replay held
+/// every document's group commit back for as long as it took: a snapshot
+/// of a 20,000-entity document 50-250 ms in `easel chaos hostile`, and
+/// both grow with the document. Here a replay reads in a read transaction
+/// while commits go on (WAL); the storage thread only inserts a snapshot's
+/// encoded state. (Written from this connection instead, a snapshot took
+/// SQLite's write lock, and a commit that met it slept in SQLite's busy
+/// handler.)
+///
+/// Loads go before snapshots: someone is waiting for a load. Once the
+/// storage thread has shut down, a snapshot still being built is written
+/// here: nothing else writes then. Snapshots only spare replay: one that
+/// failed loses nothing (the next is taken after another `snapshotEvery`
+/// ops, or when the room unloads).
+final class Replayer: Sendable {
+    enum Job: Sendable {
+        case read(run: @Sendable (OpStore) -> Void, cancel: @Sendable () -> Void)
+        case snapshot(String)
+    }
+
+    /// Queues a finished snapshot for the storage thread; false once that
+    /// has shut down.
+    typealias Write = @Sendable (_ snapshot: EncodedSnapshot, _ document: String) -> Bool
+
+    private let thread: WorkerThread<Job>
+
+    /// Opens the second connection, after the storage worker's (which
+    /// migrates the schema).
+    init(
+        path: String, durability: Durability, metrics: MetricsBox, started: @escaping @Sendable () -> Void,
+        write: @escaping Write
+    ) throws(StoreError) {
+        let store = Locked(try OpStore(path: path, durability: durability))
+        thread = WorkerThread(name: "easel-replay", started: started, cancel: Self.cancel) { jobs in
+            store.withLock { store in
+                for case .read(let run, _) in jobs { run(store) }
+                var seen: Set<String> = []
+                for case .snapshot(let document) in jobs where seen.insert(document).inserted {
+                    do throws(StoreError) {
+                        guard let snapshot = try Self.snapshotIfBehind(document, in: store) else { continue }
+                        if !write(snapshot, document) {
+                            try store.writeSnapshot(snapshot, of: document, at: Self.now)
+                        }
+                    } catch {
+                        metrics.recordFailedSnapshot()
+                    }
+                }
+            }
+        }
+    }
+
+    /// Runs `run` with this connection; `cancel` instead once the thread
+    /// has shut down.
+    func read(_ run: @escaping @Sendable (OpStore) -> Void, cancel: @escaping @Sendable () -> Void) {
+        thread.add(.read(run: run, cancel: cancel))
+    }
+
+    /// Snapshots `document` soon, unless its latest snapshot is at its head
+    /// by then.
+    func requestSnapshot(_ document: String) {
+        thread.add(.snapshot(document))
+    }
+
+    /// Finishes what was asked for, and ends the thread.
+    func close() {
+        thread.close()
+    }
+
+    func closeWithoutWaiting() {
+        thread.closeWithoutWaiting()
+    }
+
+    static var now: Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
+
+    @Sendable private static func cancel(_ job: Job) {
+        if case .read(_, let cancel) = job { cancel() }
+    }
+
+    private static func snapshotIfBehind(_ document: String, in store: OpStore) throws(StoreError) -> EncodedSnapshot? {
+        guard try store.latestSnapshotPosition(of: document) ?? 0 < store.head(of: document) else { return nil }
+        return try store.encodedSnapshot(of: document)
+    }
+}
