@@ -146,6 +146,31 @@ struct StorageWorkerTests {
         #expect(snapshot.position == 120, "the snapshot asked for is made at shutdown, at the head it reads")
     }
 
+    /// A room's load replays its document: on the storage thread a big one
+    /// held every room's commits back. Here the replay thread is stuck, a
+    /// load waits on it, and commits go on; the load then sees them.
+    @Test func commitsAreAcknowledgedWhileALoadIsStillReplaying() throws {
+        let replayThread = DispatchSemaphore(value: 0)
+        let worker = try StorageWorker(path: file.path, replayStarted: { replayThread.wait() })
+        defer { worker.shutdown() }
+        makeDocuments(["big", "other"], in: worker)
+        let loaded = Locked<LoadedDocument?>(nil)
+        let loadDone = DispatchSemaphore(value: 0)
+        worker.read({ store throws(StoreError) in try store.load("other") }) { result in
+            loaded.withLock { $0 = try? result.get() }
+            loadDone.signal()
+        }
+        let acknowledged = DispatchSemaphore(value: 0)
+        worker.append(StoreHistory(seed: 13, length: 5).positioned(), to: "other") { result in
+            #expect((try? result.get()) != nil)
+            acknowledged.signal()
+        }
+        #expect(acknowledged.wait(timeout: .now() + 10) == .success, "the commit waited for the load")
+        replayThread.signal()
+        #expect(loadDone.wait(timeout: .now() + 10) == .success)
+        #expect(loaded.value?.head == 5, "a read begun after a commit sees it")
+    }
+
     @Test func shutdownCommitsWhatWasQueuedAndRefusesWhatComesAfter() throws {
         let worker = try StorageWorker(path: file.path)
         makeDocuments(["board"], in: worker)
