@@ -9,9 +9,8 @@ import Foundation
 /// of a 20,000-entity document 50-250 ms in `easel chaos hostile`, and
 /// both grow with the document. Here a replay reads in a read transaction
 /// while commits go on (WAL); the storage thread only inserts a snapshot's
-/// encoded state. (Written from this connection instead, a snapshot took
-/// SQLite's write lock, and a commit that met it slept in SQLite's busy
-/// handler.)
+/// encoded state. (Written from this connection instead, a snapshot would
+/// hold SQLite's write lock while it wrote, and commits would wait for it.)
 ///
 /// Loads go before snapshots: someone is waiting for a load. Once the
 /// storage thread has shut down, a snapshot still being built is written

@@ -7,6 +7,27 @@ import Testing
 /// walk every record each frame) say what a walk of every record says.
 @Suite("Indexes kept as ops apply")
 struct DocumentIndexTests {
+    @Test(
+        "the blobs a document shows are its background's, then its visible images' as its entities read them, in order, each once"
+    )
+    func shownBlobsAgreeWithTheEntities() {
+        var imagesSeen = 0
+        for seed in propertySeeds(count: 200, label: "shown blobs") {
+            var scenario = ConvergenceScenario(seed: seed)
+            scenario.run()
+            var random = SeededRandom(seed: seed)
+            let document = Document(applying: scenario.log.shuffled(using: &random))
+            var expected = document.background.image.map { [$0.blob] } ?? []
+            for entity in document.entities {
+                guard case .image(let blob, _, _) = entity.content else { continue }
+                imagesSeen += 1
+                if !expected.contains(blob) { expected.append(blob) }
+            }
+            #expect(document.shownBlobs == expected, "scenario \(seed)")
+        }
+        #expect(imagesSeen > 0, "no scenario left an image visible: the test no longer exercises them")
+    }
+
     @Test("the visible count and the erasers agree with a walk of every record after every op, in any order")
     func indexesAgreeWithAWalkAfterEveryOp() {
         var erasersSeen = 0
