@@ -32,7 +32,8 @@ final class FrontDoor: Sendable {
     /// closed, so the refusal is not lost to a reset.
     static let drainSeconds = 1.0
     /// The kernel's send buffer for each connection (Linux doubles it for
-    /// its own bookkeeping). Left to itself, loopback grows a buffer to
+    /// its own bookkeeping, and caps it at `net.core.wmem_max`, 208 KiB on
+    /// a stock kernel: the smaller bound then holds). Left to itself, loopback grows a buffer to
     /// 4 MB: 200 joiners that never read made the kernel copy and hold
     /// hundreds of megabytes, the service thread spent half its time in
     /// `send`, and every other document's acks waited (Docs/RELIABILITY.md).
@@ -155,9 +156,12 @@ final class FrontDoor: Sendable {
                     continue
                 }
                 guard let connection = waiting[socket] else { continue }
-                let ended = readyEvents[index] & (EPOLLRDHUP.rawValue | EPOLLHUP.rawValue | EPOLLERR.rawValue) != 0
+                let hungUp = readyEvents[index] & (EPOLLRDHUP.rawValue | EPOLLHUP.rawValue | EPOLLERR.rawValue) != 0
                 if connection.draining {
-                    if ended || !drain(socket, into: &buffer) { forget(socket, in: &waiting) }
+                    // Read to the end even when the client has hung up: a
+                    // socket closed with bytes unread ends in a reset, not
+                    // a close, which some clients take as a lost answer.
+                    if !drain(socket, into: &buffer) { forget(socket, in: &waiting) }
                     continue
                 }
                 let count = recv(socket, &buffer, buffer.count, Int32(MSG_DONTWAIT | MSG_PEEK))
@@ -167,20 +171,20 @@ final class FrontDoor: Sendable {
                 }
                 if count <= connection.peeked {
                     // Nothing new, and nothing more can come.
-                    if ended { forget(socket, in: &waiting) }
+                    if hungUp { forget(socket, in: &waiting) }
                     continue
                 }
                 switch RequestHead.check(buffer[..<count]) {
                 case .incomplete:
                     waiting[socket]?.peeked = count
-                    if ended { forget(socket, in: &waiting) }
+                    if hungUp { forget(socket, in: &waiting) }
                 case .complete:
                     waiting[socket] = nil
                     watch(socket, 0, change: EPOLL_CTL_DEL)
                     handOver(socket)
                 case .refused(let refusal):
                     refused(refusal, Self.peer(of: socket))
-                    waiting[socket] = refuse(socket, refusal, at: now)
+                    refuse(socket, refusal, at: now, in: &waiting, through: &buffer)
                 }
             }
             for (socket, connection) in waiting where now > connection.deadline {
@@ -188,7 +192,7 @@ final class FrontDoor: Sendable {
                     forget(socket, in: &waiting)
                 } else {
                     refused(.tooSlow, Self.peer(of: socket))
-                    waiting[socket] = refuse(socket, .tooSlow, at: now)
+                    refuse(socket, .tooSlow, at: now, in: &waiting, through: &buffer)
                 }
             }
         }
@@ -207,16 +211,31 @@ final class FrontDoor: Sendable {
         waiting[socket] = nil
     }
 
+    /// Answers a refused head and starts draining the connection: what it
+    /// sent (the head, only peeked at so far) is read now, since no new
+    /// edge comes for bytes already there.
+    private func refuse(
+        _ socket: Int32, _ refusal: RequestHead.Refusal, at now: Double, in waiting: inout [Int32: Waiting],
+        through buffer: inout [UInt8]
+    ) {
+        waiting[socket] = refuse(socket, refusal, at: now)
+        if !drain(socket, into: &buffer) { forget(socket, in: &waiting) }
+    }
+
     /// Reads and drops what a refused connection sent, to the end of what
-    /// is there (edge-triggered, nothing else would say more is waiting);
-    /// false once it has closed.
+    /// is there (edge-triggered, nothing else would say more is waiting),
+    /// but at most `drainReadsPerTurn` reads, so one that keeps sending
+    /// cannot hold the door; false once it has closed.
     private func drain(_ socket: Int32, into buffer: inout [UInt8]) -> Bool {
-        while true {
+        for _ in 0..<Self.drainReadsPerTurn {
             let count = recv(socket, &buffer, buffer.count, Int32(MSG_DONTWAIT))
             if count > 0 { continue }
             return count < 0 && (errno == EAGAIN || errno == EINTR)
         }
+        return true
     }
+
+    static let drainReadsPerTurn = 8
 
     private func acceptAll(into waiting: inout [Int32: Waiting], at now: Double) {
         while waiting.count < Self.pendingLimit {

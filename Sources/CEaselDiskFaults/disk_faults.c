@@ -168,20 +168,25 @@ static void release(FaultFile *f) {
     HeldFile *h = f->held;
     if (!h) return;
     f->held = NULL;
+    // The last handle writes out and unlists under `openLock`, so a handle
+    // opened meanwhile waits, then finds the writes in the file, not a
+    // fresh, empty list beside writes still going in.
     pthread_mutex_lock(&openLock);
-    int last = --h->handles == 0;
-    if (last) {
-        for (HeldFile **link = &heldFiles; *link; link = &(*link)->next) {
-            if (*link == h) {
-                *link = h->next;
-                break;
-            }
+    if (--h->handles > 0) {
+        pthread_mutex_unlock(&openLock);
+        return;
+    }
+    pthread_mutex_lock(&h->lock);
+    writeHeld(h, f->real);
+    dropHeld(h);
+    pthread_mutex_unlock(&h->lock);
+    for (HeldFile **link = &heldFiles; *link; link = &(*link)->next) {
+        if (*link == h) {
+            *link = h->next;
+            break;
         }
     }
     pthread_mutex_unlock(&openLock);
-    if (!last) return;
-    writeHeld(h, f->real);
-    dropHeld(h);
     pthread_mutex_destroy(&h->lock);
     free(h->name);
     free(h);

@@ -96,6 +96,12 @@ public final class StorageWorker: Sendable {
     /// queue drains after. Work added afterwards fails with `.closed`, its
     /// completion called at once on the caller's thread.
     public func shutdown() {
+        if thread.closeWithoutWaiting() {
+            // On the storage thread: nothing may wait here, the replay
+            // thread included.
+            replayer.closeWithoutWaiting()
+            return
+        }
         thread.close()
         // After the commits, which may have asked for snapshots: those are
         // written by the replay thread itself now.

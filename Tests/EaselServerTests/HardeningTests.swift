@@ -65,9 +65,14 @@ final class HardeningTests {
         let report = try flood.finish()
         #expect(report["close"] as? Int == 4001)
         #expect(report["errors"] as? [Int] == [400])
-        // The burst (twice the rate) got through and was acknowledged.
-        #expect((report["acks"] as? Int ?? 0) >= 100)
         #expect((bystander["acked"] as? [Int])?.count == 5)
+        // The burst (twice the rate) got through and is stored. Its acks
+        // race the close: those not out when the strikes run out are
+        // dropped with the connection (a client resends, and the server
+        // knows the resend), so how many arrive depends on the load.
+        #expect((report["acks"] as? Int ?? 0) > 0)
+        let stored = try OutsideClient.run(["\(server.port)", "welcome-size", "hostile/push"])
+        #expect((stored["ops"] as? Int ?? 0) >= 2 * 100 + 5, "\(stored)")
         #expect(peak.stop() < Self.memoryBound)
     }
 
@@ -91,7 +96,10 @@ final class HardeningTests {
         let server = try serve(["--max-queued-bytes", "262144"])
         defer { server.kill() }
         let peak = PeakMemory(of: server)
-        let report = try OutsideClient.run(["\(server.port)", "slow-reader", "hostile/slow", "24"])
+        // More than loopback would let the kernel buffer (4 MB), and few
+        // enough pushes that the reader is back within the 5 s the server
+        // gives a closing connection to take its close frame.
+        let report = try OutsideClient.run(["\(server.port)", "slow-reader", "hostile/slow", "6"])
         #expect(report["close"] as? Int == 4002)
         #expect(report["writer_ok"] as? Bool == true)
         #expect(peak.stop() < Self.memoryBound)

@@ -126,9 +126,11 @@ async def push_latency(uri, document, count):
 
 
 async def burst(uri, document, pushes):
-    """Pushes of 1 to 401 ops sent back to back without waiting for acks,
+    """Pushes of 1 to 501 ops sent back to back without waiting for acks,
     so the watcher's ops arrive as many frames of every length class
-    (under 126 bytes, 16-bit and 64-bit lengths), several to a write."""
+    (under 126 bytes, 16-bit and 64-bit lengths), several to a write. The
+    biggest push alone needs a 64-bit length (about 75 kB), whether or not
+    the server's commits happen to coalesce pushes into one message."""
     writer_replica = "00000000000000f6"
     async with websockets.connect(uri, subprotocols=JSON, max_size=None) as writer, \
             websockets.connect(uri, subprotocols=JSON, max_size=None) as watcher:
@@ -139,7 +141,7 @@ async def burst(uri, document, pushes):
         counter, sent = 0, []
         for index in range(pushes):
             ops = []
-            for _ in range(1 + (index * 37) % 401):
+            for _ in range(1 + (index * 37) % 501):
                 counter += 1
                 ops.append(create_emoji(counter, writer_replica))
                 sent.append(f"{counter}@{writer_replica}")
