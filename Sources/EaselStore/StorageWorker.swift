@@ -67,9 +67,20 @@ public final class StorageWorker: Sendable {
         _ work: @escaping @Sendable (OpStore) throws(StoreError) -> T,
         completion: @escaping @Sendable (Result<T, StoreError>) -> Void
     ) {
-        replayer.read(
+        let (run, cancel) = Self.job(work, completion: completion)
+        replayer.read(run, cancel: cancel)
+    }
+
+    /// `work` and its completion as a job's two ends: what runs with the
+    /// store, and what a worker that has shut down calls instead.
+    private static func job<T: Sendable>(
+        _ work: @escaping @Sendable (OpStore) throws(StoreError) -> T,
+        completion: @escaping @Sendable (Result<T, StoreError>) -> Void
+    ) -> (run: @Sendable (OpStore) -> Void, cancel: @Sendable () -> Void) {
+        (
             { store in completion(Result { () throws(StoreError) -> T in try work(store) }) },
-            cancel: { completion(.failure(StoreError(.closed, "the storage worker has shut down"))) })
+            { completion(.failure(StoreError(.closed, "the storage worker has shut down"))) }
+        )
     }
 
     /// Appends positioned ops to a document; `completion` runs on the
@@ -84,10 +95,8 @@ public final class StorageWorker: Sendable {
         _ work: @escaping @Sendable (OpStore) throws(StoreError) -> T,
         completion: @escaping @Sendable (Result<T, StoreError>) -> Void
     ) {
-        thread.add(
-            .perform(
-                run: { store in completion(Result { () throws(StoreError) -> T in try work(store) }) },
-                cancel: { completion(.failure(StoreError(.closed, "the storage worker has shut down"))) }))
+        let (run, cancel) = Self.job(work, completion: completion)
+        thread.add(.perform(run: run, cancel: cancel))
     }
 
     /// Stops taking work, finishes what was queued (committing it), and
