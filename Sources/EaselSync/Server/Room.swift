@@ -41,12 +41,7 @@ final class Room {
     /// Per replica, the highest counter among ops at or below
     /// `retainedBase`: a resend at or below it is a duplicate.
     var highWaterBelowRetained: [ReplicaID: UInt64] = [:]
-    private var snapshotCache: (head: UInt64, ops: [Op])?
-    /// The cached snapshot as each older protocol version is sent it:
-    /// joiners speaking one come together too, and converting 20,000 ops
-    /// for each of them took a fifth of the service thread in
-    /// `easel chaos hostile`. Emptied whenever the snapshot is rebuilt.
-    private var spokenSnapshots: [UInt32: [Op]] = [:]
+    private var snapshotCache: SnapshotCache?
     /// What the document holds, committed and pending, against the
     /// per-document limits.
     var content = DocumentContent()
@@ -133,8 +128,7 @@ final class Room {
         // snapshot ops: the first welcome sends them, not a rebuild of them
         // (at 50,000 entities an eighth of a cold join's time).
         if let snapshot = history.snapshot, history.tail.isEmpty {
-            snapshotCache = (head, snapshot.state)
-            spokenSnapshots = [:]
+            snapshotCache = SnapshotCache(head: head, ops: snapshot.state)
         }
         trimRetained()
         isLoaded = true
@@ -247,18 +241,14 @@ final class Room {
             return Welcome.Content.tail(Array(retained[Int(since.position - retainedBase)...]))
                 .spoken(in: version, texts: committed)
         }
-        let ops: [Op]
-        if let cached = snapshotCache, cached.head == head {
-            ops = cached.ops
-        } else {
-            ops = committed.snapshotOps
-            snapshotCache = (head, ops)
-            spokenSnapshots = [:]
-        }
-        guard version < WireProtocol.version else { return .snapshot(ops) }
-        if let spoken = spokenSnapshots[version] { return .snapshot(spoken) }
-        let spoken = ops.spoken(in: version, texts: committed)
-        spokenSnapshots[version] = spoken
+        var cache =
+            snapshotCache.flatMap { $0.head == head ? $0 : nil }
+            ?? SnapshotCache(head: head, ops: committed.snapshotOps)
+        defer { snapshotCache = cache }
+        guard version < WireProtocol.version else { return .snapshot(cache.ops) }
+        if let spoken = cache.spoken[version] { return .snapshot(spoken) }
+        let spoken = cache.ops.spoken(in: version, texts: committed)
+        cache.spoken[version] = spoken
         return .snapshot(spoken)
     }
 
@@ -302,6 +292,16 @@ final class Room {
         retained.append(op)
         undelivered.append(op)
     }
+}
+
+/// The state's snapshot ops at one head, built once for every joiner, and
+/// as each older protocol version is sent them: joiners speaking one come
+/// together too, and converting 20,000 ops for each of them took a fifth of
+/// the service thread in `easel chaos hostile`. A new head makes a new one.
+private struct SnapshotCache {
+    let head: UInt64
+    let ops: [Op]
+    var spoken: [UInt32: [Op]] = [:]
 }
 
 /// A joined connection.
