@@ -122,7 +122,8 @@ public final class EaselServer: Sendable {
         options.logger.info(
             "serving",
             metadata: [
-                "url": "\(url)", "database": "\(options.databasePath)", "durability": "\(options.durability.rawValue)",
+                "url": "\(url)", "event_loop": "\(host.eventLoop)", "database": "\(options.databasePath)",
+                "durability": "\(options.durability.rawValue)",
                 "access": "\(options.secret == nil ? "no tokens, loopback only" : "tokens required")",
                 "web": "\(options.webFolder ?? "none")", "max_connections": "\(limits.connections)",
                 "max_rooms": "\(limits.rooms)", "max_message_bytes": "\(limits.messageBytes)",

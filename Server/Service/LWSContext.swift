@@ -7,8 +7,12 @@ import Foundation
 /// HTTP, and the collaboration protocol in both encodings), the vhost, and
 /// the C memory lws keeps pointers into for the context's lifetime. It does
 /// not listen: the front door accepts and `adopt` hands connections over.
+/// It runs on a libev loop (epoll) of its own, a turn at a time.
 final class LWSContext {
     private let context: OpaquePointer
+    private let loop: UnsafeMutableRawPointer
+    /// lws reads the loop from here while the context starts.
+    private let foreignLoops: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     private let vhost: OpaquePointer
     private let cStrings: [UnsafeMutablePointer<CChar>]
     private let protocols: UnsafeMutablePointer<lws_protocols>
@@ -47,6 +51,14 @@ final class LWSContext {
         options[0].value = UnsafePointer(cString(""))
         options[0].options = UnsafePointer(options + 1)
 
+        guard let loop = easel_ev_loop_new() else {
+            protocols.deallocate()
+            options.deallocate()
+            throw ServeError("cannot start an event loop (libev)")
+        }
+        let foreignLoops = UnsafeMutablePointer<UnsafeMutableRawPointer?>.allocate(capacity: 1)
+        foreignLoops.initialize(to: loop)
+
         var info = lws_context_creation_info()
         // The front door listens and hands connections over.
         info.port = Int32(easel_lws_no_listen)
@@ -55,18 +67,25 @@ final class LWSContext {
         info.protocols = UnsafePointer(protocols)
         info.pvo = UnsafePointer(options)
         info.vhost_name = UnsafePointer(cString("easel"))
-        info.options = easel_lws_server_options
+        info.options = easel_lws_server_options | easel_lws_libev_option
+        info.foreign_loops = foreignLoops
         info.user = user
         guard let context = lws_create_context(&info) else {
             protocols.deallocate()
             options.deallocate()
-            throw ServeError("cannot start libwebsockets")
+            foreignLoops.deallocate()
+            easel_ev_loop_destroy(loop)
+            throw ServeError("cannot start libwebsockets (on libev: is libwebsockets-evlib-ev installed?)")
         }
         guard let vhost = lws_get_vhost_by_name(context, "easel") else {
             lws_context_destroy(context)
+            foreignLoops.deallocate()
+            easel_ev_loop_destroy(loop)
             throw ServeError("cannot start libwebsockets")
         }
         self.context = context
+        self.loop = loop
+        self.foreignLoops = foreignLoops
         self.vhost = vhost
         cStrings = strings
     }
@@ -74,15 +93,22 @@ final class LWSContext {
     /// Destroying the context closes what is left, calling back for each.
     deinit {
         lws_context_destroy(context)
+        // lws stopped its watchers; the loop is ours to end.
+        easel_ev_loop_destroy(loop)
+        foreignLoops.deallocate()
         protocols.deallocate()
         vhostOptions.deallocate()
         for string in cStrings { free(string) }
     }
 
-    /// One turn of the service loop.
+    /// One turn of the service loop: waits for something to happen (a
+    /// socket, a timer, a wake), then handles what is ready.
     func service() {
-        _ = lws_service(context, 0)
+        easel_ev_run_once(loop)
     }
+
+    /// The loop's way of waiting ("epoll" on Linux), for the log.
+    var backend: String { String(cString: easel_ev_backend_name(loop)) }
 
     /// Wakes the service loop; the only call safe from another thread.
     func wake() {

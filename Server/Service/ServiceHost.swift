@@ -62,6 +62,9 @@ final class ServiceHost: @unchecked Sendable {
     /// system chose for port 0).
     var port: Int { frontDoor.port }
 
+    /// How the service loop waits for its connections ("epoll" on Linux).
+    var eventLoop: String { lws?.backend ?? "none" }
+
     init(
         host: String, port: Int, storage: any RoomStorage, metrics: ServerMetrics, configuration: ServerConfiguration,
         site: WebSite?, blobs: any BlobStorage, blobLimits: BlobLimits, authenticate: @escaping Authenticator,

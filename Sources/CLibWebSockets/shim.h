@@ -4,6 +4,10 @@
 #define EASEL_LWS_SHIM_H
 
 #include <libwebsockets.h>
+// Without libev 3's names, whose function ev_loop would clash with the
+// type of the same name in Swift.
+#define EV_COMPAT3 0
+#include <ev.h>
 #if defined(__linux__) && defined(__GLIBC__)
 #include <malloc.h>
 #endif
@@ -20,6 +24,38 @@ static const size_t easel_lws_pre = LWS_PRE;
 
 static const unsigned long long easel_lws_server_options =
     LWS_SERVER_OPTION_VALIDATE_UTF8 | LWS_SERVER_OPTION_DISABLE_IPV6;
+
+// The server's lws runs on a libev loop of its own making (a "foreign"
+// loop) instead of lws's poll() loop, which scans every connection each
+// turn: libev waits with epoll, so a turn costs what is active, not what
+// is open. lws's own libev loop would never return from lws_service;
+// driving a foreign one a turn at a time keeps the service loop ours.
+static const unsigned long long easel_lws_libev_option = LWS_SERVER_OPTION_LIBEV;
+
+static inline void *easel_ev_loop_new(void) {
+    return ev_loop_new(EVFLAG_AUTO | EVFLAG_NOENV);
+}
+
+// "epoll" where the kernel has it.
+static inline const char *easel_ev_backend_name(void *loop) {
+    switch (ev_backend((struct ev_loop *)loop)) {
+    case EVBACKEND_EPOLL: return "epoll";
+    case EVBACKEND_POLL: return "poll";
+    case EVBACKEND_SELECT: return "select";
+    case EVBACKEND_KQUEUE: return "kqueue";
+    default: return "other";
+    }
+}
+
+// Waits for at least one event (or a due timer), handles what is ready,
+// and returns.
+static inline void easel_ev_run_once(void *loop) {
+    ev_run((struct ev_loop *)loop, EVRUN_ONCE);
+}
+
+static inline void easel_ev_loop_destroy(void *loop) {
+    ev_loop_destroy((struct ev_loop *)loop);
+}
 
 static inline int easel_lws_write_message(struct lws *wsi, unsigned char *payload, size_t length, int text) {
     return lws_write(wsi, payload, length, text ? LWS_WRITE_TEXT : LWS_WRITE_BINARY);

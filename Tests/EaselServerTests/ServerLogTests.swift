@@ -40,6 +40,13 @@ struct ServerLogTests {
         #expect(Array(order.suffix(2)) == ["stopping: closing every connection", "stopped: storage flushed"])
     }
 
+    @Test func theServiceLoopWaitsWithEpollSoATurnCostsWhatIsActiveNotEveryOpenConnection() throws {
+        let server = try ServerProcess(database: temporaryDatabase())
+        defer { server.kill() }
+        let serving = try #require(server.awaitRecord("serving"))
+        #expect(serving["event_loop"] as? String == "epoll")
+    }
+
     @Test func refusalsAreLoggedByCodeAndAFloodIsCountedInOneSummaryLine() throws {
         let server = try ServerProcess(
             database: temporaryDatabase(), arguments: ["--refusal-log-lines", "2", "--refusal-log-window-ms", "1000"])
