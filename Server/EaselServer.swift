@@ -151,7 +151,11 @@ public final class EaselServer: Sendable {
 }
 
 /// Wakes the service thread every 50 ms so timers run: an lws timer that
-/// short burns a core (seen with libwebsockets 4.1 here).
+/// short burns a core (seen with libwebsockets 4.1 here). lws's own timers
+/// (the close and HTTP timeouts) lean on it too: on the libev loop they
+/// run from lws's idle watcher, which only a socket event starts, so this
+/// wake bounds their delay to about 50 ms while the loop has quiet moments
+/// (Docs/server.md).
 private final class Ticker: Sendable {
     private let host: ServiceHost
     /// Whether it runs, and whether it started (so `stop` knows to wait).
