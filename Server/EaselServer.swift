@@ -71,7 +71,7 @@ public final class EaselServer: Sendable {
         do {
             worker = try StorageWorker(
                 path: options.databasePath, durability: options.durability, faults: options.storageFaults,
-                replayStarted: { _ = easel_lower_thread_priority(StoreBlobStorage.niceness) })
+                snapshotsStarted: { _ = easel_lower_thread_priority(StoreBlobStorage.niceness) })
             blobStorage = try StoreBlobStorage(besideDatabase: options.databasePath, durability: options.durability)
         } catch {
             throw ServeError("cannot open the database \(options.databasePath): \(error)")

@@ -6,7 +6,7 @@ import Foundation
 
 /// EaselStore (SQLite) behind the rooms' storage port: appends run on the
 /// storage worker's thread and answer there; a load marks the document as
-/// served there, then replays it on the replay thread and answers there.
+/// served there, then replays it on the load thread and answers there.
 ///
 /// A document loads as an empty history of a new epoch the first time
 /// anyone opens it, and is marked as served by this process, so `easel db`

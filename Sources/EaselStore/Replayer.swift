@@ -12,9 +12,14 @@ import Foundation
 /// encoded state. (Written from this connection instead, a snapshot would
 /// hold SQLite's write lock while it wrote, and commits would wait for it.)
 ///
-/// Loads go before snapshots: someone is waiting for a load. Once the
-/// storage thread has shut down, a snapshot still being built is written
-/// here: nothing else writes then. Snapshots only spare replay: one that
+/// A storage worker has two: one for loads, at the server's priority,
+/// since someone is waiting for each; one for snapshots, which only spare
+/// later replays and may run below it (`easel serve` gives that thread
+/// nice 10). While they shared one thread at nice 10, a joiner of a
+/// 50,000-entity document got no welcome within a minute on a machine
+/// busy with the whole test suite under AddressSanitizer. Once the
+/// storage thread has shut down, a snapshot
+/// still being built is written here: nothing else writes then. One that
 /// failed loses nothing (the next is taken after another `snapshotEvery`
 /// ops, or when the room unloads).
 final class Replayer: Sendable {
@@ -32,11 +37,11 @@ final class Replayer: Sendable {
     /// Opens the second connection, after the storage worker's (which
     /// migrates the schema).
     init(
-        path: String, durability: Durability, metrics: MetricsBox, started: @escaping @Sendable () -> Void,
-        write: @escaping Write
+        name: String, path: String, durability: Durability, metrics: MetricsBox,
+        started: @escaping @Sendable () -> Void, write: @escaping Write
     ) throws(StoreError) {
         let store = Locked(try OpStore(path: path, durability: durability))
-        thread = WorkerThread(name: "easel-replay", started: started, cancel: Self.cancel) { jobs in
+        thread = WorkerThread(name: name, started: started, cancel: Self.cancel) { jobs in
             store.withLock { store in
                 for case .read(let run, _) in jobs { run(store) }
                 var seen: Set<String> = []

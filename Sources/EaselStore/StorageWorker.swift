@@ -9,31 +9,32 @@ import Foundation
 /// Each append runs in its own savepoint, so one room's failure (a gap, a
 /// duplicate) fails only that append. If the commit itself fails, every
 /// append in it fails. Other work runs between commits on the same
-/// thread, which alone writes; documents are replayed (rooms' loads,
-/// snapshots) on a thread and connection of their own (`Replayer`).
+/// thread, which alone writes; documents are replayed on threads and
+/// connections of their own (`Replayer`): rooms' loads on one, snapshots
+/// on another.
 public final class StorageWorker: Sendable {
     public typealias Completion = @Sendable (Result<Void, StoreError>) -> Void
 
     private let thread: WorkerThread<Job>
     private let state: WorkerState
-    private let replayer: Replayer
-    /// Where the replay thread hands finished snapshots: this worker's
+    private let loader: Replayer
+    private let snapshotter: Replayer
+    /// Where the snapshot thread hands finished snapshots: this worker's
     /// thread, until it shuts down.
     private let snapshotWriter = Locked<WorkerThread<Job>?>(nil)
 
     /// Opens the store (on the calling thread) and starts the worker.
-    /// `replayStarted` runs first on the replay thread (to lower its
-    /// priority, say).
+    /// `snapshotsStarted` runs first on the snapshot thread (to lower its
+    /// priority, say), `loadsStarted` on the load thread.
     public init(
         path: String, durability: Durability = .full, snapshotEvery: Int = 10_000,
-        faults: StorageFaults = StorageFaults(), replayStarted: @escaping @Sendable () -> Void = {}
+        faults: StorageFaults = StorageFaults(), snapshotsStarted: @escaping @Sendable () -> Void = {},
+        loadsStarted: @escaping @Sendable () -> Void = {}
     ) throws(StoreError) {
         let store = try OpStore(path: path, durability: durability)
         let metrics = MetricsBox()
         let writer = snapshotWriter
-        replayer = try Replayer(
-            path: path, durability: durability, metrics: metrics, started: replayStarted
-        ) { snapshot, document in
+        let write: Replayer.Write = { snapshot, document in
             let now = Replayer.now
             return writer.value?.add(
                 .perform(
@@ -45,21 +46,27 @@ public final class StorageWorker: Sendable {
                         }
                     }, cancel: {})) ?? false
         }
+        loader = try Replayer(
+            name: "easel-load", path: path, durability: durability, metrics: metrics, started: loadsStarted,
+            write: write)
+        snapshotter = try Replayer(
+            name: "easel-snapshot", path: path, durability: durability, metrics: metrics, started: snapshotsStarted,
+            write: write)
         state = WorkerState(
             store: store, snapshotEvery: snapshotEvery, faults: faults, metrics: metrics,
-            requestSnapshot: replayer.requestSnapshot)
+            requestSnapshot: snapshotter.requestSnapshot)
         thread = WorkerThread(name: "easel-storage", cancel: Job.cancel, run: state.run)
         snapshotWriter.withLock { $0 = thread }
     }
 
-    /// Snapshots a document soon, on the replay thread, unless its latest
+    /// Snapshots a document soon, on the snapshot thread, unless its latest
     /// snapshot is at its head by then: after a room unloads, so the next
     /// load replays little.
     public func snapshot(_ document: String) {
-        replayer.requestSnapshot(document)
+        snapshotter.requestSnapshot(document)
     }
 
-    /// Runs `work` on the replay thread, with its own connection, so a
+    /// Runs `work` on the load thread, with its own connection, so a
     /// long read (a big document's load) holds no commit back. Reads only:
     /// a read sees every commit that finished before it began. `completion`
     /// runs there, or at once if the worker has shut down.
@@ -68,7 +75,7 @@ public final class StorageWorker: Sendable {
         completion: @escaping @Sendable (Result<T, StoreError>) -> Void
     ) {
         let (run, cancel) = Self.job(work, completion: completion)
-        replayer.read(run, cancel: cancel)
+        loader.read(run, cancel: cancel)
     }
 
     /// `work` and its completion as a job's two ends: what runs with the
@@ -107,20 +114,23 @@ public final class StorageWorker: Sendable {
     public func shutdown() {
         if thread.closeWithoutWaiting() {
             // On the storage thread: nothing may wait here, the replay
-            // thread included.
-            replayer.closeWithoutWaiting()
+            // threads included.
+            loader.closeWithoutWaiting()
+            snapshotter.closeWithoutWaiting()
             return
         }
         thread.close()
+        loader.close()
         // After the commits, which may have asked for snapshots: those are
-        // written by the replay thread itself now.
-        replayer.close()
+        // written by the snapshot thread itself now.
+        snapshotter.close()
         snapshotWriter.withLock { $0 = nil }
     }
 
     deinit {
         thread.closeWithoutWaiting()
-        replayer.closeWithoutWaiting()
+        loader.closeWithoutWaiting()
+        snapshotter.closeWithoutWaiting()
         snapshotWriter.withLock { $0 = nil }
     }
 

@@ -124,7 +124,7 @@ struct StorageWorkerTests {
     @Test func commitsAreAcknowledgedWhileASnapshotIsStillBeingMade() throws {
         let snapshotThread = DispatchSemaphore(value: 0)
         let worker = try StorageWorker(
-            path: file.path, snapshotEvery: 50, replayStarted: { snapshotThread.wait() })
+            path: file.path, snapshotEvery: 50, snapshotsStarted: { snapshotThread.wait() })
         makeDocuments(["board", "other"], in: worker)
         let history = StoreHistory(seed: 11, length: 120).positioned()
         let acknowledged = DispatchGroup()
@@ -147,11 +147,11 @@ struct StorageWorkerTests {
     }
 
     /// A room's load replays its document: on the storage thread a big one
-    /// held every room's commits back. Here the replay thread is stuck, a
+    /// held every room's commits back. Here the load thread is stuck, a
     /// load waits on it, and commits go on; the load then sees them.
     @Test func commitsAreAcknowledgedWhileALoadIsStillReplaying() throws {
         let replayThread = DispatchSemaphore(value: 0)
-        let worker = try StorageWorker(path: file.path, replayStarted: { replayThread.wait() })
+        let worker = try StorageWorker(path: file.path, loadsStarted: { replayThread.wait() })
         defer { worker.shutdown() }
         makeDocuments(["big", "other"], in: worker)
         let loaded = Locked<LoadedDocument?>(nil)
@@ -169,6 +169,32 @@ struct StorageWorkerTests {
         replayThread.signal()
         #expect(loadDone.wait(timeout: .now() + 10) == .success)
         #expect(loaded.value?.head == 5, "a read begun after a commit sees it")
+    }
+
+    /// Someone waits for a load, nobody for a snapshot, which runs below
+    /// the server's priority: a load never queues behind one. Here the
+    /// snapshot thread is stuck with a snapshot asked for, and a load is
+    /// answered all the same.
+    @Test func aLoadIsAnsweredWhileASnapshotIsStuck() throws {
+        let snapshotThread = DispatchSemaphore(value: 0)
+        let worker = try StorageWorker(
+            path: file.path, snapshotEvery: 50, snapshotsStarted: { snapshotThread.wait() })
+        makeDocuments(["board"], in: worker)
+        let committed = DispatchSemaphore(value: 0)
+        worker.append(StoreHistory(seed: 14, length: 60).positioned(), to: "board") { _ in committed.signal() }
+        #expect(committed.wait(timeout: .now() + 30) == .success)
+        worker.snapshot("board")
+        let loaded = Locked<LoadedDocument?>(nil)
+        let loadDone = DispatchSemaphore(value: 0)
+        worker.read({ store throws(StoreError) in try store.load("board") }) { result in
+            loaded.withLock { $0 = try? result.get() }
+            loadDone.signal()
+        }
+        #expect(loadDone.wait(timeout: .now() + 30) == .success, "the load waited for the snapshot thread")
+        #expect(loaded.value?.head == 60)
+        snapshotThread.signal()
+        worker.shutdown()
+        #expect(try OpStore(path: file.path).latestSnapshot(of: "board")?.position == 60)
     }
 
     @Test func shutdownCommitsWhatWasQueuedAndRefusesWhatComesAfter() throws {
