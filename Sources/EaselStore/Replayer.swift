@@ -34,7 +34,7 @@ final class Replayer: Sendable {
 
     private let thread: WorkerThread<Job>
 
-    /// Opens the second connection, after the storage worker's (which
+    /// Opens a connection of its own, after the storage worker's (which
     /// migrates the schema).
     init(
         name: String, path: String, durability: Durability, metrics: MetricsBox,

@@ -46,12 +46,19 @@ public final class StorageWorker: Sendable {
                         }
                     }, cancel: {})) ?? false
         }
-        loader = try Replayer(
+        let loader = try Replayer(
             name: "easel-load", path: path, durability: durability, metrics: metrics, started: loadsStarted,
             write: write)
-        snapshotter = try Replayer(
-            name: "easel-snapshot", path: path, durability: durability, metrics: metrics, started: snapshotsStarted,
-            write: write)
+        do throws(StoreError) {
+            snapshotter = try Replayer(
+                name: "easel-snapshot", path: path, durability: durability, metrics: metrics,
+                started: snapshotsStarted, write: write)
+        } catch {
+            // Its thread runs already, and nothing else would end it.
+            loader.close()
+            throw error
+        }
+        self.loader = loader
         state = WorkerState(
             store: store, snapshotEvery: snapshotEvery, faults: faults, metrics: metrics,
             requestSnapshot: snapshotter.requestSnapshot)
