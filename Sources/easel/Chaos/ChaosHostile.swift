@@ -129,11 +129,12 @@ struct ChaosHostile: ParsableCommand {
             var problems: [String] = []
             if !alive || !quiet.alive || !hostile.alive { problems.append("the server died") }
             // Refused whole, the push that would pass the limit leaves up to
-            // one push's worth (1,000) short of it.
-            if filled > maxDocumentEntities || filled <= maxDocumentEntities - 1000 {
+            // one push's worth short of it.
+            let perPush = HostilePusher.growerOpsPerPush
+            if filled > maxDocumentEntities || filled <= maxDocumentEntities - perPush {
                 problems.append(
                     "the big document took \(filled) entities; it may hold \(maxDocumentEntities), "
-                        + "taken 1,000 at a time")
+                        + "taken \(perPush) at a time")
             }
             let allowed = quiet.ackP99Milliseconds * allowedSlowdown
             if hostile.ackP99Milliseconds > allowed, !nonReadersOnGrownDocument {

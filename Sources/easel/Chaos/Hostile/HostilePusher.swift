@@ -136,13 +136,16 @@ final class HostilePusher: TransportDelegate, Sendable {
 }
 
 extension HostilePusher {
+    /// The grower's ops a push: as many as a push may hold.
+    static let growerOpsPerPush = 1000
+
     /// Entities, as many as a push holds, until the document is full (213).
     static func grower(
         loop: ClientLoop, port: Int, document: DocumentName, replica: ReplicaID
     ) throws -> HostilePusher {
         try HostilePusher(loop: loop, port: port, document: document, replica: replica, interval: 0.02) {
             replica, first in
-            (0..<1000).map { offset in
+            (0..<growerOpsPerPush).map { offset in
                 let id = OpID(counter: first + UInt64(offset), replica: replica)
                 let spot = Float((first + UInt64(offset)) % 100_000)
                 return Op(
