@@ -55,7 +55,9 @@ struct WelcomeCrowdTests {
             ])
         defer { server.kill() }
         // A joiner that reads: the document is in memory, its welcome measured.
-        let reader = try OutsideClient.run(["\(server.port)", "welcome-size", Self.document])
+        let reader = try OutsideClient.run([
+            "\(server.port)", "welcome-size", Self.document, "\(60 * sanitizerSlowdown)",
+        ])
         let welcomeBytes = try #require(reader["bytes"] as? Int)
         #expect(reader["ops"] as? Int == Self.entities)
         let before = try #require(server.residentBytes)

@@ -16,7 +16,7 @@ The Swift tests run it; each mode prints one JSON line of what it saw.
     easel_ws_client.py PORT push-flood DOCUMENT PUSHES
     easel_ws_client.py PORT presence-flood DOCUMENT MESSAGES
     easel_ws_client.py PORT slow-reader DOCUMENT MEBIBYTES
-    easel_ws_client.py PORT welcome-size DOCUMENT
+    easel_ws_client.py PORT welcome-size DOCUMENT [SECONDS]
     easel_ws_client.py PORT non-readers DOCUMENT COUNT SECONDS
     easel_ws_client.py PORT hello-as DOCUMENT REPLICA TOKEN|- [PROTOCOL]
     easel_ws_client.py PORT identity DOCUMENT TOKEN_A TOKEN_B
@@ -382,13 +382,14 @@ async def slow_reader(uri, document, mebibytes):
         print(json.dumps({"pushes": pushes, "close": close, "errors": errors, "writer_ok": True}))
 
 
-async def welcome_size(uri, document):
-    """Joins, reads the whole welcome, and prints its bytes, chunks and ops."""
+async def welcome_size(uri, document, seconds=60):
+    """Joins, reads the whole welcome, waiting up to SECONDS for each of its
+    chunks, and prints its bytes, chunks and ops."""
     async with websockets.connect(uri, subprotocols=JSON, max_size=None) as ws:
         await ws.send(hello(document, "0000000000000e01", "reader"))
         size, chunks, ops = 0, 0, 0
         while True:
-            text = await asyncio.wait_for(ws.recv(), 60)
+            text = await asyncio.wait_for(ws.recv(), seconds)
             message = json.loads(text)
             if message["type"] != "welcome":
                 continue
@@ -673,7 +674,7 @@ def main():
     elif mode == "hold":
         asyncio.run(hold(uri, argument))
     elif mode == "welcome-size":
-        asyncio.run(welcome_size(uri, argument))
+        asyncio.run(welcome_size(uri, argument, *map(float, sys.argv[4:5])))
     elif mode == "non-readers":
         non_readers(int(port), argument, int(sys.argv[4]), float(sys.argv[5]))
     elif mode == "state":
