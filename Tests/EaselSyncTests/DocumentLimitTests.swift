@@ -105,6 +105,31 @@ import Testing
         #expect(refused.errors(to: again).map(\.code) == [.documentFull])
     }
 
+    /// The limit is checked before the ops are vetted (a full document's
+    /// grower is refused without the cost of vetting its pushes), so 213
+    /// is the answer even when an op of the push breaks another rule.
+    @Test func aPushPastTheLimitIsRefusedWith213BeforeItsOpsAreVetted() throws {
+        let harness = try harness { $0.entitiesPerDocument = 2 }
+        let (connection, _) = harness.join(alice, as: "alice")
+        harness.push([create(1), create(2)], batch: 1, from: connection)
+        let unknown = EntityID(opID(99, bob))
+        let refused = harness.push([create(3), op(4, alice, .set(unknown, .x(1)))], batch: 2, from: connection)
+        #expect(refused.errors(to: connection).map(\.code) == [.documentFull])
+        let withinTheLimit = harness.push([op(5, alice, .set(unknown, .x(1)))], batch: 3, from: connection)
+        #expect(withinTheLimit.errors(to: connection).map(\.code) == [.unknownEntity])
+    }
+
+    @Test func aCreateRepeatedWithinOnePushCountsOnceAgainstTheLimit() throws {
+        let harness = try harness { $0.entitiesPerDocument = 2 }
+        let (connection, _) = harness.join(alice, as: "alice")
+        harness.push([create(1)], batch: 1, from: connection)
+        let repeated = harness.push([create(2), create(2)], batch: 2, from: connection)
+        #expect(repeated.errors(to: connection).isEmpty)
+        #expect(repeated.appended.map(\.op.id) == [opID(2, alice)])
+        #expect(
+            harness.push([create(3)], batch: 3, from: connection).errors(to: connection).map(\.code) == [.documentFull])
+    }
+
     @Test func resendsOfAcceptedCreatesAreNotCountedTwice() throws {
         let harness = try harness { $0.entitiesPerDocument = 2 }
         let (connection, _) = harness.join(alice, as: "alice")
