@@ -1,3 +1,4 @@
+import EaselTestSupport
 import Foundation
 import Testing
 
@@ -22,19 +23,22 @@ struct ChaosHostileTests {
         let report = folder + "-report.json"
         defer { try? FileManager.default.removeItem(atPath: report) }
         let run = try await EaselChild([
-            "chaos", "hostile", "--seconds", "15", "--documents", "4", "--churn-per-second", "50",
+            "chaos", "hostile", "--seconds", "15", "--rounds", "1", "--documents", "4", "--churn-per-second", "50",
             "--slow-handshakes", "50", "--non-readers", "30", "--max-document-entities", "5000", "--seed", "8",
             "--folder", folder, "--report", report,
         ]).finished(timeout: 300)
         // Latency is not judged here: 15 s phases beside the rest of the
         // suite say more about the suite than about the server.
         let verdict = try JSONDecoder().decode(Report.self, from: Data(contentsOf: URL(fileURLWithPath: report)))
-        let problems = verdict.problems.filter { !$0.hasPrefix("the bots' ack p99 grew") }
+        // Its memory bound is judged here, with room for a sanitizer's own.
+        let problems = verdict.problems.filter {
+            !$0.hasPrefix("the bots' ack p99 grew") && !$0.hasPrefix("the server's memory peaked")
+        }
         #expect(run.status == 0 || (!verdict.passed && problems.isEmpty), "\(run.output)\n\(run.errors)")
         #expect(verdict.lost == 0 && verdict.unsettled.isEmpty && problems.isEmpty, "\(verdict.problems)")
         #expect(verdict.grownEntities <= 5000 && verdict.grownRefusedFull > 0)
         #expect(verdict.farFlungPushes > 0 && verdict.farFlungRefused >= verdict.farFlungPushes - 1)
         #expect(verdict.slowHandshakesCut > 0 && verdict.churned > 0)
-        #expect(verdict.hostilePeakMegabytes <= verdict.memoryBoundMegabytes)
+        #expect(verdict.hostilePeakMegabytes <= verdict.memoryBoundMegabytes * sanitizerMemoryFactor)
     }
 }

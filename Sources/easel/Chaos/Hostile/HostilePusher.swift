@@ -16,6 +16,13 @@ final class HostilePusher: TransportDelegate, Sendable {
         /// Error codes the server answered with, by code.
         var refusals: [UInt16: Int] = [:]
         var connections = 0
+
+        func adding(_ other: Tally) -> Tally {
+            Tally(
+                pushes: pushes + other.pushes, acknowledgedOps: acknowledgedOps + other.acknowledgedOps,
+                refusals: refusals.merging(other.refusals, uniquingKeysWith: +),
+                connections: connections + other.connections)
+        }
     }
 
     private struct State {

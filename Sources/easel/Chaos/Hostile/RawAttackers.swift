@@ -37,6 +37,23 @@ final class RawAttackers: Sendable {
             nonReadersHeldAtMost = max(nonReadersHeldAtMost, nonReadersHeld)
         }
         var failedConnects = 0
+
+        /// Both rounds' counts: totals added, the most held at once the
+        /// larger of the two, the sockets still held left out (none are
+        /// once stopped).
+        func adding(_ other: Counts) -> Counts {
+            var sum = self
+            sum.churned += other.churned
+            sum.slowOpened += other.slowOpened
+            sum.slowCut += other.slowCut
+            sum.slowCutEarly += other.slowCutEarly
+            sum.nonReadersJoined += other.nonReadersJoined
+            sum.nonReadersCut += other.nonReadersCut
+            sum.heldAtMost = max(heldAtMost, other.heldAtMost)
+            sum.nonReadersHeldAtMost = max(nonReadersHeldAtMost, other.nonReadersHeldAtMost)
+            sum.failedConnects += other.failedConnects
+            return sum
+        }
     }
 
     private let port: Int
