@@ -25,8 +25,7 @@ public var sanitizerSlowdown: Double {
 /// it starts: 1, or more under AddressSanitizer, whose redzones around every
 /// allocation, shadow memory (an eighth of what is mapped) and quarantine
 /// of freed memory (`Tests/Sanitizers/sanitize.sh` sets it to 32 MB) the
-/// bounds were not set for. ThreadSanitizer's shadow memory is mapped
-/// outside what the bounds sample as resident, and every bound held under it.
+/// bounds were not set for. Every bound held under ThreadSanitizer as set.
 public var sanitizerMemoryFactor: Double {
     environment("EASEL_SANITIZER") == "address" ? 2 : 1
 }

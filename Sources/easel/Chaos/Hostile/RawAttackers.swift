@@ -38,8 +38,8 @@ final class RawAttackers: Sendable {
         }
         var failedConnects = 0
 
-        /// Both rounds' counts: totals added, the most held at once the
-        /// larger of the two, the sockets still held left out (none are
+        /// Two rounds' counts as one: totals added, the most held at once
+        /// the larger of the two, the sockets still held left out (none are
         /// once stopped).
         func adding(_ other: Counts) -> Counts {
             var sum = self
