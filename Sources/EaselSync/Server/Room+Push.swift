@@ -25,7 +25,8 @@ extension Room {
                 connection, code: .rateLimited, batch: push.batch,
                 "\(name) has \(pendingOps.count) ops waiting for storage: send it again later")
         }
-        if let grown = contentBeforeVetting(push.ops, from: member.replica), let full = fullRefusal(grown) {
+        let counted = contentBeforeVetting(push.ops, from: member.replica)
+        if let counted, let full = fullRefusal(counted) {
             return io.refuse(connection, code: full.code, batch: push.batch, full.message)
         }
         let freshOps: [Op]
@@ -34,10 +35,14 @@ extension Room {
         } catch {
             return io.refuse(connection, code: error.code, batch: push.batch, error.message)
         }
-        var grown = content
-        for op in freshOps { grown.add(op) }
-        if let full = fullRefusal(grown) {
-            return io.refuse(connection, code: full.code, batch: push.batch, full.message)
+        // Counted before vetting, the content is already what the fresh
+        // ops make it, and already within the limits.
+        var grown = counted ?? content
+        if counted == nil {
+            for op in freshOps { grown.add(op) }
+            if let full = fullRefusal(grown) {
+                return io.refuse(connection, code: full.code, batch: push.batch, full.message)
+            }
         }
         content = grown
         let first = head + UInt64(pendingOps.count) + 1
