@@ -66,9 +66,9 @@ extension OpStore {
 
     /// The document's snapshot at its head, encoded, and nothing written.
     public func encodedSnapshot(of name: String) throws(StoreError) -> EncodedSnapshot {
-        // A snapshot is valid at any committed position: read in a read
-        // transaction, so a big document's replay keeps no writer waiting.
-        let loaded = try readConsistently { () throws(StoreError) in try load(name) }
+        // A snapshot is valid at any committed position; `load` reads in a
+        // read transaction, so a big document's replay keeps no writer waiting.
+        let loaded = try load(name)
         return EncodedSnapshot(
             Snapshot(position: loaded.head, state: loaded.document().snapshotOps, highWater: loaded.highWater))
     }
@@ -122,19 +122,24 @@ extension OpStore {
     }
 
     /// The latest snapshot and the ops after it: what a room serves from.
-    /// Only the tail is replayed on load.
+    /// Only the tail is replayed on load. Read in one read transaction:
+    /// another connection (`easel db compact`) may snapshot and drop the
+    /// ops it covers between the two reads.
     public func load(_ name: String) throws(StoreError) -> LoadedDocument {
-        guard let info = try documentInfo(name) else {
-            throw StoreError(.unknownDocument, "no such document", document: name)
+        try readConsistently { () throws(StoreError) in
+            guard let info = try documentInfo(name) else {
+                throw StoreError(.unknownDocument, "no such document", document: name)
+            }
+            let snapshot = try latestSnapshot(of: name)
+            let tail = try ops(of: name, after: snapshot?.position ?? 0)
+            try Self.checkFollowing(tail, after: snapshot?.position ?? 0, of: name)
+            var highWater = snapshot?.highWater ?? [:]
+            for stored in tail {
+                highWater[stored.op.id.replica] = max(highWater[stored.op.id.replica] ?? 0, stored.op.id.counter)
+            }
+            return LoadedDocument(
+                name: name, epoch: info.epoch, snapshot: snapshot, tail: tail, highWater: highWater)
         }
-        let snapshot = try latestSnapshot(of: name)
-        let tail = try ops(of: name, after: snapshot?.position ?? 0)
-        try Self.checkFollowing(tail, after: snapshot?.position ?? 0, of: name)
-        var highWater = snapshot?.highWater ?? [:]
-        for stored in tail {
-            highWater[stored.op.id.replica] = max(highWater[stored.op.id.replica] ?? 0, stored.op.id.counter)
-        }
-        return LoadedDocument(name: name, epoch: info.epoch, snapshot: snapshot, tail: tail, highWater: highWater)
     }
 
     /// Refuses ops that do not follow `position` one by one.

@@ -1,6 +1,8 @@
+import EaselLocking
 import EaselModel
 import EaselProtocol
 import EaselTestSupport
+import Foundation
 import Testing
 
 @testable import EaselStore
@@ -127,6 +129,57 @@ struct OpStoreTests {
         #expect(try store.highWaterCounters(of: "board") == expected)
         let full = Document(applying: history.map(\.op))
         #expect(try store.load("board").document().canonicalEncoding == full.canonicalEncoding)
+    }
+
+    /// `easel db compact` runs in another process while the server loads:
+    /// a load must read its snapshot and the ops after it in one view, or a
+    /// compaction between the two reads leaves it a log that skips.
+    @Test func aLoadReadsOneViewWhileAnotherConnectionSnapshotsAndCompacts() throws {
+        let history = StoreHistory(seed: 9, length: 6_000).positioned()
+        let start = 2_000
+        let setUp = try openStore(.normal)
+        try setUp.append(Array(history[..<start]), to: "board")
+        try setUp.snapshot("board", at: now)
+        let reader = try OpStore(path: file.path, durability: .normal)
+
+        let path = file.path
+        let done = Locked(false)
+        let finished = DispatchSemaphore(value: 0)
+        Thread { [history] in
+            defer {
+                done.withLock { $0 = true }
+                finished.signal()
+            }
+            // Each step its own commit, as separate `easel db` runs are.
+            do {
+                let writer = try OpStore(path: path, durability: .normal)
+                for first in stride(from: start, to: history.count, by: 25) {
+                    try writer.append(Array(history[first..<min(first + 25, history.count)]), to: "board")
+                    try writer.snapshot("board", at: now)
+                    try writer.compact("board")
+                }
+            } catch {
+                Issue.record("the compacting connection failed: \(error)")
+            }
+        }.start()
+
+        // Each load checks that its tail follows its snapshot, and throws
+        // when it does not; the state is compared once, at the end.
+        var heads: [UInt64] = []
+        var failure: StoreError?
+        while failure == nil, !done.withLock({ $0 }) {
+            do throws(StoreError) {
+                heads.append(try reader.load("board").head)
+            } catch {
+                failure = error
+            }
+        }
+        finished.wait()
+        #expect(failure == nil, "\(String(describing: failure))")
+        #expect(heads == heads.sorted() && Set(heads).count > 1, "\(heads)")
+        #expect(
+            try reader.load("board").document().canonicalEncoding
+                == Document(applying: history.map(\.op)).canonicalEncoding)
     }
 
     @Test func aDatabaseFromANewerSchemaIsRefusedWithAClearMessage() throws {
