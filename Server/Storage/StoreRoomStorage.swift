@@ -23,34 +23,38 @@ final class StoreRoomStorage: RoomStorage {
     func load(
         _ document: DocumentName, completion: @escaping @Sendable (Result<CommittedHistory, StorageFailure>) -> Void
     ) {
-        let (name, clock, worker) = (document.rawValue, clock, worker)
-        worker.perform(
-            { store throws(StoreError) in
-                let now = clock.now.rawValue
-                if try store.documentInfo(name) == nil {
-                    var random = SystemRandomNumberGenerator()
-                    _ = try store.createDocument(name, epoch: Epoch(rawValue: random.next()), at: now)
-                }
-                try store.markServing(name, at: now)
-            },
-            completion: { marked in
-                guard case .failure(let error) = marked else {
-                    return worker.read({ store throws(StoreError) in try store.load(name) }) { loaded in
-                        completion(loaded.mapError(StorageFailure.init))
-                    }
-                }
-                completion(.failure(StorageFailure(error)))
-            })
+        markAndLoad(document, creating: true) { loaded in
+            completion(
+                loaded.flatMap { history in
+                    history.map { .success($0) }
+                        ?? .failure(StorageFailure(.unavailable, "\(document.rawValue) was not created"))
+                })
+        }
     }
 
     func loadIfStored(
         _ document: DocumentName, completion: @escaping @Sendable (Result<CommittedHistory?, StorageFailure>) -> Void
     ) {
+        markAndLoad(document, creating: false, completion: completion)
+    }
+
+    /// Marks the document as served (creating it first if asked) on the
+    /// storage thread, then replays it on the load thread; nil when it is
+    /// not stored and was not to be created.
+    private func markAndLoad(
+        _ document: DocumentName, creating: Bool,
+        completion: @escaping @Sendable (Result<CommittedHistory?, StorageFailure>) -> Void
+    ) {
         let (name, clock, worker) = (document.rawValue, clock, worker)
         worker.perform(
             { store throws(StoreError) -> Bool in
-                guard try store.documentInfo(name) != nil else { return false }
-                try store.markServing(name, at: clock.now.rawValue)
+                let now = clock.now.rawValue
+                if try store.documentInfo(name) == nil {
+                    guard creating else { return false }
+                    var random = SystemRandomNumberGenerator()
+                    _ = try store.createDocument(name, epoch: Epoch(rawValue: random.next()), at: now)
+                }
+                try store.markServing(name, at: now)
                 return true
             },
             completion: { marked in
