@@ -22,10 +22,16 @@ struct ChaosHostileTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let report = folder + "-report.json"
         defer { try? FileManager.default.removeItem(atPath: report) }
+        // Under ThreadSanitizer, beside these crowds, the sanitized server
+        // took about 4 s to acknowledge each of the grower's 1,000-op pushes:
+        // it reached 3,000 entities of 5,000 in 15 s and was never refused.
+        // A smaller limit and longer phases there give it its refusals.
+        let limit = sanitizerSlowdown > 1 ? 2_000 : 5_000
+        let seconds = Int(15 * max(1, sanitizerSlowdown / 3))
         let run = try await EaselChild([
-            "chaos", "hostile", "--seconds", "15", "--rounds", "1", "--documents", "4", "--churn-per-second", "50",
-            "--slow-handshakes", "50", "--non-readers", "30", "--max-document-entities", "5000", "--seed", "8",
-            "--folder", folder, "--report", report,
+            "chaos", "hostile", "--seconds", "\(seconds)", "--rounds", "1", "--documents", "4",
+            "--churn-per-second", "50", "--slow-handshakes", "50", "--non-readers", "30",
+            "--max-document-entities", "\(limit)", "--seed", "8", "--folder", folder, "--report", report,
         ]).finished(timeout: 300)
         // Latency is not judged here: 15 s phases beside the rest of the
         // suite say more about the suite than about the server.
@@ -36,7 +42,7 @@ struct ChaosHostileTests {
         }
         #expect(run.status == 0 || (!verdict.passed && problems.isEmpty), "\(run.output)\n\(run.errors)")
         #expect(verdict.lost == 0 && verdict.unsettled.isEmpty && problems.isEmpty, "\(verdict.problems)")
-        #expect(verdict.grownEntities <= 5000 && verdict.grownRefusedFull > 0)
+        #expect(verdict.grownEntities <= Double(limit) && verdict.grownRefusedFull > 0)
         #expect(verdict.farFlungPushes > 0 && verdict.farFlungRefused >= verdict.farFlungPushes - 1)
         #expect(verdict.slowHandshakesCut > 0 && verdict.churned > 0)
         #expect(verdict.hostilePeakMegabytes <= verdict.memoryBoundMegabytes * sanitizerMemoryFactor)
