@@ -221,16 +221,27 @@ final class RawAttackers: Sendable {
         bytes.withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } == bytes.count
     }
 
-    /// Reads the answer's head, a byte at a time so nothing after it is
-    /// read; whether it was a 101.
+    /// Reads the answer's head and nothing after it; whether it was a 101.
+    /// It looks at what has arrived without taking it, then takes exactly
+    /// the head: read a byte at a time, the 133 heads a second of
+    /// 200 churned connections cost this process, which shares the machine
+    /// with the server, some 22,000 calls a second.
     private func readHead(of socket: Int32) -> Bool {
-        var head: [UInt8] = []
-        var byte: UInt8 = 0
-        while head.count < 4096, !head.ends(with: [13, 10, 13, 10]) {
-            guard recv(socket, &byte, 1, 0) == 1 else { return false }
-            head.append(byte)
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let terminator: [UInt8] = [13, 10, 13, 10]
+        let deadline = ContinuousClock.now + .seconds(5)
+        while ContinuousClock.now < deadline {
+            let seen = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, Int32(MSG_PEEK)) }
+            guard seen > 0 else { return false }
+            guard let end = buffer[..<seen].firstRange(of: terminator)?.upperBound else {
+                guard seen < buffer.count else { return false }
+                Thread.sleep(forTimeInterval: 0.001)
+                continue
+            }
+            let taken = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, end, 0) }
+            return taken == end && String(decoding: buffer.prefix(16), as: UTF8.self).contains(" 101 ")
         }
-        return String(decoding: head.prefix(16), as: UTF8.self).contains(" 101 ")
+        return false
     }
 
     /// Whether the server closed its end, looked at without reading.
@@ -268,11 +279,5 @@ final class RawAttackers: Sendable {
         frame += mask
         frame += payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }
         return frame
-    }
-}
-
-extension Array where Element: Equatable {
-    fileprivate func ends(with suffix: [Element]) -> Bool {
-        count >= suffix.count && Array(self[(count - suffix.count)...]) == suffix
     }
 }
