@@ -12,20 +12,40 @@ public enum LogFormat: String, Sendable, CaseIterable {
 
 /// Where log lines go, whole: lines from several threads never interleave.
 public final class LogSink: Sendable {
-    private let write: Locked<@Sendable (String) -> Void>
+    private let write: @Sendable (String) -> Void
 
-    /// Lines to standard error.
-    public static let standardError = LogSink { line in
-        FileHandle.standardError.write(Data(line.utf8))
+    /// Lines to standard error, in text; written from a thread of their own
+    /// (`BackgroundLineWriter`), so a reader that stalls stalls no one.
+    public static let standardError = LogSink(standardErrorIn: .text)
+    /// The same, for JSON lines.
+    public static let standardErrorJSON = LogSink(standardErrorIn: .json)
+
+    public static func standardError(_ format: LogFormat) -> LogSink {
+        switch format {
+        case .text: standardError
+        case .json: standardErrorJSON
+        }
+    }
+
+    private convenience init(standardErrorIn format: LogFormat) {
+        let writer = BackgroundLineWriter(descriptor: STDERR_FILENO) { dropped in
+            LineLogHandler.line(
+                format: format, level: .warning, message: "log lines dropped",
+                fields: [
+                    ("count", "\(dropped)"), ("reason", "the log's reader fell 1 MiB behind"),
+                ])
+        }
+        self.init(writer.write)
     }
 
     /// `write` is called with each line, newline included, one at a time.
     public init(_ write: @escaping @Sendable (String) -> Void) {
-        self.write = Locked(write)
+        let locked = Locked(write)
+        self.write = { line in locked.withLock { $0(line) } }
     }
 
     func emit(_ line: String) {
-        write.withLock { $0(line) }
+        write(line)
     }
 }
 
@@ -38,10 +58,10 @@ public struct LineLogHandler: LogHandler {
     let format: LogFormat
     let sink: LogSink
 
-    public init(format: LogFormat, level: Logger.Level, sink: LogSink = .standardError) {
+    public init(format: LogFormat, level: Logger.Level, sink: LogSink? = nil) {
         self.format = format
         logLevel = level
-        self.sink = sink
+        self.sink = sink ?? .standardError(format)
     }
 
     public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
@@ -53,34 +73,40 @@ public struct LineLogHandler: LogHandler {
         let fields = metadata.merging(event.metadata ?? [:]) { _, given in given }
             .sorted { $0.key < $1.key }
             .map { ($0.key, Self.flat($0.value)) }
+        sink.emit(Self.line(format: format, level: event.level, message: event.message.description, fields: fields))
+    }
+
+    /// One record as one line, newline included.
+    static func line(format: LogFormat, level: Logger.Level, message: String, fields: [(String, String)]) -> String {
         let time = Self.timestamp(Date())
         switch format {
         case .text:
             // The message escaped as JSON escapes it, unquoted: one line stays one line.
-            let message = JSONWriter.quoted(event.message.description).dropFirst().dropLast()
-            var line = "\(time) \(event.level) \(message)"
+            var line = "\(time) \(level) \(JSONWriter.quoted(message).dropFirst().dropLast())"
             for (key, value) in fields {
                 // Quoted and escaped unless plainly one word: a value a client
                 // chose (a user name) can never start a line of its own.
-                let plain = !value.isEmpty && value.unicodeScalars.allSatisfy { scalar in
-                    scalar.value > 0x20 && scalar.value != 0x7F && scalar != "\"" && scalar != "="
-                        && !scalar.properties.isWhitespace
-                }
+                let plain =
+                    !value.isEmpty
+                    && value.unicodeScalars.allSatisfy { scalar in
+                        scalar.value > 0x20 && scalar.value != 0x7F && scalar != "\"" && scalar != "="
+                            && !scalar.properties.isWhitespace
+                    }
                 line += " \(key)=\(plain ? value : JSONWriter.quoted(value))"
             }
-            sink.emit(line + "\n")
+            return line + "\n"
         case .json:
             var writer = JSONWriter(capacity: 256)
             writer.object { writer in
                 writer.member("time", time)
-                writer.member("level", event.level.rawValue)
-                writer.member("message", event.message.description)
+                writer.member("level", level.rawValue)
+                writer.member("message", message)
                 for (key, value) in fields where !["time", "level", "message"].contains(key) {
                     writer.key(key)
                     if let number = Int64(value) { writer.integer(number) } else { writer.string(value) }
                 }
             }
-            sink.emit(String(decoding: writer.bytes, as: UTF8.self) + "\n")
+            return String(decoding: writer.bytes, as: UTF8.self) + "\n"
         }
     }
 
@@ -89,8 +115,9 @@ public struct LineLogHandler: LogHandler {
         case .string(let string): string
         case .stringConvertible(let convertible): convertible.description
         case .array(let values): values.map(flat).joined(separator: ",")
-        case .dictionary(let values): values.sorted { $0.key < $1.key }.map { "\($0.key):\(flat($0.value))" }
-            .joined(separator: ",")
+        case .dictionary(let values):
+            values.sorted { $0.key < $1.key }.map { "\($0.key):\(flat($0.value))" }
+                .joined(separator: ",")
         }
     }
 

@@ -1,0 +1,107 @@
+import EaselLocking
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Writes log lines to a file descriptor from a thread of its own, so the
+/// thread that logs (the service thread, for every connection opened and
+/// closed) never waits on the log's reader: a pipe to a supervisor that
+/// stops reading fills in 64 KiB, and a blocking write there would stop
+/// every connection with it. Lines wait in memory up to `bound` bytes;
+/// past it they are dropped and counted, and a line saying how many is
+/// written once there is room (`notice`).
+final class BackgroundLineWriter: Sendable {
+    private struct State {
+        var pending: [UInt8] = []
+        var dropped = 0
+        var flushes: [DispatchSemaphore] = []
+    }
+
+    private let descriptor: Int32
+    private let bound: Int
+    private let notice: @Sendable (_ dropped: Int) -> String
+    private let state = Locked(State())
+    private let ready = DispatchSemaphore(value: 0)
+
+    /// Every writer made, so that the process's exit can flush them.
+    private static let live = Locked<[BackgroundLineWriter]>([])
+
+    init(descriptor: Int32, bound: Int = 1 << 20, notice: @escaping @Sendable (_ dropped: Int) -> String) {
+        self.descriptor = descriptor
+        self.bound = bound
+        self.notice = notice
+        let first = Self.live.withLock { live in
+            live.append(self)
+            return live.count == 1
+        }
+        if first { atexit { BackgroundLineWriter.flushAll() } }
+        let thread = Thread { [self] in run() }
+        thread.name = "easel-log"
+        thread.start()
+    }
+
+    /// Queues a line (newline included), or counts it as dropped when the
+    /// queue is full; never waits for the reader.
+    func write(_ line: String) {
+        let wasIdle = state.withLock { state -> Bool in
+            let wasIdle = state.pending.isEmpty && state.dropped == 0 && state.flushes.isEmpty
+            if state.pending.count + line.utf8.count > bound {
+                state.dropped += 1
+            } else {
+                state.pending.append(contentsOf: line.utf8)
+            }
+            return wasIdle
+        }
+        if wasIdle { ready.signal() }
+    }
+
+    /// Waits until every line queued before it is written, or `timeout`
+    /// seconds, so a reader that never reads cannot hold an exit.
+    func flush(timeout: Double = 2) {
+        let done = DispatchSemaphore(value: 0)
+        state.withLock { $0.flushes.append(done) }
+        ready.signal()
+        _ = done.wait(timeout: .now() + timeout)
+    }
+
+    static func flushAll() {
+        for writer in live.withLock({ $0 }) { writer.flush() }
+    }
+
+    private func run() {
+        while true {
+            ready.wait()
+            while true {
+                let (bytes, dropped, flushes) = state.withLock { state in
+                    defer {
+                        state.pending = []
+                        state.dropped = 0
+                        state.flushes = []
+                    }
+                    return (state.pending, state.dropped, state.flushes)
+                }
+                if bytes.isEmpty && dropped == 0 && flushes.isEmpty { break }
+                writeAll(bytes)
+                if dropped > 0 { writeAll(Array(notice(dropped).utf8)) }
+                for flush in flushes { flush.signal() }
+            }
+        }
+    }
+
+    private func writeAll(_ bytes: [UInt8]) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            if written > 0 {
+                offset += written
+            } else if written < 0 && errno == EINTR {
+                continue
+            } else {
+                // A closed or broken log: nothing more can be said there.
+                return
+            }
+        }
+    }
+}
