@@ -9,9 +9,11 @@ import Foundation
 /// thread that logs (the service thread, for every connection opened and
 /// closed) never waits on the log's reader: a pipe to a supervisor that
 /// stops reading fills in 64 KiB, and a blocking write there would stop
-/// every connection with it. Lines wait in memory up to `bound` bytes;
-/// past it they are dropped and counted, and a line saying how many is
-/// written once there is room (`notice`).
+/// every connection with it. Lines wait in a queue of up to `bound` bytes
+/// (beside the batch being written); past it they are dropped and
+/// counted, and a line saying how many follows the lines queued before
+/// them (`notice`). Lines still queued when the process crashes or is
+/// killed are lost; an exit writes them.
 final class BackgroundLineWriter: Sendable {
     private struct State {
         var pending: [UInt8] = []
@@ -37,17 +39,32 @@ final class BackgroundLineWriter: Sendable {
             return live.count == 1
         }
         if first { atexit { BackgroundLineWriter.flushAll() } }
-        let thread = Thread { [self] in run() }
-        thread.name = "easel-log"
+        let thread = Thread { [self] in
+            // It may be made before `easel serve` blocks SIGINT and SIGTERM
+            // for the thread that waits for them: a signal the kernel gave
+            // this thread would end the process instead of stopping it.
+            var all = sigset_t()
+            sigfillset(&all)
+            pthread_sigmask(SIG_SETMASK, &all, nil)
+            // Set from the thread itself: only then does Foundation name it
+            // where `/proc` and `top -H` look.
+            Thread.current.name = Self.threadName
+            run()
+        }
         thread.start()
     }
+
+    /// The thread's name, as `top -H` and `/proc` show it.
+    static let threadName = "easel-log"
 
     /// Queues a line (newline included), or counts it as dropped when the
     /// queue is full; never waits for the reader.
     func write(_ line: String) {
         let wasIdle = state.withLock { state -> Bool in
             let wasIdle = state.pending.isEmpty && state.dropped == 0 && state.flushes.isEmpty
-            if state.pending.count + line.utf8.count > bound {
+            // Once one is dropped, the rest are until the thread takes the
+            // queue, so the warning follows exactly the lines before the gap.
+            if state.dropped > 0 || state.pending.count + line.utf8.count > bound {
                 state.dropped += 1
             } else {
                 state.pending.append(contentsOf: line.utf8)
@@ -98,6 +115,10 @@ final class BackgroundLineWriter: Sendable {
                 offset += written
             } else if written < 0 && errno == EINTR {
                 continue
+            } else if written < 0 && errno == EAGAIN {
+                // A standard error inherited non-blocking: wait until it takes more.
+                var entry = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+                _ = poll(&entry, 1, 100)
             } else {
                 // A closed or broken log: nothing more can be said there.
                 return

@@ -32,7 +32,7 @@ public final class LogSink: Sendable {
             LineLogHandler.line(
                 format: format, level: .warning, message: "log lines dropped",
                 fields: [
-                    ("count", "\(dropped)"), ("reason", "the log's reader fell 1 MiB behind"),
+                    ("count", "\(dropped)"), ("reason", "the log's reader fell behind"),
                 ])
         }
         self.init(writer.write)

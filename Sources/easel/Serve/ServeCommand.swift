@@ -98,8 +98,6 @@ struct Serve: ParsableCommand {
         options.blobs.maxBytes = maxBlobBytes
         options.blobs.maxUploads = maxUploads
         options.blobs.idleSeconds = blobIdleSeconds
-        let (format, level) = (logFormat, logLevel)
-        options.logger = Logger(label: "easel") { _ in LineLogHandler(format: format, level: level) }
         options.refusalLog.windowMilliseconds = refusalLogWindowMs
         options.refusalLog.perWindow = refusalLogLines
         options.storageFaults.failAppendsTo = faultFailAppendsTo
@@ -113,6 +111,9 @@ struct Serve: ParsableCommand {
         sigaddset(&signals, SIGTERM)
         pthread_sigmask(SIG_BLOCK, &signals, nil)
 
+        // After the block: the logger starts the log's thread.
+        let (format, level) = (logFormat, logLevel)
+        options.logger = Logger(label: "easel") { _ in LineLogHandler(format: format, level: level) }
         if let diskFaults { try DiskFaults.install(controlFile: diskFaults) }
         let server: EaselServer
         do {
