@@ -35,13 +35,18 @@ public final class LogSink: Sendable {
                     ("count", "\(dropped)"), ("reason", "the log's reader fell behind"),
                 ])
         }
-        self.init(writer.write)
+        // The writer takes each line whole under its own lock.
+        self.init(unlocked: writer.write)
     }
 
     /// `write` is called with each line, newline included, one at a time.
-    public init(_ write: @escaping @Sendable (String) -> Void) {
+    public convenience init(_ write: @escaping @Sendable (String) -> Void) {
         let locked = Locked(write)
-        self.write = { line in locked.withLock { $0(line) } }
+        self.init(unlocked: { line in locked.withLock { $0(line) } })
+    }
+
+    private init(unlocked write: @escaping @Sendable (String) -> Void) {
+        self.write = write
     }
 
     func emit(_ line: String) {
