@@ -85,6 +85,9 @@ struct StrokeSamples: Sendable {
     /// How many samples are reachable from index 0.
     var contiguousCount: UInt32 { accepted.contiguousCount }
 
+    /// No chunk received: most entities are not strokes.
+    var isEmpty: Bool { received.isEmpty }
+
     /// The chunks in the order they are taken in. O(n log n).
     var ordered: [Chunk] { received.sorted { $0.precedes($1) } }
 

@@ -47,7 +47,14 @@ extension Array where Element == Op {
     public func spoken(in version: UInt32, texts: Document) -> [Op] {
         guard version < WireProtocol.version else { return self }
         let lastEdits = lastTextEdits(in: version)
-        return enumerated().compactMap { index, op in texts.spoken(op, at: index, lastEdits: lastEdits, in: version) }
+        // Sized once: a welcome of 20,000 entities is converted on the
+        // service thread for the first joiner speaking an older version.
+        var spoken: [Op] = []
+        spoken.reserveCapacity(count)
+        for (index, op) in enumerated() {
+            if let op = texts.spoken(op, at: index, lastEdits: lastEdits, in: version) { spoken.append(op) }
+        }
+        return spoken
     }
 }
 
