@@ -21,6 +21,9 @@ final class StorageHealth: Sendable {
         case .warmed(let document, .failure(var failure)):
             log(&failure, document: document, logger: logger)
             completion = .warmed(document, .failure(failure))
+        case .evicted(let document, var failure):
+            log(&failure, document: document, logger: logger)
+            completion = .evicted(document, failure)
         case .loaded(_, .success), .warmed(_, .success), .stored(_, .success, _):
             if failing.withLock({ failing in defer { failing = false }; return failing }) {
                 logger.notice("storage recovered")
@@ -29,6 +32,14 @@ final class StorageHealth: Sendable {
     }
 
     private func log(_ failure: inout StorageFailure, document: DocumentName?, logger: Logger) {
+        if case .moved(let node) = failure.kind {
+            // Not a fault: another node serves the document (several nodes on
+            // one database), and its clients are sent there.
+            var metadata: Logger.Metadata = ["node": "\(node ?? "none")", "detail": "\(failure.detail)"]
+            if let document { metadata["document"] = "\(document)" }
+            logger.info("document moved", metadata: metadata)
+            return
+        }
         failing.withLock { $0 = true }
         let incident = Incident.next()
         failure.incident = incident

@@ -15,6 +15,8 @@ import Foundation
 /// Unchecked: every field is behind `lock`, held while outputs go to the transport.
 public final class DocumentSession: @unchecked Sendable {
     public typealias TransportFactory = @Sendable (WireEncoding) -> any WebSocketTransport
+    /// Makes a transport for the route the session's next connection takes.
+    public typealias RoutedTransportFactory = @Sendable (ConnectionRoute) -> any WebSocketTransport
     /// Told what happened to the session's edits (acknowledged, refused),
     /// on the transport's thread, as it happens: in the order messages
     /// arrived, as long as the transport reports them from one thread at a
@@ -23,7 +25,7 @@ public final class DocumentSession: @unchecked Sendable {
 
     private let lock = NSLock()
     private var engine: SyncClient
-    private let makeTransport: TransportFactory
+    private let makeTransport: RoutedTransportFactory
     private var transport: (any WebSocketTransport)?
     /// Which connection is current: events of an older one are ignored.
     private var generation = 0
@@ -40,10 +42,22 @@ public final class DocumentSession: @unchecked Sendable {
     /// as `backoff` says (the web page waits by the same rule). The engine's
     /// time counts from `origin`, so sessions sharing one agree on what time
     /// it is.
-    public init(
+    public convenience init(
         engine: SyncClient, origin: ContinuousClock.Instant = .now, backoff: Backoff = .reconnect,
         onEvents: EventHandler? = nil,
         transport makeTransport: @escaping TransportFactory
+    ) {
+        self.init(engine: engine, origin: origin, backoff: backoff, onEvents: onEvents) { route in
+            makeTransport(route.encoding)
+        }
+    }
+
+    /// A session whose transports `makeTransport` makes for each route: the
+    /// document's path, and the node a `moved` error named.
+    public init(
+        engine: SyncClient, origin: ContinuousClock.Instant = .now, backoff: Backoff = .reconnect,
+        onEvents: EventHandler? = nil,
+        routedTransport makeTransport: @escaping RoutedTransportFactory
     ) {
         self.engine = engine
         self.makeTransport = makeTransport
@@ -130,7 +144,9 @@ public final class DocumentSession: @unchecked Sendable {
         let (transport, link) = lock.withLock { () -> ((any WebSocketTransport)?, SessionLink?) in
             guard running, self.transport == nil else { return (nil, nil) }
             generation += 1
-            let transport = makeTransport(engine.configuration.encoding)
+            let transport = makeTransport(
+                ConnectionRoute(
+                    encoding: engine.configuration.encoding, document: engine.document, node: engine.movedTo))
             self.transport = transport
             return (transport, SessionLink(session: self, generation: generation))
         }

@@ -67,7 +67,9 @@ struct ErrorTableTests {
         }
     }
 
-    @Test("a connection refused 16 times at once may go on; the 17th refusal is followed by the same code, fatal, and close 4001")
+    @Test(
+        "a connection refused 16 times at once may go on; the 17th refusal is followed by the same code, fatal, and close 4001"
+    )
     func theRefusalBudgetIsSixteenAtOnceThenTheSeventeenthCloses() throws {
         let harness = try ServerHarness()
         let (connection, _) = harness.join(alice, as: "alice")
@@ -125,9 +127,13 @@ struct ErrorTableTests {
             // A text "ab" (alice's characters 1 and 2), typed into once.
             let note = EntityID(opID(1, alice))
             func insert(_ counter: UInt64, after left: OpID?, _ text: String) -> Op {
-                op(counter, alice, .insertText(note, TextInsertion(originLeft: left, originRight: nil, scalars: Array(text.unicodeScalars))))
+                op(
+                    counter, alice,
+                    .insertText(
+                        note, TextInsertion(originLeft: left, originRight: nil, scalars: Array(text.unicodeScalars))))
             }
-            harness.pushCommitted([op(1, alice, .create(.text, [.text("ab")])), insert(3, after: opID(2, alice), "c")], from: connection)
+            harness.pushCommitted(
+                [op(1, alice, .create(.text, [.text("ab")])), insert(3, after: opID(2, alice), "c")], from: connection)
             let long = String(repeating: "x", count: ModelLimits.scalarsPerInsert)
             let ops: [Op] =
                 switch code {
@@ -145,7 +151,10 @@ struct ErrorTableTests {
             let harness = try ServerHarness(configuration: configuration)
             let (connection, _) = harness.join(alice, as: "alice")
             harness.pushCommitted([F.createStar()], from: connection)
-            return (connection, harness.push([op(10, alice, .create(.emoji, [.character("🌙")]))], batch: 5, from: connection))
+            return (
+                connection,
+                harness.push([op(10, alice, .create(.emoji, [.character("🌙")]))], batch: 5, from: connection)
+            )
         case 300...303:
             let harness = try ServerHarness(authenticate: { hello, _ in
                 guard let token = hello.token, let refused = UInt16(token) else {
@@ -163,6 +172,10 @@ struct ErrorTableTests {
             let harness = try ServerHarness()
             _ = harness.join(alice, as: "alice")
             return harness.join(alice, as: "mallory")
+        case 305:
+            let harness = try ServerHarness()
+            let connection = harness.connect(path: try DocumentName("boards/other"))
+            return (connection, harness.send(harness.hello(alice, as: "alice"), from: connection))
         case 400:
             var configuration = ServerConfiguration()
             configuration.limits.pushesPerSecond = 1
@@ -170,19 +183,27 @@ struct ErrorTableTests {
             let (connection, _) = harness.join(alice, as: "alice")
             var transcript = Transcript()
             for counter in 1...3 {
-                transcript.outputs += harness.push([F.createStar(UInt64(counter))], batch: UInt64(counter), from: connection).outputs
+                transcript.outputs +=
+                    harness.push([F.createStar(UInt64(counter))], batch: UInt64(counter), from: connection).outputs
             }
             return (connection, transcript)
         case 401, 402:
             var configuration = ServerConfiguration()
-            if code == .roomFull { configuration.limits.connectionsPerRoom = 1 } else { configuration.limits.connections = 1 }
+            if code == .roomFull {
+                configuration.limits.connectionsPerRoom = 1
+            } else {
+                configuration.limits.connections = 1
+            }
             let harness = try ServerHarness(configuration: configuration)
             _ = harness.join(alice, as: "alice")
             return harness.join(bob, as: "bob")
-        case 501:
+        case 501, 503:
             let harness = try ServerHarness()
             let (connection, _) = harness.join(alice, as: "alice")
-            harness.storage.failure = StorageFailure(.unavailable, "disk full")
+            harness.storage.failure =
+                code == .moved
+                ? StorageFailure(.moved(to: "node2"), "node2 holds the lease")
+                : StorageFailure(.unavailable, "disk full")
             harness.push([F.createStar()], from: connection)
             return (connection, harness.commit())
         default:

@@ -21,6 +21,7 @@ public struct CloseCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let noHello = CloseCode(rawValue: 4004)
     public static let storageFailed = CloseCode(rawValue: 4005)
     public static let silent = CloseCode(rawValue: 4006)
+    public static let moved = CloseCode(rawValue: 4007)
 
     public var description: String { String(rawValue) }
 }

@@ -51,6 +51,8 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let wrongDocument = ErrorCode(rawValue: 302)
     public static let readOnly = ErrorCode(rawValue: 303)
     public static let replicaInUse = ErrorCode(rawValue: 304)
+    /// A hello naming another document than the WebSocket URL's path.
+    public static let pathMismatch = ErrorCode(rawValue: 305)
 
     // Limits.
     public static let rateLimited = ErrorCode(rawValue: 400)
@@ -61,6 +63,8 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let internalError = ErrorCode(rawValue: 500)
     public static let storageFailed = ErrorCode(rawValue: 501)
     public static let shuttingDown = ErrorCode(rawValue: 502)
+    /// Another node serves the document; the message names it when one does.
+    public static let moved = ErrorCode(rawValue: 503)
 
     /// Every code the spec defines, with its name there.
     public static let named: [(code: ErrorCode, name: String)] = [
@@ -76,9 +80,10 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
         (.unknownCharacter, "unknownCharacter"), (.textTooLong, "textTooLong"),
         (.textMergesCharacters, "textMergesCharacters"), (.documentFull, "documentFull"),
         (.unauthorized, "unauthorized"), (.tokenExpired, "tokenExpired"), (.wrongDocument, "wrongDocument"),
-        (.readOnly, "readOnly"), (.replicaInUse, "replicaInUse"),
+        (.readOnly, "readOnly"), (.replicaInUse, "replicaInUse"), (.pathMismatch, "pathMismatch"),
         (.rateLimited, "rateLimited"), (.roomFull, "roomFull"), (.serverFull, "serverFull"),
         (.internalError, "internal"), (.storageFailed, "storageFailed"), (.shuttingDown, "shuttingDown"),
+        (.moved, "moved"),
     ]
 
     /// The server refused the connection's access token (none, unreadable,

@@ -57,6 +57,9 @@ public struct SyncClient: Sendable {
     /// The latest measured round trip, in milliseconds.
     public internal(set) var roundTrip: Int64?
     public internal(set) var lastError: ErrorMessage?
+    /// The node the server last said holds the document (error 503
+    /// `moved to <node>`): the next connection asks the router for it.
+    public internal(set) var movedTo: String?
 
     // MARK: Presence
 
@@ -343,6 +346,10 @@ public struct SyncClient: Sendable {
 
     private mutating func handle(_ error: ErrorMessage) {
         lastError = error
+        if error.code == .moved {
+            let prefix = "moved to "
+            movedTo = error.message.hasPrefix(prefix) ? String(error.message.dropFirst(prefix.count)) : nil
+        }
         if let batch = error.batch, Self.isFinalRefusal(error.code),
             let index = inFlight.firstIndex(where: { $0.batch == batch })
         {

@@ -149,6 +149,11 @@ final class Room {
         var everyone = memberOrder
         for (connection, _, _) in waiting where !everyone.contains(connection) { everyone.append(connection) }
         for connection in everyone {
+            if case .moved(let node) = failure.kind {
+                // Clients read the node from this message (Protocol/README.md, section 7).
+                io.fail(connection, code: .moved, close: .moved, node.map { "moved to \($0)" } ?? "moved")
+                continue
+            }
             let incident = failure.incident.map { " (incident \($0))" } ?? ""
             io.fail(
                 connection, code: .storageFailed, close: .storageFailed,

@@ -36,6 +36,9 @@ public final class SyncServer {
         var expires: Timestamp?
         /// Refusals the connection may still earn before it is closed.
         var strikes: RateBucket
+        /// The document its WebSocket URL named (`/d/<document>`), which
+        /// its hello must name too: a router sent it here by that path.
+        var pathDocument: DocumentName?
 
         init(opening state: ConnectionState, limits: ServerLimits, at now: Timestamp) {
             self.state = state
@@ -81,9 +84,12 @@ public final class SyncServer {
 
     // MARK: Events
 
-    public func open(_ connection: ConnectionID, at now: Timestamp) {
+    /// A connection opened; `path` is the document its URL's path named, if
+    /// it named one.
+    public func open(_ connection: ConnectionID, at now: Timestamp, path: DocumentName? = nil) {
         connections[connection] = ConnectionRecord(
             opening: .awaitingHello(openedAt: now), limits: configuration.limits, at: now)
+        connections[connection]?.pathDocument = path
         awaitingHello += 1
         if awaitingHello > configuration.limits.connectionsAwaitingHello {
             io.fail(
@@ -117,6 +123,12 @@ public final class SyncServer {
         case .awaitingHello:
             guard case .hello(let hello) = message else {
                 io.fail(connection, code: .notJoined, close: .fatalError, "the first message must be a hello")
+                return settleClosures(at: now)
+            }
+            if let path = record.pathDocument, path != hello.document {
+                io.fail(
+                    connection, code: .pathMismatch, close: .refused,
+                    "the hello names \(hello.document) but the URL's path names \(path)")
                 return settleClosures(at: now)
             }
             switch authenticate(hello, now) {
@@ -270,6 +282,19 @@ public final class SyncServer {
             forget(room)
             events.append(.roomFailed(document, failure))
         }
+    }
+
+    /// Storage says the document may no longer be served here (another
+    /// node took its lease, or this one is draining): its clients are
+    /// closed as the failure says (`moved`), and the room is forgotten.
+    /// Its ops still on their way to storage were acknowledged to nobody;
+    /// clients send them again wherever they reconnect.
+    public func evict(_ document: DocumentName, because failure: StorageFailure, at now: Timestamp) {
+        guard let room = rooms[document] else { return }
+        room.fail(failure, into: &io)
+        events.append(.roomFailed(document, failure))
+        settle(room, at: now)
+        settleClosures(at: now)
     }
 
     public func stored(_ ticket: StorageTicket, _ result: Result<Void, StorageFailure>, at now: Timestamp) {

@@ -50,6 +50,10 @@ public struct StorageFailure: Error, Hashable, Sendable, CustomStringConvertible
         case corrupt
         /// The store has shut down.
         case closed
+        /// Another node holds the document's lease (several nodes on one
+        /// database): this one may not serve it. The holder's name, when one
+        /// holds it, is where the router can send its clients.
+        case moved(to: String?)
     }
 
     public var kind: Kind
@@ -72,6 +76,7 @@ public struct StorageFailure: Error, Hashable, Sendable, CustomStringConvertible
         case .conflict: "the store refused a write that contradicts the log"
         case .corrupt: "the stored document does not read"
         case .closed: "the store has shut down"
+        case .moved(let node): "the document is served by \(node.map { "node \($0)" } ?? "another node")"
         }
     }
 
@@ -102,6 +107,9 @@ public enum StorageCompletion: Sendable {
     case warmed(DocumentName, Result<CommittedHistory?, StorageFailure>)
     /// An append's answer, with how many ops it carried.
     case stored(StorageTicket, Result<Void, StorageFailure>, ops: Int)
+    /// Unasked: the document may no longer be served here (another node
+    /// took its lease).
+    case evicted(DocumentName, StorageFailure)
 
     /// Hands the answer to the server; call it on the server's thread.
     public func deliver(to server: SyncServer, at now: Timestamp) {
@@ -109,6 +117,7 @@ public enum StorageCompletion: Sendable {
         case .loaded(let document, let result): server.loaded(document, result, at: now)
         case .warmed(let document, let result): server.warmed(document, result, at: now)
         case .stored(let ticket, let result, _): server.stored(ticket, result, at: now)
+        case .evicted(let document, let failure): server.evict(document, because: failure, at: now)
         }
     }
 }

@@ -36,10 +36,11 @@ final class ServerHarness {
 
     // MARK: Events
 
-    func connect() -> ConnectionID {
+    /// Opens a connection, its URL's path naming `path` if given.
+    func connect(path: DocumentName? = nil) -> ConnectionID {
         let connection = ConnectionID(rawValue: nextConnection)
         nextConnection += 1
-        server.open(connection, at: now)
+        server.open(connection, at: now, path: path)
         return connection
     }
 
