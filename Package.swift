@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "EaselModel", targets: ["EaselModel"]),
         .library(name: "EaselProtocol", targets: ["EaselProtocol"]),
         .library(name: "EaselStore", targets: ["EaselStore"]),
+        .library(name: "EaselPostgres", targets: ["EaselPostgres"]),
         .library(name: "EaselSync", targets: ["EaselSync"]),
         .library(name: "EaselAuth", targets: ["EaselAuth"]),
         .library(name: "EaselHTTP", targets: ["EaselHTTP"]),
@@ -61,6 +62,16 @@ let package = Package(
         // sanitizer's annotations when it is in the process.
         .target(name: "EaselLocking"),
         .target(name: "EaselStore", dependencies: ["EaselModel", "EaselProtocol", "CEaselSQLite", "EaselLocking"]),
+        // libpq, PostgreSQL's C client: synchronous like SQLite's API, with
+        // pipeline mode for group commit (Docs/scaling.md says why not
+        // postgres-nio).
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        // The op log, snapshots, blobs, nodes and fenced leases in PostgreSQL,
+        // for several nodes (Docs/scaling.md); and a private server for
+        // `easel cluster` and the tests.
+        .target(
+            name: "EaselPostgres",
+            dependencies: ["EaselModel", "EaselProtocol", "EaselStore", "EaselLocking", "CLibPQ"]),
         // A SQLite VFS that fails writes and syncs on command and holds
         // unsynced writes, for `easel serve --disk-faults` under `easel chaos
         // disk` (Docs/RELIABILITY.md); it works below SQLite, beside EaselStore.
@@ -83,8 +94,8 @@ let package = Package(
         .target(
             name: "EaselServer",
             dependencies: [
-                "EaselModel", "EaselProtocol", "EaselSync", "EaselStore", "EaselAuth", "EaselHTTP", "CLibWebSockets",
-                "EaselLocking",
+                "EaselModel", "EaselProtocol", "EaselSync", "EaselStore", "EaselPostgres", "EaselAuth", "EaselHTTP",
+                "CLibWebSockets", "EaselLocking",
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -164,6 +175,7 @@ let package = Package(
                 "EaselLocking",
                 "EaselProtocol",
                 "EaselStore",
+                "EaselPostgres",
                 "EaselAuth",
                 "EaselServer",
                 "EaselHTTP",
@@ -219,8 +231,12 @@ let package = Package(
             dependencies: [
                 "EaselClient", "EaselClientLWS", "EaselClientURLSession", "EaselSync", "EaselStore", "EaselProtocol",
                 "EaselAuth", "EaselBot", "EaselBotScript", "EaselRender", "EaselReplay", "EaselTestSupport", "easel",
-                "EaselClientHTTP", "EaselHTTP", "EaselLocking",
+                "EaselClientHTTP", "EaselHTTP", "EaselLocking", "EaselPostgres",
             ]
+        ),
+        .testTarget(
+            name: "EaselPostgresTests",
+            dependencies: ["EaselPostgres", "EaselStore", "EaselProtocol", "EaselModel", "EaselTestSupport"]
         ),
         .testTarget(
             name: "EaselBotTests",

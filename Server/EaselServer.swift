@@ -2,6 +2,7 @@ import CLibWebSockets
 import EaselAuth
 import EaselHTTP
 import EaselLocking
+import EaselPostgres
 import EaselProtocol
 import EaselStore
 import EaselSync
@@ -13,7 +14,11 @@ public struct ServeOptions: Sendable {
     public var host = "127.0.0.1"
     /// 0 lets the system choose a free port (`EaselServer.port` tells which).
     public var port = 8080
+    /// The SQLite database file, unless `postgres` is set.
     public var databasePath = "./easel.db"
+    /// Serve as one node of several from this PostgreSQL database instead
+    /// (a libpq URL): documents, blobs and leases live there.
+    public var postgres: PostgresNodeOptions?
     public var durability: Durability = .full
     /// Turns authentication on: every hello must carry a token signed with
     /// it. Only then may the server listen beyond loopback.
@@ -42,14 +47,39 @@ public struct ServeOptions: Sendable {
     public init() {}
 }
 
+/// How a node serves from PostgreSQL (Docs/scaling.md).
+public struct PostgresNodeOptions: Sendable {
+    public var url: String
+    /// The name the router knows this node by (HAProxy's server name): it
+    /// is what another node tells a client that asked it for a document
+    /// this one holds.
+    public var nodeName: String
+    public var leases = LeaseTiming()
+    /// How long a room's load waits for a draining node to release the
+    /// document's lease, before its clients are told the document moved.
+    public var leaseWait: Duration = .seconds(5)
+    /// How long a stopping node keeps its connections, refusing new ones
+    /// and failing its health check, before it closes them with `moved`:
+    /// the router's checks (every 250 ms, two failures) notice meanwhile.
+    public var drainMilliseconds: Int64 = 750
+
+    public init(url: String, nodeName: String) {
+        self.url = url
+        self.nodeName = nodeName
+    }
+}
+
 /// The collaboration server: libwebsockets on one service thread hosting
-/// EaselSync's rooms, EaselStore on the storage thread.
+/// EaselSync's rooms, EaselStore (SQLite) or EaselPostgres on the storage
+/// threads.
 ///
 /// Without a secret every client is an anonymous editor, so it then listens
 /// on loopback only.
 public final class EaselServer: Sendable {
     private let host: ServiceHost
-    private let worker: StorageWorker
+    private let storage: any RoomStorage
+    /// Flushes storage and ends its threads (a node's leases released).
+    private let stopStorage: @Sendable () -> Void
     private let blobStorage: StoreBlobStorage
     private let ticker: Ticker
     public let options: ServeOptions
@@ -68,13 +98,23 @@ public final class EaselServer: Sendable {
                 "refusing to listen on \(options.host) without a secret: anyone who can reach it could edit every document. Set --secret or EASEL_SECRET to require access tokens (easel token), or listen on 127.0.0.1"
             )
         }
-        do {
-            worker = try StorageWorker(
-                path: options.databasePath, durability: options.durability, faults: options.storageFaults,
-                snapshotsStarted: { _ = easel_lower_thread_priority(StoreBlobStorage.niceness) })
-            blobStorage = try StoreBlobStorage(besideDatabase: options.databasePath, durability: options.durability)
-        } catch {
-            throw ServeError("cannot open the database \(options.databasePath): \(error)")
+        var held: HeldLeases?
+        var drain: (@Sendable () -> Void)?
+        if let postgres = options.postgres {
+            let leases = HeldLeases()
+            (storage, blobStorage, stopStorage, drain) = try Self.openPostgres(postgres, held: leases, options: options)
+            held = leases
+        } else {
+            do {
+                let worker = try StorageWorker(
+                    path: options.databasePath, durability: options.durability, faults: options.storageFaults,
+                    snapshotsStarted: { _ = easel_lower_thread_priority(StoreBlobStorage.niceness) })
+                storage = StoreRoomStorage(worker: worker, clock: options.clock)
+                stopStorage = { worker.shutdown() }
+                blobStorage = try StoreBlobStorage(besideDatabase: options.databasePath, durability: options.durability)
+            } catch {
+                throw ServeError("cannot open the database \(options.databasePath): \(error)")
+            }
         }
         guard options.blobs.maxBytes > 0, options.blobs.maxUploads > 0 else {
             throw ServeError("the largest blob and the uploads at once must be positive")
@@ -94,11 +134,23 @@ public final class EaselServer: Sendable {
         }
         host = try ServiceHost(
             host: options.host == "localhost" ? "127.0.0.1" : options.host, port: options.port,
-            storage: StoreRoomStorage(worker: worker, clock: options.clock), metrics: ServerMetrics(),
+            storage: storage, metrics: ServerMetrics(),
             configuration: configuration,
             site: site, blobs: blobStorage, blobLimits: options.blobs, authenticate: authenticate,
             log: ServerLog(logger: options.logger, refusals: options.refusalLog), clock: options.clock)
         ticker = Ticker(host: host)
+        if let drain, let postgres = options.postgres {
+            host.onDrain = drain
+            host.shutdown.drainMilliseconds = postgres.drainMilliseconds
+        }
+        // A lease another node took closes that document's room here.
+        held?.whenLost { [host] documents in
+            for document in documents {
+                let failure = StorageFailure(.moved(to: nil), "another node took the lease")
+                _ = host.inbox.add(.storage(.evicted(document, failure)))
+            }
+            host.wake()
+        }
     }
 
     public var port: Int { host.port }
@@ -112,8 +164,53 @@ public final class EaselServer: Sendable {
         host.run()
         ticker.stop()
         blobStorage.drain()
-        worker.shutdown()
+        stopStorage()
         options.logger.info("stopped: storage flushed")
+    }
+
+    /// A node's storage in PostgreSQL: the commit, load and snapshot
+    /// threads, the lease keeper (registering the node), and the blob
+    /// thread, each on a connection of its own.
+    private static func openPostgres(
+        _ postgres: PostgresNodeOptions, held: HeldLeases, options: ServeOptions
+    ) throws(ServeError) -> (
+        room: any RoomStorage, blobs: StoreBlobStorage, stop: @Sendable () -> Void, drain: @Sendable () -> Void
+    ) {
+        let place = PostgresConnection.redacted(postgres.url)
+        do {
+            let worker = try PostgresWorker(
+                url: postgres.url, snapshotsStarted: { _ = easel_lower_thread_priority(StoreBlobStorage.niceness) })
+            let keeper: LeaseKeeper
+            do {
+                keeper = try LeaseKeeper(
+                    url: postgres.url, name: postgres.nodeName, address: "\(options.host):\(options.port)",
+                    timing: postgres.leases, lost: { held.lost($0) })
+            } catch {
+                worker.shutdown()
+                throw error
+            }
+            let blobs: PostgresBlobRows
+            do {
+                blobs = try PostgresBlobRows(url: postgres.url, now: options.clock.now.rawValue)
+            } catch {
+                worker.shutdown()
+                keeper.stop()
+                throw error
+            }
+            let storage = PostgresRoomStorage(
+                worker: worker, keeper: keeper, held: held, clock: options.clock, leaseWait: postgres.leaseWait)
+            return (
+                storage, StoreBlobStorage(rows: blobs),
+                {
+                    // The rooms' last appends commit before the leases go.
+                    worker.shutdown()
+                    keeper.stop()
+                },
+                { keeper.drain() }
+            )
+        } catch {
+            throw ServeError("cannot use the PostgreSQL database \(place): \(error)")
+        }
     }
 
     /// The configuration, never the secret: only whether there is one.
@@ -122,7 +219,9 @@ public final class EaselServer: Sendable {
         options.logger.info(
             "serving",
             metadata: [
-                "url": "\(url)", "event_loop": "\(host.eventLoop)", "database": "\(options.databasePath)",
+                "url": "\(url)", "event_loop": "\(host.eventLoop)",
+                "database": "\(options.postgres.map { PostgresConnection.redacted($0.url) } ?? options.databasePath)",
+                "node": "\(options.postgres?.nodeName ?? "single")",
                 "durability": "\(options.durability.rawValue)",
                 "access": "\(options.secret == nil ? "no tokens, loopback only" : "tokens required")",
                 "web": "\(options.webFolder ?? "none")", "max_connections": "\(limits.connections)",

@@ -56,6 +56,9 @@ final class ServiceHost: @unchecked Sendable {
     private var lastTick = Timestamp(milliseconds: 0)
     private var memoryReturn = MemoryReturn()
     var shutdown = Shutdown()
+    /// Set for a node of several: told when a stop begins, so other nodes
+    /// wait for this one's documents instead of sending their clients back.
+    var onDrain: (@Sendable () -> Void)?
     private var tearingDown = false
 
     /// The port the server listens on (the one asked for, or the one the
@@ -139,10 +142,9 @@ final class ServiceHost: @unchecked Sendable {
             let encoding = name.flatMap(WireEncoding.init(subprotocol:)) ?? .binary
             fanout.add(LiveConnection(id: id, wsi: wsi, encoding: encoding, messageBytes: limits.messageBytes))
             log.connectionOpened(id, peer: peerAddress(wsi), encoding: encoding)
-            server.open(id, at: clock.now)
-            if let path = requestHeader({ easel_lws_header(wsi, easel_lws_token_get_uri, $0, $1) }) {
-                warmDocument(at: path)
-            }
+            let path = requestHeader({ easel_lws_header(wsi, easel_lws_token_get_uri, $0, $1) })
+            server.open(id, at: clock.now, path: path.flatMap(Self.document(inPath:)))
+            if let path { warmDocument(at: path) }
         case LWS_CALLBACK_RECEIVE:
             guard let connection = connection(of: session) else { return -1 }
             receive(input, length, on: connection)
@@ -226,9 +228,14 @@ final class ServiceHost: @unchecked Sendable {
     /// A page or socket at `/d/<document>` names its document before its
     /// hello can: the room starts loading now (`SyncServer.warm`).
     func warmDocument(at path: String) {
-        guard !shutdown.isStopping, path.hasPrefix("/d/"), let document = try? DocumentName(String(path.dropFirst(3)))
-        else { return }
+        guard !shutdown.isStopping, let document = Self.document(inPath: path) else { return }
         server.warm(document, at: clock.now)
+    }
+
+    /// The document a path names: `/d/<document>`.
+    static func document(inPath path: String) -> DocumentName? {
+        guard path.hasPrefix("/d/") else { return nil }
+        return try? DocumentName(String(path.dropFirst(3)))
     }
 
     func carryOutOutputs() {
@@ -299,6 +306,7 @@ final class ServiceHost: @unchecked Sendable {
             log.summarise(at: now)
         }
         if stop { stopServing(at: now) }
+        closeEveryoneIfDue(at: now)
         shutdown.note(openConnections: connections.count, at: now)
     }
 }

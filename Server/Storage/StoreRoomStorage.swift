@@ -11,7 +11,7 @@ import Foundation
 /// A document loads as an empty history of a new epoch the first time
 /// anyone opens it, and is marked as served by this process, so `easel db`
 /// refuses to restore or delete it underneath the running server.
-final class StoreRoomStorage: RoomStorage {
+final class StoreRoomStorage: LoadsCreating {
     let worker: StorageWorker
     let clock: HostClock
 
@@ -20,28 +20,10 @@ final class StoreRoomStorage: RoomStorage {
         self.clock = clock
     }
 
-    func load(
-        _ document: DocumentName, completion: @escaping @Sendable (Result<CommittedHistory, StorageFailure>) -> Void
-    ) {
-        markAndLoad(document, creating: true) { loaded in
-            completion(
-                loaded.flatMap { history in
-                    history.map { .success($0) }
-                        ?? .failure(StorageFailure(.unavailable, "\(document.rawValue) was not created"))
-                })
-        }
-    }
-
-    func loadIfStored(
-        _ document: DocumentName, completion: @escaping @Sendable (Result<CommittedHistory?, StorageFailure>) -> Void
-    ) {
-        markAndLoad(document, creating: false, completion: completion)
-    }
-
     /// Marks the document as served (creating it first if asked) on the
     /// storage thread, then replays it on the load thread; nil when it is
     /// not stored and was not to be created.
-    private func markAndLoad(
+    func load(
         _ document: DocumentName, creating: Bool,
         completion: @escaping @Sendable (Result<CommittedHistory?, StorageFailure>) -> Void
     ) {
@@ -84,17 +66,7 @@ final class StoreRoomStorage: RoomStorage {
         worker.snapshot(name)
     }
 
-    var metrics: StorageMetrics {
-        let commits = worker.metrics
-        var metrics = StorageMetrics()
-        metrics.transactions = commits.transactions
-        metrics.opsCommitted = commits.opsCommitted
-        metrics.appendsFailed = commits.appendsFailed
-        metrics.snapshotsFailed = commits.snapshotsFailed
-        metrics.lastOpsPerTransaction = commits.lastOpsPerTransaction
-        metrics.maxOpsPerTransaction = commits.maxOpsPerTransaction
-        return metrics
-    }
+    var metrics: StorageMetrics { StorageMetrics(worker.metrics) }
 }
 
 extension StorageFailure {

@@ -157,6 +157,8 @@ public struct CommitMetrics: Hashable, Sendable {
     public var lastOpsPerTransaction = 0
     public var maxOpsPerTransaction = 0
 
+    public init() {}
+
     public var opsPerTransaction: Double {
         transactions == 0 ? 0 : Double(opsCommitted) / Double(transactions)
     }

@@ -18,6 +18,12 @@ public struct DocumentInfo: Hashable, Sendable {
     public var epoch: Epoch
     /// Milliseconds since 1970.
     public var createdAt: Int64
+
+    public init(name: String, epoch: Epoch, createdAt: Int64) {
+        self.name = name
+        self.epoch = epoch
+        self.createdAt = createdAt
+    }
 }
 
 /// A line of `easel db list`.
@@ -28,6 +34,13 @@ public struct DocumentSummary: Hashable, Sendable {
     /// Ops still in the log (fewer than `head` after a compaction).
     public var opsInLog: Int
     public var latestSnapshot: UInt64?
+
+    public init(info: DocumentInfo, head: UInt64, opsInLog: Int, latestSnapshot: UInt64?) {
+        self.info = info
+        self.head = head
+        self.opsInLog = opsInLog
+        self.latestSnapshot = latestSnapshot
+    }
 }
 
 /// How hard a commit pushes its bytes to disk (Docs/storage.md).

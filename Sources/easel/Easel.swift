@@ -9,7 +9,7 @@ struct Easel: ParsableCommand {
         version: EaselVersion.current,
         subcommands: [
             Serve.self, Token.self, Bot.self, Replay.self, Render.self, Version.self, Log.self, DB.self, Bench.self,
-            Chaos.self,
+            Chaos.self, Cluster.self,
         ]
     )
 }

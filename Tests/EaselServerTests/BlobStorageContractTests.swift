@@ -1,5 +1,6 @@
 import Crypto
 import EaselModel
+import EaselPostgres
 import EaselProtocol
 import EaselStore
 import EaselSync
@@ -10,12 +11,12 @@ import Testing
 @testable import EaselServer
 
 /// What every storage behind the blob port must do, run against each
-/// adapter (today SQLite's, on a real file); another adapter joins the list
-/// and must pass unchanged.
+/// adapter: SQLite's on a real file, PostgreSQL's on a private server.
+/// Another adapter joins the list and must pass unchanged.
 @Suite("The blob storage contract", .serialized)
 struct BlobStorageContractTests {
     enum Adapter: String, CaseIterable {
-        case sqlite
+        case sqlite, postgres
     }
 
     func storage(_ adapter: Adapter) throws -> (storage: any BlobStorage, done: () -> Void) {
@@ -23,6 +24,17 @@ struct BlobStorageContractTests {
         case .sqlite:
             let storage = try StoreBlobStorage(besideDatabase: temporaryDatabase(), durability: .full)
             return (storage, { storage.drain() })
+        case .postgres:
+            let server = try LocalPostgres()
+            _ = try PostgresStore(url: server.url)
+            let storage = StoreBlobStorage(rows: try PostgresBlobRows(url: server.url, now: 0))
+            return (
+                storage,
+                {
+                    storage.drain()
+                    server.stop()
+                }
+            )
         }
     }
 

@@ -1,4 +1,5 @@
 import EaselModel
+import EaselPostgres
 import EaselProtocol
 import EaselStore
 import EaselSync
@@ -9,12 +10,14 @@ import Testing
 @testable import EaselServer
 
 /// What every storage behind the rooms' port must do, run against each
-/// adapter: SQLite (`StoreRoomStorage` on a real file) and the in-memory
-/// one. Another adapter joins the list below and must pass unchanged.
+/// adapter: SQLite (`StoreRoomStorage` on a real file), PostgreSQL
+/// (`PostgresRoomStorage` on a private server, as one node holding leases)
+/// and the in-memory one. Another adapter joins the list below and must
+/// pass unchanged.
 @Suite("The storage contract", .serialized)
 struct StorageContractTests {
     enum Adapter: String, CaseIterable {
-        case sqlite, memory
+        case sqlite, postgres, memory
     }
 
     /// A fresh storage of the adapter; `done` releases what it holds.
@@ -23,6 +26,22 @@ struct StorageContractTests {
         case .sqlite:
             let worker = try StorageWorker(path: temporaryDatabase())
             return (StoreRoomStorage(worker: worker, clock: .system), { worker.shutdown() })
+        case .postgres:
+            let server = try LocalPostgres()
+            let held = HeldLeases()
+            let keeper = try LeaseKeeper(
+                url: server.url, name: "contract", address: "127.0.0.1:0", lost: { held.lost($0) })
+            let worker = try PostgresWorker(url: server.url)
+            let storage = PostgresRoomStorage(
+                worker: worker, keeper: keeper, held: held, clock: .system, leaseWait: .seconds(1))
+            return (
+                storage,
+                {
+                    worker.shutdown()
+                    keeper.stop()
+                    server.stop()
+                }
+            )
         case .memory:
             return (InMemoryRoomStorage(seed: 7, commitsImmediately: true), {})
         }
@@ -45,7 +64,9 @@ struct StorageContractTests {
     }
 
     func logged(_ ops: [Op], from first: UInt64 = 1) -> [LoggedOp] {
-        ops.enumerated().map { LoggedOp(position: first + UInt64($0.offset), op: $0.element, author: "ada", receivedAt: 1) }
+        ops.enumerated().map {
+            LoggedOp(position: first + UInt64($0.offset), op: $0.element, author: "ada", receivedAt: 1)
+        }
     }
 
     var history: [Op] {
@@ -85,8 +106,9 @@ struct StorageContractTests {
         #expect(storage.metrics.opsCommitted == 6)
     }
 
-    @Test("an append that leaves a gap, or repeats an op, fails as a conflict and changes nothing",
-          arguments: Adapter.allCases)
+    @Test(
+        "an append that leaves a gap, or repeats an op, fails as a conflict and changes nothing",
+        arguments: Adapter.allCases)
     func conflictsFail(_ adapter: Adapter) throws {
         let (storage, done) = try storage(adapter)
         defer { done() }

@@ -458,7 +458,8 @@ async def hello_as(uri, document, replica, token, protocol):
         first = json.loads(await asyncio.wait_for(ws.recv(), 10))
         if first["type"] != "welcome":
             errors, close = await until_closed(ws)
-            print(json.dumps({"refused": first.get("code"), "fatal": first.get("fatal"), "close": close}))
+            print(json.dumps({"refused": first.get("code"), "fatal": first.get("fatal"), "close": close,
+                              "message": first.get("message")}))
             return
         await ws.send(json.dumps({"type": "push", "batch": "1", "ops": [create_emoji(1, replica)]}))
         answer = await receive_reply(ws)

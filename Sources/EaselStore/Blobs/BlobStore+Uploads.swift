@@ -6,6 +6,12 @@ public struct BlobInfo: Hashable, Sendable {
     public var hash: BlobHash
     public var size: Int64
     public var type: BlobType
+
+    public init(hash: BlobHash, size: Int64, type: BlobType) {
+        self.hash = hash
+        self.size = size
+        self.type = type
+    }
 }
 
 /// An upload in progress: chunks are written under its ID until it

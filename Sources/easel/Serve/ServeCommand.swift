@@ -1,5 +1,6 @@
 import ArgumentParser
 import EaselHTTP
+import EaselPostgres
 import EaselServer
 import EaselStore
 import EaselSync
@@ -29,6 +30,18 @@ struct Serve: ParsableCommand {
 
     @Option(help: "The SQLite database file (created when missing).")
     var db = "./easel.db"
+
+    @Option(
+        help: ArgumentHelp(
+            "Serve as one node of several from this PostgreSQL database instead of --db (a libpq URL, postgres://user@host:port/database): documents, blobs and leases live there (Docs/scaling.md).",
+            valueName: "url"))
+    var store: String?
+
+    @Option(help: "With --store: the name the router knows this node by (its HAProxy server name).")
+    var nodeName: String?
+
+    @Option(help: "With --store: seconds a node that stops renewing keeps its documents' leases.")
+    var leaseSeconds = 3.0
 
     @Option(help: "full: every acknowledged op survives power loss; normal: it survives a crash of the process.")
     var durability: Durability = .full
@@ -83,6 +96,12 @@ struct Serve: ParsableCommand {
         guard (1...3600).contains(blobIdleSeconds) else {
             throw ValidationError("--blob-idle-seconds must be from 1 to 3600")
         }
+        if let store, !(store.hasPrefix("postgres://") || store.hasPrefix("postgresql://")) {
+            throw ValidationError("--store takes a PostgreSQL URL (postgres://…); the SQLite file is --db")
+        }
+        guard (0.3...600).contains(leaseSeconds) else {
+            throw ValidationError("--lease-seconds must be from 0.3 to 600")
+        }
     }
 
     func run() throws {
@@ -90,6 +109,11 @@ struct Serve: ParsableCommand {
         options.host = host
         options.port = port
         options.databasePath = db
+        if let store {
+            var node = PostgresNodeOptions(url: store, nodeName: nodeName ?? "\(host):\(port)")
+            node.leases = LeaseTiming(ttl: .milliseconds(Int64(leaseSeconds * 1000)))
+            options.postgres = node
+        }
         options.durability = durability
         options.secret = serverSecret(given: secret)
         options.limits = limits.serverLimits
@@ -132,7 +156,10 @@ struct Serve: ParsableCommand {
         // Written straight to the file descriptor: a test or a supervisor
         // waits for this line, so it must not sit in a buffer.
         let access = options.secret == nil ? "no tokens: loopback only" : "access tokens required"
-        announce("easel: serving \(server.url) (database \(db), durability \(durability.rawValue), \(access))")
+        let place =
+            options.postgres.map { "PostgreSQL \(PostgresConnection.redacted($0.url)), node \($0.nodeName)" }
+            ?? "database \(db), durability \(durability.rawValue)"
+        announce("easel: serving \(server.url) (\(place), \(access))")
         if let folder = options.webFolder {
             announce("easel: the web canvas is at http://\(options.host):\(server.port)/ (from \(folder))")
         } else {

@@ -3,7 +3,7 @@ import Foundation
 /// A server run as a child process of this executable (so its CPU time and
 /// memory are its own), stopped with SIGKILL when done: by the benchmarks,
 /// and by the fault runs, which kill it on purpose.
-final class ServedProcess {
+final class ServedProcess: Sendable {
     private let process = Process()
     private let output = Pipe()
     let port: Int
@@ -53,6 +53,25 @@ final class ServedProcess {
 
     /// False once it exited, by itself or by `stop()`.
     var isRunning: Bool { process.isRunning }
+
+    var processIdentifier: Int32 { process.processIdentifier }
+
+    /// Sends a signal (SIGSTOP, SIGCONT) and returns at once.
+    func signal(_ signal: Int32) {
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, signal)
+    }
+
+    /// Asks it to stop (SIGTERM: a server stops cleanly) and waits up to
+    /// `seconds`, then kills it.
+    func terminate(within seconds: Double = 30) {
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, SIGCONT)
+        kill(process.processIdentifier, SIGTERM)
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        stop()
+    }
 
     func stop() {
         guard process.isRunning else { return }

@@ -1,0 +1,156 @@
+/// Nodes and leases in SQL. A node's leases live while its row is renewed
+/// (by the database's clock) AND its session holds the advisory lock on its
+/// id: a killed node's session ends at once, so its documents may be taken
+/// at once; a paused or partitioned one keeps them until its row expires.
+/// Whoever takes a lease raises its fence, and every append checks the
+/// fence in its own transaction, so a node that lost a lease can never
+/// append to that document again (Docs/scaling.md).
+extension PostgresStore {
+    /// The channel releases are announced on, with the document's id.
+    public static let releaseChannel = "easel_leases"
+
+    /// Adds this process to `nodes`, holds the advisory lock on its id for
+    /// as long as this connection lives, and listens for releases.
+    public func registerNode(name: String, address: String, timing: LeaseTiming) throws(PostgresError)
+        -> NodeIdentity
+    {
+        // Rows of nodes long gone: their leases fall back to no node.
+        try connection.query("DELETE FROM nodes WHERE expires_at < now() - interval '1 hour'")
+        let rows = try connection.query(
+            """
+            INSERT INTO nodes (name, address, expires_at)
+            VALUES ($1, $2, now() + make_interval(secs => $3::double precision / 1000)) RETURNING id
+            """
+        ) {
+            $0.append(name)
+            $0.append(address)
+            $0.append(timing.ttlMilliseconds)
+        }
+        let node = NodeIdentity(id: try rows.int64(0, 0), name: name, address: address)
+        try holdNodeLock(node)
+        return node
+    }
+
+    /// Takes the session's advisory lock on the node's id (again, after a
+    /// reconnect) and listens for releases.
+    public func holdNodeLock(_ node: NodeIdentity) throws(PostgresError) {
+        try connection.query("SELECT pg_advisory_lock($1)") { $0.append(node.id) }
+        try connection.execute("LISTEN \(Self.releaseChannel)")
+    }
+
+    /// Moves the node's expiry on. Whether its row had not yet expired:
+    /// when it had (the node was paused or cut off), other nodes may have
+    /// taken its leases, and its owner must check which it still holds.
+    public func renew(_ node: NodeIdentity, timing: LeaseTiming) throws(PostgresError) -> Bool {
+        let rows = try connection.query(
+            """
+            WITH old AS (SELECT expires_at FROM nodes WHERE id = $1 FOR UPDATE)
+            UPDATE nodes SET expires_at = now() + make_interval(secs => $2::double precision / 1000)
+            FROM old WHERE nodes.id = $1 RETURNING old.expires_at > now()
+            """
+        ) {
+            $0.append(node.id)
+            $0.append(timing.ttlMilliseconds)
+        }
+        if rows.count == 1 { return try rows.bool(0, 0) }
+        // Deleted after an hour gone: back under the same id, holding nothing.
+        try connection.query(
+            """
+            INSERT INTO nodes (id, name, address, expires_at)
+            VALUES ($1, $2, $3, now() + make_interval(secs => $4::double precision / 1000))
+            """
+        ) {
+            $0.append(node.id)
+            $0.append(node.name)
+            $0.append(node.address)
+            $0.append(timing.ttlMilliseconds)
+        }
+        return false
+    }
+
+    /// Asks for a document's lease. Granted when nobody holds it, when this
+    /// node does (with the fence it has), or when its holder is gone: its
+    /// session ended or its row expired; then the fence is raised.
+    public func takeLease(of document: PostgresDocument, for node: NodeIdentity) throws(PostgresError) -> LeaseAnswer {
+        for _ in 0..<3 {
+            let answer = try connection.transaction { () throws(PostgresError) -> LeaseAnswer? in
+                let rows = try connection.query(
+                    """
+                    SELECT l.node, l.fence, n.name, n.address,
+                        COALESCE((extract(epoch FROM n.expires_at - now()) * 1000)::bigint, 0),
+                        CASE WHEN l.node IS NULL OR l.node = $2 OR n.id IS NULL THEN false
+                            ELSE NOT pg_try_advisory_xact_lock_shared(l.node) END,
+                        COALESCE(n.draining, false)
+                    FROM leases l LEFT JOIN nodes n ON n.id = l.node
+                    WHERE l.document = $1 FOR UPDATE OF l
+                    """
+                ) {
+                    $0.append(document.id)
+                    $0.append(node.id)
+                }
+                guard rows.count == 1 else {
+                    let inserted = try connection.query(
+                        "INSERT INTO leases (document, node, fence) VALUES ($1, $2, 1) ON CONFLICT DO NOTHING RETURNING fence"
+                    ) {
+                        $0.append(document.id)
+                        $0.append(node.id)
+                    }
+                    // Another node inserted it first: look again.
+                    return inserted.count == 1 ? .granted(Lease(node: node.id, fence: try inserted.int64(0, 0))) : nil
+                }
+                let holder = rows.isNull(0, 0) ? nil : try rows.int64(0, 0)
+                if holder == node.id { return .granted(Lease(node: node.id, fence: try rows.int64(0, 1))) }
+                let expiresIn = try rows.int64(0, 4)
+                if let holder, try rows.bool(0, 5), expiresIn > 0 {
+                    let identity = NodeIdentity(id: holder, name: try rows.text(0, 2), address: try rows.text(0, 3))
+                    return .held(by: identity, expiresInMilliseconds: expiresIn, draining: try rows.bool(0, 6))
+                }
+                let raised = try connection.query(
+                    "UPDATE leases SET node = $2, fence = fence + 1 WHERE document = $1 RETURNING fence"
+                ) {
+                    $0.append(document.id)
+                    $0.append(node.id)
+                }
+                return .granted(Lease(node: node.id, fence: try raised.int64(0, 0)))
+            }
+            if let answer { return answer }
+        }
+        throw PostgresError(.unexpected, "the lease of \(document.name) changed hands three times while being taken")
+    }
+
+    /// The leases a node holds: document id to fence.
+    public func leases(of node: NodeIdentity) throws(PostgresError) -> [Int64: Int64] {
+        let rows = try connection.query("SELECT document, fence FROM leases WHERE node = $1") { $0.append(node.id) }
+        var held: [Int64: Int64] = [:]
+        for row in 0..<rows.count { held[try rows.int64(row, 0)] = try rows.int64(row, 1) }
+        return held
+    }
+
+    /// Gives a document's lease up, if the node still holds it, and says so
+    /// to every node listening.
+    public func releaseLease(of document: Int64, by node: NodeIdentity) throws(PostgresError) {
+        try connection.query("UPDATE leases SET node = NULL WHERE document = $1 AND node = $2") {
+            $0.append(document)
+            $0.append(node.id)
+        }
+        try connection.query("SELECT pg_notify($1, $2)") {
+            $0.append(Self.releaseChannel)
+            $0.append(String(document))
+        }
+    }
+
+    /// A node beginning to stop: nodes asked for its documents wait for
+    /// their release instead of sending clients back to it.
+    public func markDraining(_ node: NodeIdentity) throws(PostgresError) {
+        try connection.query("UPDATE nodes SET draining = true WHERE id = $1") { $0.append(node.id) }
+    }
+
+    /// A node stopping: every lease released, its row expired, the others told.
+    public func releaseEverything(of node: NodeIdentity) throws(PostgresError) {
+        try connection.transaction { () throws(PostgresError) in
+            try connection.query("UPDATE leases SET node = NULL WHERE node = $1") { $0.append(node.id) }
+            try connection.query("UPDATE nodes SET expires_at = now() WHERE id = $1") { $0.append(node.id) }
+            try connection.query("SELECT pg_notify($1, '*')") { $0.append(Self.releaseChannel) }
+        }
+    }
+}

@@ -1,0 +1,209 @@
+import EaselLocking
+import EaselModel
+import EaselPostgres
+import EaselProtocol
+import EaselTestSupport
+import Foundation
+import Testing
+
+/// Who may take a document's lease, by the database's clock and sessions.
+@Suite("Leases in PostgreSQL")
+struct LeaseTests {
+    @Test("a lease held by a node that is connected and renews is refused to another node, which is told who holds it")
+    func aLiveHoldersLeaseIsRefused() throws {
+        try withPostgres { server in
+            let holder = try TestNode(server, name: "holder")
+            let other = try TestNode(server, name: "other")
+            let board = try newDocument(holder.store, "lease/board")
+            _ = try holder.granted(board)
+            guard case .held(let by, let expiresIn, let draining) = try other.take(board) else {
+                Issue.record("the lease was granted to a second node")
+                return
+            }
+            #expect(by == holder.identity)
+            #expect(expiresIn > 0 && expiresIn <= 3_000)
+            #expect(!draining)
+        }
+    }
+
+    @Test("a node asking again for a lease it holds gets the same fence: its own appends in flight are not fenced")
+    func aHolderKeepsItsFence() throws {
+        try withPostgres { server in
+            let node = try TestNode(server, name: "one")
+            let board = try newDocument(node.store, "lease/board")
+            #expect(try node.granted(board) == node.granted(board))
+        }
+    }
+
+    @Test("a lease whose holder's session ended (a killed process) is taken at once, with a raised fence")
+    func aDeadSessionsLeaseIsTakenAtOnce() throws {
+        try withPostgres { server in
+            let other = try TestNode(server, name: "other")
+            var board: PostgresDocument?
+            var old: Lease?
+            do {
+                let killed = try TestNode(server, name: "killed", timing: LeaseTiming(ttl: .seconds(60)))
+                board = try newDocument(killed.store, "lease/board")
+                old = try killed.granted(try #require(board))
+                try other.store.connection.query("SELECT pg_terminate_backend($1)") {
+                    $0.append(Int32(killed.store.connection.backendProcess))
+                }
+            }
+            let document = try #require(board)
+            // The server ends the session's locks as the backend exits.
+            var answer = try other.take(document)
+            let deadline = Date().addingTimeInterval(5)
+            while case .held = answer, Date() < deadline {
+                Thread.sleep(forTimeInterval: 0.01)
+                answer = try other.take(document)
+            }
+            guard case .granted(let new) = answer else {
+                Issue.record("the dead node's lease was not taken: \(answer)")
+                return
+            }
+            #expect(new.fence == (try #require(old)).fence + 1)
+        }
+    }
+
+    @Test("a lease whose holder is connected but stopped renewing is refused until its row expires, then taken")
+    func aPausedHoldersLeaseIsTakenOnExpiry() throws {
+        try withPostgres { server in
+            let paused = try TestNode(server, name: "paused", timing: LeaseTiming(ttl: .milliseconds(800)))
+            let other = try TestNode(server, name: "other")
+            let board = try newDocument(paused.store, "lease/board")
+            _ = try paused.granted(board)
+            let started = Date()
+            guard case .held = try other.take(board) else {
+                Issue.record("taken before the holder's row expired")
+                return
+            }
+            var answer = try other.take(board)
+            while case .held = answer, Date().timeIntervalSince(started) < 5 {
+                Thread.sleep(forTimeInterval: 0.02)
+                answer = try other.take(board)
+            }
+            guard case .granted = answer else {
+                Issue.record("never taken: \(answer)")
+                return
+            }
+            let waited = Date().timeIntervalSince(started)
+            #expect(waited > 0.6 && waited < 2, "taken after \(waited) s with a lease of 0.8 s")
+        }
+    }
+
+    @Test(
+        "renewing after the node's row expired says so, and the leases another node took meanwhile are no longer the node's"
+    )
+    func aLateRenewalFindsWhatWasTaken() throws {
+        try withPostgres { server in
+            let timing = LeaseTiming(ttl: .milliseconds(300))
+            let late = try TestNode(server, name: "late", timing: timing)
+            let other = try TestNode(server, name: "other")
+            let (taken, kept) = (try newDocument(late.store, "lease/taken"), try newDocument(late.store, "lease/kept"))
+            let keptLease = try late.granted(kept)
+            _ = try late.granted(taken)
+            #expect(try late.store.renew(late.identity, timing: timing), "renewed in time")
+            Thread.sleep(forTimeInterval: 0.4)
+            _ = try other.granted(taken)
+            #expect(try late.store.renew(late.identity, timing: timing) == false, "the row had expired")
+            #expect(try late.store.leases(of: late.identity) == [kept.id: keptLease.fence])
+        }
+    }
+
+    @Test("a released lease is announced to listening nodes and taken at once")
+    func aReleaseIsAnnouncedAndTaken() throws {
+        try withPostgres { server in
+            let holder = try TestNode(server, name: "holder")
+            let other = try TestNode(server, name: "other")
+            let board = try newDocument(holder.store, "lease/board")
+            let old = try holder.granted(board)
+            try holder.store.releaseLease(of: board.id, by: holder.identity)
+            let heard = try other.store.connection.notifications(waitingUpTo: 2_000)
+            #expect(heard.map(\.channel) == [PostgresStore.releaseChannel])
+            #expect(heard.map(\.payload) == ["\(board.id)"])
+            #expect(try other.granted(board).fence == old.fence + 1)
+        }
+    }
+
+    @Test(
+        "the lease keeper answers at once for a live holder, waits for a draining holder's release, keeps its own leases by renewing, and reports the leases another node took as lost"
+    )
+    func theKeeperWaitsForDrainsRenewsAndReportsLosses() throws {
+        try withPostgres { server in
+            let lost = Locked<[Int64]>([])
+            let keeper = try LeaseKeeper(
+                url: server.url, name: "keeper", address: "127.0.0.1:1", timing: LeaseTiming(ttl: .milliseconds(600)),
+                lost: { documents in lost.withLock { $0 += documents } })
+            defer { keeper.stop() }
+            let holder = try TestNode(server, name: "holder")
+            let (held, mine) = (
+                try newDocument(holder.store, "keeper/held"), try newDocument(holder.store, "keeper/mine")
+            )
+            _ = try holder.granted(held)
+            // A live holder: the answer names it at once, whatever the wait.
+            var started = Date()
+            guard case .held(let by, _, draining: false) = try take(held, on: keeper, waitingUpTo: .seconds(3)).answer()
+            else {
+                Issue.record("a live holder's lease was not answered as held")
+                return
+            }
+            #expect(by == holder.identity)
+            #expect(Date().timeIntervalSince(started) < 1)
+            // A draining holder: the keeper waits, and a release wakes it.
+            try holder.store.markDraining(holder.identity)
+            started = Date()
+            let waiting = take(held, on: keeper, waitingUpTo: .seconds(5))
+            Thread.sleep(forTimeInterval: 0.3)
+            try holder.store.releaseLease(of: held.id, by: holder.identity)
+            guard case .granted = try waiting.answer() else {
+                Issue.record("the keeper did not get the released lease")
+                return
+            }
+            let waited = Date().timeIntervalSince(started)
+            #expect(waited >= 0.3 && waited < 1.5, "granted \(waited) s after asking, 0.3 s after the release")
+            // Held across several renewals, its lease stays the keeper's.
+            guard case .granted(let lease) = try take(mine, on: keeper, waitingUpTo: .zero).answer() else {
+                Issue.record("no lease of a free document")
+                return
+            }
+            Thread.sleep(forTimeInterval: 1.5)
+            guard case .held(let holderOfMine, _, _) = try holder.take(mine) else {
+                Issue.record("the keeper's lease lapsed while it renewed")
+                return
+            }
+            #expect(holderOfMine == keeper.node)
+            // Taken from the keeper as if it had been cut off: it notices at its next renewal.
+            try holder.store.connection.query("UPDATE leases SET node = $1, fence = fence + 1 WHERE document = $2") {
+                $0.append(holder.identity.id)
+                $0.append(mine.id)
+            }
+            try holder.store.connection.query("UPDATE nodes SET expires_at = now() WHERE id = $1") {
+                $0.append(keeper.node.id)
+            }
+            let deadline = Date().addingTimeInterval(3)
+            while lost.value.isEmpty && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+            #expect(lost.value == [mine.id])
+            #expect(lease.fence == 1)
+        }
+    }
+
+    /// A take on the keeper, answered later on its thread.
+    struct PendingTake {
+        let answered = DispatchSemaphore(value: 0)
+        let result = Locked<Result<LeaseAnswer, PostgresError>?>(nil)
+
+        func answer() throws -> LeaseAnswer {
+            #expect(answered.wait(timeout: .now() + 10) == .success)
+            return try #require(result.value).get()
+        }
+    }
+
+    private func take(_ document: PostgresDocument, on keeper: LeaseKeeper, waitingUpTo wait: Duration) -> PendingTake {
+        let pending = PendingTake()
+        keeper.take(document, waitingUpTo: wait) { result in
+            pending.result.withLock { $0 = result }
+            pending.answered.signal()
+        }
+        return pending
+    }
+}

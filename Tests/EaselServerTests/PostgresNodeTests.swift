@@ -1,0 +1,100 @@
+import EaselModel
+import EaselPostgres
+import EaselProtocol
+import EaselTestSupport
+import Foundation
+import Testing
+
+/// `easel serve --store postgres://…`: nodes on one private PostgreSQL,
+/// reached by a client written by someone else (Python's websockets).
+@Suite("Nodes on one PostgreSQL", .serialized)
+struct PostgresNodeTests {
+    func node(_ name: String, on postgres: LocalPostgres) throws -> ServerProcess {
+        try ServerProcess(
+            database: temporaryDatabase(),
+            arguments: ["--store", postgres.url, "--node-name", name, "--lease-seconds", "1"])
+    }
+
+    func stored(_ document: String, in postgres: LocalPostgres) throws -> [LoggedOp] {
+        try PostgresStore(url: postgres.url, migrating: false).load(document).tail
+    }
+
+    /// Two nodes on a private PostgreSQL, the first with a lease of
+    /// `firstLease` seconds, all stopped after `body`.
+    func withTwoNodes(
+        firstLease: Double = 1, _ body: (LocalPostgres, ServerProcess, ServerProcess) throws -> Void
+    ) throws {
+        let postgres = try LocalPostgres()
+        defer { postgres.stop() }
+        let first = try ServerProcess(
+            database: temporaryDatabase(),
+            arguments: ["--store", postgres.url, "--node-name", "node1", "--lease-seconds", "\(firstLease)"])
+        defer { first.kill() }
+        let second = try node("node2", on: postgres)
+        defer { second.kill() }
+        try body(postgres, first, second)
+    }
+
+    func push(_ node: ServerProcess, _ document: String, replica: String) throws -> [String: Any] {
+        try OutsideClient.run(["\(node.port)", "push-once", document, "-", replica])
+    }
+
+    @Test(
+        "a node acknowledges a push once PostgreSQL holds it, and a second node on the same database sends that document's clients to the first with 503 'moved to node1' and 4007"
+    )
+    func aSecondNodeSendsClientsToTheHolder() throws {
+        try withTwoNodes { postgres, first, second in
+            let ack = try push(first, "team/a", replica: "00000000000000c5")
+            #expect(ack["type"] as? String == "ack", "\(ack)")
+            #expect(
+                try stored("team/a", in: postgres).map(\.op.id) == [
+                    OpID(counter: 1, replica: ReplicaID(rawValue: 0xC5))
+                ])
+            let sent = try OutsideClient.run(["\(second.port)", "hello-as", "team/a", "00000000000000c6", "-"])
+            #expect(sent["refused"] as? Int == 503, "\(sent)")
+            #expect(sent["message"] as? String == "moved to node1")
+            #expect(sent["close"] as? Int == 4007)
+            // Another document is the second node's to serve.
+            #expect(try push(second, "team/b", replica: "00000000000000c7")["type"] as? String == "ack")
+        }
+    }
+
+    @Test(
+        "a node stopped with SIGTERM releases its documents' leases as it goes, and another node serves them at once with every acknowledged op"
+    )
+    func aStoppedNodeHandsItsDocumentsOver() throws {
+        try withTwoNodes(firstLease: 30) { postgres, first, second in
+            #expect(try push(first, "team/a", replica: "00000000000000c5")["type"] as? String == "ack")
+            #expect(first.terminate().status == 0)
+            let taken = Date()
+            let answer = try push(second, "team/a", replica: "00000000000000c6")
+            #expect(answer["type"] as? String == "ack", "\(answer)")
+            // The lease (30 s here) was released, not waited out.
+            #expect(Date().timeIntervalSince(taken) < 2)
+            #expect(try stored("team/a", in: postgres).count == 2)
+        }
+    }
+
+    @Test(
+        "a node killed with SIGKILL leaves its documents to another node at once: its session's end frees its leases, and nothing acknowledged is lost"
+    )
+    func aKilledNodesDocumentsAreTakenAtOnce() throws {
+        try withTwoNodes(firstLease: 30) { (postgres, first, second) throws in
+            #expect(try push(first, "team/a", replica: "00000000000000c5")["type"] as? String == "ack")
+            first.kill()
+            let killed = Date()
+            var answer: [String: Any] = [:]
+            // PostgreSQL sees the session end as the kernel closes the killed
+            // process's sockets; a lease of 30 s is never waited out.
+            while Date().timeIntervalSince(killed) < 10 {
+                // Refused (moved) while the server has not yet seen the session end.
+                answer = (try? push(second, "team/a", replica: "00000000000000c6")) ?? [:]
+                if answer["type"] as? String == "ack" { break }
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+            #expect(answer["type"] as? String == "ack", "\(answer)")
+            #expect(Date().timeIntervalSince(killed) < 5)
+            #expect(try stored("team/a", in: postgres).count == 2)
+        }
+    }
+}
