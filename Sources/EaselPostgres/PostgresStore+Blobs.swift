@@ -109,6 +109,21 @@ extension PostgresStore {
         )
     }
 
+    /// A stored blob's whole bytes, whichever document it was uploaded to;
+    /// nil when there is no such blob.
+    public func blobBytes(_ hash: BlobHash) throws(PostgresError) -> [UInt8]? {
+        let rows = try connection.query(
+            """
+            SELECT c.bytes FROM blobs b JOIN blob_chunks c ON c.upload = b.upload
+            WHERE b.hash = $1 ORDER BY c.sequence
+            """
+        ) { $0.append(bytes: hash.bytes) }
+        guard rows.count > 0 else { return nil }
+        var bytes: [UInt8] = []
+        for row in 0..<rows.count { bytes += try rows.bytes(row, 0) }
+        return bytes
+    }
+
     /// One chunk of an upload's bytes (sequence numbers from 0), or nil.
     public func chunk(_ sequence: Int, of upload: UploadID) throws(PostgresError) -> [UInt8]? {
         let rows = try connection.query("SELECT bytes FROM blob_chunks WHERE upload = $1 AND sequence = $2") {

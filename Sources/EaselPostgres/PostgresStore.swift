@@ -148,6 +148,22 @@ public final class PostgresStore {
         return ops
     }
 
+    /// How many times the log holds the op: 1 once committed, never more
+    /// (the unique index), 0 when it is not there.
+    public func copies(of id: OpID, in name: String) throws(PostgresError) -> Int {
+        let rows = try connection.query(
+            """
+            SELECT count(*) FROM ops o JOIN documents d ON d.id = o.document
+            WHERE d.name = $1 AND o.replica = $2 AND o.counter = $3
+            """
+        ) {
+            $0.append(name)
+            $0.append(Int64(bitPattern: id.replica.rawValue))
+            $0.append(Int64(clamping: id.counter))
+        }
+        return Int(try rows.int64(0, 0))
+    }
+
     /// The latest snapshot, or with `limit` the latest at or before it.
     public func latestSnapshot(of document: PostgresDocument, atOrBefore limit: UInt64 = .max) throws(PostgresError)
         -> StateSnapshot?

@@ -126,6 +126,19 @@ extension PostgresStore {
         return held
     }
 
+    /// The documents whose leases the live node of this name holds.
+    public func documentsHeld(byNodeNamed name: String) throws(PostgresError) -> [String] {
+        let rows = try connection.query(
+            """
+            SELECT d.name FROM leases l JOIN documents d ON d.id = l.document JOIN nodes n ON n.id = l.node
+            WHERE n.name = $1 AND n.expires_at > now() ORDER BY d.name
+            """
+        ) { $0.append(name) }
+        var names: [String] = []
+        for row in 0..<rows.count { names.append(try rows.text(row, 0)) }
+        return names
+    }
+
     /// Gives a document's lease up, if the node still holds it, and says so
     /// to every node listening.
     public func releaseLease(of document: Int64, by node: NodeIdentity) throws(PostgresError) {

@@ -5,7 +5,9 @@ import ArgumentParser
 struct Chaos: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Throw faults at a real server and check that nothing acknowledged is lost (build with -c release).",
-        subcommands: [ChaosKill.self, ChaosNet.self, ChaosDisk.self, ChaosSoak.self, ChaosHostile.self]
+        subcommands: [
+            ChaosKill.self, ChaosNet.self, ChaosDisk.self, ChaosSoak.self, ChaosHostile.self, ChaosCluster.self,
+        ]
     )
 }
 

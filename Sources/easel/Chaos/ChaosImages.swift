@@ -23,7 +23,9 @@ enum ChaosImages {
     }
 
     private static func png(width: Int, height: Int) -> [UInt8] {
-        func bigEndian(_ value: Int) -> [UInt8] { (0..<4).reversed().map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) } }
+        func bigEndian(_ value: Int) -> [UInt8] {
+            (0..<4).reversed().map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) }
+        }
         return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8) + bigEndian(width)
             + bigEndian(height)
     }

@@ -36,7 +36,8 @@ struct ChaosKill: ParsableCommand {
             let port = server.port
             let witness = Witness()
             let crowd = try ChaosCrowd(
-                shape, url: "ws://127.0.0.1:\(port)", images: ChaosImages.write(into: folder + "/images", seed: shape.seed),
+                shape, url: "ws://127.0.0.1:\(port)",
+                images: ChaosImages.write(into: folder + "/images", seed: shape.seed),
                 witness: witness)
             crowd.start()
 
@@ -48,7 +49,8 @@ struct ChaosKill: ParsableCommand {
                 server.stop()
                 let audit = try witness.audit(database: database)
                 guard audit.lost == 0 else {
-                    throw ChaosError("after kill \(kill): lost \(audit.missingOps.prefix(5)) \(audit.missingBlobs.prefix(5))")
+                    throw ChaosError(
+                        "after kill \(kill): lost \(audit.missingOps.prefix(5)) \(audit.missingBlobs.prefix(5))")
                 }
                 let restart = ContinuousClock.now
                 server = try ServedProcess(["serve", "--port", "\(port)", "--db", database], log: log)

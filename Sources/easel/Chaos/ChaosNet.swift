@@ -10,7 +10,8 @@ import Foundation
 struct ChaosNet: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "net",
-        abstract: "Run bots through a proxy that delays, stalls, cuts and hangs connections; check what the server kept and freed."
+        abstract:
+            "Run bots through a proxy that delays, stalls, cuts and hangs connections; check what the server kept and freed."
     )
 
     @Option(help: "Seconds the bots edit through the faults.")
@@ -57,7 +58,8 @@ struct ChaosNet: ParsableCommand {
             defer { server.stop() }
             let proxy = try FaultyProxy(
                 upstreamPort: server.port,
-                faults: .init(delayMilliseconds: delayMs, jitterMilliseconds: jitterMs, stall: stall, cut: cut, hang: hang),
+                faults: .init(
+                    delayMilliseconds: delayMs, jitterMilliseconds: jitterMs, stall: stall, cut: cut, hang: hang),
                 seed: shape.seed)
             defer { proxy.stop() }
             let witness = Witness()

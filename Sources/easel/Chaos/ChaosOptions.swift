@@ -12,14 +12,16 @@ struct ChaosOptions: ParsableArguments {
     var actionsPerSecond = 4.0
     @Option(help: "The seed of the bots' edits and the faults' timing; random when not given.")
     var seed: UInt64?
-    @Option(help: "Keep the database, images and the server's log in this folder (created); a temporary one is removed.")
+    @Option(
+        help: "Keep the database, images and the server's log in this folder (created); a temporary one is removed.")
     var folder: String?
     @Option(help: "Write the verdict and figures as JSON to this file.")
     var report: String?
 
     func validate() throws {
         guard documents >= 1, botsPerDocument >= 1, actionsPerSecond > 0 else {
-            throw ValidationError("--documents and --bots-per-document must be at least 1, --actions-per-second above 0")
+            throw ValidationError(
+                "--documents and --bots-per-document must be at least 1, --actions-per-second above 0")
         }
     }
 

@@ -19,7 +19,8 @@ struct ChaosVerdict {
     var unsettled: [String] {
         (0..<shape.documents).compactMap { index in
             switch outcomes[index] {
-            case .success(let outcome) where outcome.verdict == .converged && outcome.images.uploadFailures.isEmpty
+            case .success(let outcome)
+            where outcome.verdict == .converged && outcome.images.uploadFailures.isEmpty
                 && outcome.images.unverified.isEmpty:
                 return nil
             case .success(let outcome):
@@ -40,7 +41,7 @@ struct ChaosVerdict {
     var summary: String {
         var lines = [
             "\(fault) survived by \(shape.documents * shape.botsPerDocument) bots on \(shape.documents) documents: "
-                + "\(audit.ops) acknowledged ops and \(audit.blobs) stored blobs checked in the files; lost: \(audit.lost)",
+                + "\(audit.ops) acknowledged ops and \(audit.blobs) stored blobs checked in storage; lost: \(audit.lost)",
             figures.map { "\($0.name) \(String(format: "%.2f", $0.value))" }.joined(separator: ", ")
                 + "; \(reconnections) reconnections; \(uploads) uploads",
             unsettled.isEmpty
@@ -50,6 +51,7 @@ struct ChaosVerdict {
         lines += problems
         lines += audit.missingOps.prefix(10).map { "lost op: \($0)" }
         lines += audit.missingBlobs.prefix(10).map { "lost blob: \($0)" }
+        lines += audit.duplicatedOps.prefix(10).map { "stored twice: \($0)" }
         return lines.joined(separator: "\n")
     }
 

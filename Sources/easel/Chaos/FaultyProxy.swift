@@ -75,13 +75,20 @@ final class FaultyProxy: Sendable {
     /// From now on, only the delay and jitter: a network that is slow
     /// but no longer breaks.
     func calm() {
-        faults.withLock { $0.stall = 0; $0.cut = 0; $0.hang = 0 }
+        faults.withLock {
+            $0.stall = 0
+            $0.cut = 0
+            $0.hang = 0
+        }
     }
 
     /// Stops accepting and ends the connections it holds half-open.
     func stop() {
         stopped.withLock { $0 = true }
-        for link in hung.withLock({ links in defer { links = [] }; return links }) { link.release() }
+        for link in hung.withLock({ links in
+            defer { links = [] }
+            return links
+        }) { link.release() }
         close(listener)
     }
 
@@ -130,7 +137,8 @@ final class FaultyProxy: Sendable {
             }
             guard count > 0, link.isOpen else { return link.end() }
             if link.carriesBlobs == nil, source == link.client {
-                link.carriesBlobs = buffer[..<min(count, 16)].starts(with: Array("PUT /blobs/".utf8))
+                link.carriesBlobs =
+                    buffer[..<min(count, 16)].starts(with: Array("PUT /blobs/".utf8))
                     || buffer[..<min(count, 16)].starts(with: Array("GET /blobs/".utf8))
             }
             var faults = faults.withLock { $0 }
@@ -138,7 +146,8 @@ final class FaultyProxy: Sendable {
             // the HTTP client's whole request timeout (60 s), longer than a
             // run settles in. Cutting and hanging them is left to come.
             if link.carriesBlobs == true { (faults.stall, faults.cut, faults.hang) = (0, 0, 0) }
-            let jitter = faults.jitterMilliseconds > 0 ? Int.random(in: 0...faults.jitterMilliseconds, using: &random) : 0
+            let jitter =
+                faults.jitterMilliseconds > 0 ? Int.random(in: 0...faults.jitterMilliseconds, using: &random) : 0
             usleep(UInt32((faults.delayMilliseconds + jitter) * 1000))
             // Hung meanwhile by the other direction: the server's side drains.
             if link.hungAt != nil {

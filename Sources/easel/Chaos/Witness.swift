@@ -1,6 +1,7 @@
 import EaselClient
 import EaselLocking
 import EaselModel
+import EaselPostgres
 import EaselProtocol
 import EaselStore
 import Synchronization
@@ -14,10 +15,27 @@ final class Witness: Sendable {
     private let acknowledged = Locked<[DocumentName: Set<OpID>]>([:])
     private let blobs = Locked<Set<BlobHash>>([])
     private let acknowledgements = Atomic<Int>(0)
+    /// When each document's acknowledgements arrived, in order.
+    private let acknowledgedAt = Locked<[DocumentName: [ContinuousClock.Instant]]>([:])
 
     func acknowledged(_ ids: [OpID], in document: DocumentName) {
+        let now = ContinuousClock.now
         acknowledged.withLock { $0[document, default: []].formUnion(ids) }
+        acknowledgedAt.withLock { $0[document, default: []].append(now) }
         acknowledgements.add(ids.count, ordering: .relaxed)
+    }
+
+    /// The first acknowledgement in the document after `instant`, if any yet.
+    func firstAcknowledgement(in document: DocumentName, after instant: ContinuousClock.Instant)
+        -> ContinuousClock.Instant?
+    {
+        acknowledgedAt.withLock { times in
+            guard let list = times[document] else { return nil }
+            // Recent ones are at the end: walk back to the first after `instant`.
+            var index = list.endIndex
+            while index > list.startIndex, list[index - 1] > instant { index -= 1 }
+            return index < list.endIndex ? list[index] : nil
+        }
     }
 
     /// Ops acknowledged so far, an op acknowledged twice counted twice: to
@@ -33,8 +51,39 @@ final class Witness: Sendable {
         var blobs = 0
         var missingOps: [String] = []
         var missingBlobs: [String] = []
+        /// Ops stored more than once (a store without a unique index on
+        /// op IDs could; a lost lease's fencing failing would).
+        var duplicatedOps: [String] = []
 
-        var lost: Int { missingOps.count + missingBlobs.count }
+        var lost: Int { missingOps.count + missingBlobs.count + duplicatedOps.count }
+    }
+
+    /// Holds a PostgreSQL database to every promise so far: each
+    /// acknowledged op stored exactly once, each stored blob whole.
+    func audit(postgres url: String) throws(PostgresError) -> Audit {
+        let promisedOps = acknowledged.withLock { $0 }
+        let promisedBlobs = blobs.withLock { $0 }
+        var audit = Audit()
+        let store = try PostgresStore(url: url, migrating: false)
+        for (document, ids) in promisedOps {
+            for id in ids {
+                audit.ops += 1
+                switch try store.copies(of: id, in: document.description) {
+                case 1: break
+                case 0: audit.missingOps.append("\(document) \(id)")
+                case let copies: audit.duplicatedOps.append("\(document) \(id): \(copies) copies")
+                }
+            }
+        }
+        for blob in promisedBlobs {
+            audit.blobs += 1
+            guard let bytes = try store.blobBytes(blob) else {
+                audit.missingBlobs.append("\(blob): not stored")
+                continue
+            }
+            if BlobHash(digesting: bytes) != blob { audit.missingBlobs.append("\(blob): bytes of another hash") }
+        }
+        return audit
     }
 
     /// Holds the files of a stopped server to every promise so far: each

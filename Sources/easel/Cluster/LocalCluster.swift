@@ -4,11 +4,13 @@ import Foundation
 
 /// How `easel cluster` reports what happens: lines for people, or JSON.
 enum Report {
-    case text, json
+    case text, json, silent
 
     func say(_ event: String, _ fields: [String: any Sendable], text: String) {
         let line: String
         switch self {
+        case .silent:
+            return
         case .text:
             line = "easel cluster: " + text
         case .json:
@@ -48,6 +50,7 @@ final class LocalCluster: Sendable {
         report: Report
     ) throws {
         self.report = report
+        self.routerPort = routerPort
         if let given {
             try FileManager.default.createDirectory(atPath: given, withIntermediateDirectories: true)
             folder = given
@@ -91,7 +94,7 @@ final class LocalCluster: Sendable {
     }
 
     /// Starts a node, or starts it again after it stopped.
-    private func start(_ name: String) throws {
+    func start(_ name: String) throws {
         guard let slot = slots.withLock({ $0.first { $0.name == name } }) else {
             throw ServedProcessError("no node \(name)")
         }
@@ -107,25 +110,53 @@ final class LocalCluster: Sendable {
             text: "\(name) serving on 127.0.0.1:\(slot.port) (pid \(process.processIdentifier))")
     }
 
+    /// The router's port.
+    let routerPort: Int
+    /// libpq's URL of the cluster's PostgreSQL.
+    var postgresURL: String { postgres.url }
+
+    /// The nodes running now (paused ones included), by name.
+    var runningNodes: [String] {
+        slots.withLock { $0.filter { $0.process?.isRunning == true }.map(\.name) }
+    }
+
+    private func process(_ name: String) throws -> ServedProcess {
+        guard let process = slots.withLock({ $0.first { $0.name == name }?.process }) else {
+            throw ServedProcessError("no node \(name) has run")
+        }
+        return process
+    }
+
+    /// SIGKILL.
+    func kill(_ name: String) throws { try process(name).stop() }
+    /// SIGSTOP: the node keeps its sockets, and stops renewing.
+    func pause(_ name: String) throws { try process(name).signal(SIGSTOP) }
+    func resume(_ name: String) throws { try process(name).signal(SIGCONT) }
+    /// SIGTERM: the node drains.
+    func drain(_ name: String) throws { try process(name).terminate() }
+
+    /// Starts the next spare node and lets the router send it documents.
+    func add() throws {
+        guard let next = slots.withLock({ $0.first { $0.spare && $0.process == nil } }) else {
+            throw ServedProcessError("no spare slot left (--spare)")
+        }
+        try start(next.name)
+        try admin("enable server nodes/\(next.name)")
+    }
+
     /// Carries out a line of standard input; false for `quit`.
     func command(_ line: String) -> Bool {
         let words = line.split(separator: " ").map(String.init)
         guard let verb = words.first else { return true }
         let name = words.dropFirst().first ?? ""
-        let process = slots.withLock { $0.first { $0.name == name }?.process }
         do {
             switch verb {
-            case "kill": process?.stop()
-            case "pause": process?.signal(SIGSTOP)
-            case "resume": process?.signal(SIGCONT)
-            case "stop": process?.terminate()
+            case "kill": try kill(name)
+            case "pause": try pause(name)
+            case "resume": try resume(name)
+            case "stop": try drain(name)
             case "start": try start(name)
-            case "add":
-                guard let next = slots.withLock({ $0.first { $0.spare && $0.process == nil } }) else {
-                    throw ServedProcessError("no spare slot left (--spare)")
-                }
-                try start(next.name)
-                try admin("enable server nodes/\(next.name)")
+            case "add": try add()
             case "quit":
                 requestStop()
                 return false

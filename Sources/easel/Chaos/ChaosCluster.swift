@@ -1,0 +1,122 @@
+import ArgumentParser
+import EaselModel
+import EaselPostgres
+import EaselProtocol
+import Foundation
+
+/// Kill and pause nodes of a local cluster (PostgreSQL, nodes, HAProxy)
+/// while random bots edit many documents through the router; time how
+/// long each killed node's documents take to be served again; at the end,
+/// every acknowledged op must be in PostgreSQL exactly once and every
+/// document's bots must have converged.
+struct ChaosCluster: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cluster",
+        abstract: "SIGKILL and SIGSTOP nodes of a local cluster under bots; time failover; check PostgreSQL."
+    )
+
+    @Option(help: "Nodes behind the router.")
+    var nodes = 3
+    @Option(help: "How many times to SIGKILL a node (each is started again once its documents moved).")
+    var kills = 20
+    @Option(help: "How many times to SIGSTOP a node past its lease, then SIGCONT it: it must not append again.")
+    var pauses = 2
+    @Option(help: "Milliseconds between faults, at least.")
+    var shortestCalmMs = 1_000
+    @Option(help: "Milliseconds between faults, at most.")
+    var longestCalmMs = 3_000
+    @Option(help: "Seconds a node that stops renewing keeps its leases.")
+    var leaseSeconds = 3.0
+    @OptionGroup var chaos: ChaosOptions
+
+    func validate() throws {
+        guard (2...16).contains(nodes) else { throw ValidationError("--nodes must be from 2 to 16") }
+        guard kills >= 0, pauses >= 0, kills + pauses >= 1 else {
+            throw ValidationError("--kills and --pauses must be at least 0, and one of them above")
+        }
+        guard 100 <= shortestCalmMs, shortestCalmMs <= longestCalmMs else {
+            throw ValidationError("--shortest-calm-ms must be at least 100 and at most --longest-calm-ms")
+        }
+    }
+
+    func run() throws {
+        try chaos.run("cluster") { folder, shape in
+            let cluster = try LocalCluster(
+                nodes: nodes, spare: 0, routerPort: try LocalPostgres.freePort(), folder: folder + "/cluster",
+                leaseSeconds: leaseSeconds, web: nil, report: .silent)
+            defer { cluster.stop() }
+            let witness = Witness()
+            let crowd = try ChaosCrowd(
+                shape, url: "ws://127.0.0.1:\(cluster.routerPort)",
+                images: ChaosImages.write(into: folder + "/images", seed: shape.seed), witness: witness)
+            crowd.start()
+            let observer = try PostgresStore(url: cluster.postgresURL, migrating: false)
+
+            var random = SplitMix64(seed: shape.seed ^ 0x636C_7573)
+            var faults = Array(repeating: Fault.kill, count: kills) + Array(repeating: Fault.pause, count: pauses)
+            faults.shuffle(using: &random)
+            var failovers: [Double] = []
+            var unserved: [String] = []
+            for (index, fault) in faults.enumerated() {
+                Thread.sleep(
+                    forTimeInterval: Double(Int.random(in: shortestCalmMs...longestCalmMs, using: &random)) / 1000)
+                let running = cluster.runningNodes
+                guard let victim = running.randomElement(using: &random) else { break }
+                let held = try observer.documentsHeld(byNodeNamed: victim).compactMap { try? DocumentName($0) }
+                let struck = ContinuousClock.now
+                switch fault {
+                case .kill: try cluster.kill(victim)
+                case .pause: try cluster.pause(victim)
+                }
+                // Each of its documents is served again once an op of it is
+                // acknowledged, by whichever node took it over.
+                // A paused node's clients wait for its silence to pass the
+                // client's dead connection limit (15 s) before they reconnect.
+                let allowed = leaseSeconds * 3 + 10 + (fault == .pause ? 15 : 0)
+                let deadline = struck + .seconds(allowed)
+                var waiting = Set(held)
+                var times: [Double] = []
+                while !waiting.isEmpty, ContinuousClock.now < deadline {
+                    for document in waiting {
+                        guard let first = witness.firstAcknowledgement(in: document, after: struck) else { continue }
+                        times.append((first - struck).seconds)
+                        waiting.remove(document)
+                    }
+                    Thread.sleep(forTimeInterval: 0.01)
+                }
+                unserved += waiting.map { "\($0) after \(fault) \(index + 1) of \(victim)" }
+                if fault == .kill { failovers += times }
+                switch fault {
+                case .kill: try cluster.start(victim)
+                case .pause: try cluster.resume(victim)
+                }
+                print(
+                    "\(fault) \(index + 1)/\(faults.count) of \(victim), which held \(held.count) documents: served again "
+                        + "after \(times.isEmpty ? "-" : String(format: "%.2f s median, %.2f s at worst", median(times), times.max() ?? 0))"
+                        + (waiting.isEmpty ? "" : "; \(waiting.count) not served within \(allowed) s"))
+            }
+
+            print("stopping the bots; they settle against the cluster")
+            let outcomes = crowd.stopAndSettle()
+            return ChaosVerdict(
+                fault: "\(kills) kills and \(pauses) pauses of \(nodes) nodes", shape: shape, outcomes: outcomes,
+                audit: try witness.audit(postgres: cluster.postgresURL),
+                figures: [
+                    ("kills", Double(kills)), ("pauses", Double(pauses)), ("documentsMoved", Double(failovers.count)),
+                    ("failoverMedianSeconds", median(failovers)), ("failoverWorstSeconds", failovers.max() ?? 0),
+                ],
+                problems: unserved.prefix(10).map { "not served again: \($0)" })
+        }
+    }
+
+    enum Fault: CustomStringConvertible {
+        case kill, pause
+
+        var description: String {
+            switch self {
+            case .kill: "kill"
+            case .pause: "pause"
+            }
+        }
+    }
+}

@@ -1,0 +1,75 @@
+import EaselModel
+import EaselPostgres
+import EaselProtocol
+import EaselTestSupport
+import Foundation
+import Testing
+
+@testable import easel
+
+/// `easel chaos cluster`: bots on many documents through HAProxy while
+/// nodes of a local cluster are SIGKILLed and SIGSTOPped; the short form
+/// of the run in Docs/scaling.md, and its audit shown able to find a
+/// duplicate.
+@Suite("easel chaos cluster", .serialized)
+struct ChaosClusterTests {
+    struct Report: Decodable {
+        var passed: Bool
+        var documents, bots, acknowledgedOpsChecked, lost: Int
+        var kills, pauses, documentsMoved, failoverMedianSeconds, failoverWorstSeconds: Double
+        var unsettled, problems: [String]
+    }
+
+    @Test(
+        "bots on 20 documents through the router lose no acknowledged op, find none stored twice and converge while nodes are SIGKILLed 4 times and SIGSTOPped past their lease once; a killed node's documents are served again within 5 s"
+    )
+    func killedAndPausedNodesLoseNothingAcknowledged() async throws {
+        let folder = NSTemporaryDirectory() + "easel-chaos-cluster-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let report = folder + "-report.json"
+        defer { try? FileManager.default.removeItem(atPath: report) }
+        let run = try await EaselChild([
+            "chaos", "cluster", "--kills", "4", "--pauses", "1", "--documents", "20", "--seed", "7",
+            "--actions-per-second", "\(4 / sanitizerSlowdown)", "--folder", folder, "--report", report,
+        ]).finished(timeout: 300 * sanitizerSlowdown)
+        #expect(run.status == 0, "\(run.output)\n\(run.errors)")
+        let verdict = try JSONDecoder().decode(Report.self, from: Data(contentsOf: URL(fileURLWithPath: report)))
+        #expect(verdict.passed && verdict.lost == 0, "\(verdict.unsettled) \(verdict.problems)")
+        #expect(verdict.kills == 4 && verdict.pauses == 1 && verdict.bots == 40)
+        #expect(verdict.documentsMoved > 0, "no killed node held a document: nothing was tested")
+        #expect(verdict.failoverWorstSeconds < 5 * sanitizerSlowdown, "\(verdict.failoverWorstSeconds) s")
+        #expect(Double(verdict.acknowledgedOpsChecked) > 500 / sanitizerSlowdown, "the bots barely edited")
+    }
+
+    @Test("the audit counts an acknowledged op missing from PostgreSQL as lost, and one stored twice as well")
+    func theAuditFindsMissingAndDuplicatedOps() throws {
+        let postgres = try LocalPostgres()
+        defer { postgres.stop() }
+        let store = try PostgresStore(url: postgres.url)
+        let document = try DocumentName("chaos/doc-0")
+        let board = try store.createDocument(document.rawValue, epoch: Epoch(rawValue: 1), at: 0)
+        let stored = OpID(counter: 1, replica: ReplicaID(rawValue: 0xA1))
+        let payload = OpBatchCoding.encode([op(1, ReplicaID(rawValue: 0xA1), .create(.emoji, [.character("⭐️")]))])
+        // Twice, as a store without the unique index would have it.
+        try store.connection.execute("DROP INDEX ops_by_id")
+        for position in [Int64(1), 2] {
+            try store.connection.query(
+                """
+                INSERT INTO ops (document, position, replica, counter, author, received_at, format, payload)
+                VALUES ($1, $2, $3, 1, 'ada', 0, 1, $4)
+                """
+            ) {
+                $0.append(board.id)
+                $0.append(position)
+                $0.append(Int64(0xA1))
+                $0.append(bytes: payload)
+            }
+        }
+        let witness = Witness()
+        witness.acknowledged([stored], in: document)
+        #expect(try witness.audit(postgres: postgres.url).duplicatedOps.count == 1)
+        witness.acknowledged([OpID(counter: 2, replica: ReplicaID(rawValue: 0xA1))], in: document)
+        let audit = try witness.audit(postgres: postgres.url)
+        #expect(audit.missingOps.count == 1 && audit.lost == 2)
+    }
+}
