@@ -98,6 +98,18 @@ public final class EaselServer: Sendable {
                 "refusing to listen on \(options.host) without a secret: anyone who can reach it could edit every document. Set --secret or EASEL_SECRET to require access tokens (easel token), or listen on 127.0.0.1"
             )
         }
+        guard options.blobs.maxBytes > 0, options.blobs.maxUploads > 0 else {
+            throw ServeError("the largest blob and the uploads at once must be positive")
+        }
+        // Checked before storage opens: nothing to stop if they fail.
+        var site: WebSite?
+        if let folder = options.webFolder {
+            do {
+                site = try WebSite(directory: folder)
+            } catch {
+                throw ServeError(error.description)
+            }
+        }
         var held: HeldLeases?
         var drain: (@Sendable () -> Void)?
         if let postgres = options.postgres {
@@ -116,28 +128,24 @@ public final class EaselServer: Sendable {
                 throw ServeError("cannot open the database \(options.databasePath): \(error)")
             }
         }
-        guard options.blobs.maxBytes > 0, options.blobs.maxUploads > 0 else {
-            throw ServeError("the largest blob and the uploads at once must be positive")
-        }
         self.options = options
         var configuration = ServerConfiguration()
         configuration.limits = options.limits
         configuration.silenceTimeout = options.silenceTimeoutMilliseconds
         configuration.unloadDelay = options.unloadDelayMilliseconds
-        var site: WebSite?
-        if let folder = options.webFolder {
-            do {
-                site = try WebSite(directory: folder)
-            } catch {
-                throw ServeError(error.description)
-            }
+        do {
+            host = try ServiceHost(
+                host: options.host == "localhost" ? "127.0.0.1" : options.host, port: options.port,
+                storage: storage, metrics: ServerMetrics(),
+                configuration: configuration,
+                site: site, blobs: blobStorage, blobLimits: options.blobs, authenticate: authenticate,
+                log: ServerLog(logger: options.logger, refusals: options.refusalLog), clock: options.clock)
+        } catch {
+            // The port is taken, say: storage's threads (a node's leases) end here.
+            blobStorage.drain()
+            stopStorage()
+            throw error
         }
-        host = try ServiceHost(
-            host: options.host == "localhost" ? "127.0.0.1" : options.host, port: options.port,
-            storage: storage, metrics: ServerMetrics(),
-            configuration: configuration,
-            site: site, blobs: blobStorage, blobLimits: options.blobs, authenticate: authenticate,
-            log: ServerLog(logger: options.logger, refusals: options.refusalLog), clock: options.clock)
         ticker = Ticker(host: host)
         if let drain, let postgres = options.postgres {
             host.onDrain = drain
@@ -233,7 +241,8 @@ public final class EaselServer: Sendable {
             ])
     }
 
-    /// Asks the server to stop: every connection is closed with 1001 and
+    /// Asks the server to stop: every connection is closed with 1001 (4007
+    /// from a node of several, after its drain) and
     /// storage is flushed before `run()` returns. Safe from any thread.
     public func stop() {
         host.inbox.requestStop()

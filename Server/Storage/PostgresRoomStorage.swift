@@ -47,20 +47,25 @@ final class PostgresRoomStorage: LoadsCreating {
             case .failure(let error): completion(.failure(StorageFailure(error)))
             case .success(nil): completion(.success(nil))
             case .success(let row?):
-                keeper.take(row, waitingUpTo: wait) { answer in
-                    switch answer {
-                    case .failure(let error):
-                        completion(.failure(StorageFailure(error)))
-                    case .success(.held(let node, _, _)):
-                        completion(
-                            .failure(
-                                StorageFailure(
-                                    .moved(to: node.name), "node \(node.name) (\(node.address)) holds the lease")))
-                    case .success(.granted(let lease)):
-                        held.hold(name, row, lease)
-                        worker.read { connected in
-                            let loaded = Result { () throws(PostgresError) in try connected.get().load(name) }
-                            completion(loaded.map { $0 }.mapError(StorageFailure.init))
+                // Through the commit thread: a release queued there by this
+                // document's previous room reaches the keeper first, and the
+                // load below follows that room's last commits.
+                worker.perform { _ in
+                    keeper.take(row, waitingUpTo: wait) { answer in
+                        switch answer {
+                        case .failure(let error):
+                            completion(.failure(StorageFailure(error)))
+                        case .success(.held(let node, _, _)):
+                            completion(
+                                .failure(
+                                    StorageFailure(
+                                        .moved(to: node.name), "node \(node.name) (\(node.address)) holds the lease")))
+                        case .success(.granted(let lease)):
+                            held.hold(name, row, lease)
+                            worker.read { connected in
+                                let loaded = Result { () throws(PostgresError) in try connected.get().load(name) }
+                                completion(loaded.map { $0 }.mapError(StorageFailure.init))
+                            }
                         }
                     }
                 }

@@ -76,6 +76,11 @@ extension PostgresStore {
         } catch {
             return appends.map { _ in .failed(error) }
         }
+        if case .success(let committed) = results.last, committed.status != "COMMIT" {
+            // A commit answered ROLLBACK: nothing of it is stored.
+            let error = PostgresError(.unexpected, "the group's COMMIT answered \(committed.status)", sql: "COMMIT")
+            return appends.map { _ in .failed(error) }
+        }
         if case .failure(let error) = results.last {
             if connection.isBroken { return appends.map { _ in .failed(error) } }
             // A statement failed and the transaction with it: roll it back

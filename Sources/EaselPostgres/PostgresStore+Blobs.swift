@@ -38,6 +38,15 @@ extension PostgresStore {
     ) throws(PostgresError) -> BlobStored {
         try connection.transaction { () throws(PostgresError) -> BlobStored in
             try connection.execute("SET LOCAL synchronous_commit = on")
+            // Chunks commit without waiting for the WAL: a database that
+            // crashed since may have lost some. A blob is made only of all.
+            let held = try connection.query(
+                "SELECT coalesce(sum(length(bytes)), 0)::bigint FROM blob_chunks WHERE upload = $1"
+            ) { $0.append(upload.rawValue) }
+            guard try held.int64(0, 0) == size else {
+                throw PostgresError(
+                    .unexpected, "upload \(upload.rawValue) holds \(try held.int64(0, 0)) bytes, not \(size)")
+            }
             let inserted = try connection.query(
                 """
                 INSERT INTO blobs (hash, upload, size, type, created_at) VALUES ($1, $2, $3, $4, $5)

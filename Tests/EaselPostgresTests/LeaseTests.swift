@@ -35,6 +35,55 @@ struct LeaseTests {
         }
     }
 
+    @Test(
+        "two nodes asking at once for a free lease: one gets it, and the other is told that one holds it, in every round"
+    )
+    func twoTakersAtOnceNeverBothWin() throws {
+        try withPostgres { server in
+            let owner = try TestNode(server, name: "owner")
+            let board = try newDocument(owner.store, "lease/race")
+            _ = try owner.granted(board)
+            for round in 0..<20 {
+                try owner.store.releaseLease(of: board.id, by: owner.identity)
+                let answers = Locked<[String: LeaseAnswer]>([:])
+                let ready = DispatchGroup()
+                let start = DispatchSemaphore(value: 0)
+                let finish = DispatchSemaphore(value: 0)
+                let done = DispatchGroup()
+                for name in ["left", "right"] {
+                    ready.enter()
+                    done.enter()
+                    Thread {
+                        defer { done.leave() }
+                        guard let node = try? TestNode(server, name: name) else {
+                            ready.leave()
+                            return
+                        }
+                        ready.leave()
+                        start.wait()
+                        if let answer = try? node.take(board) { answers.withLock { $0[name] = answer } }
+                        // Alive until both have asked: a gone holder may rightly be taken from.
+                        finish.wait()
+                    }.start()
+                }
+                ready.wait()
+                start.signal()
+                start.signal()
+                while answers.value.count < 2 { Thread.sleep(forTimeInterval: 0.005) }
+                finish.signal()
+                finish.signal()
+                done.wait()
+                let granted = answers.value.filter { if case .granted = $0.value { true } else { false } }
+                #expect(granted.count == 1, "round \(round): \(answers.value)")
+                guard granted.count == 1, let winner = granted.keys.first else { continue }
+                guard case .held(let by, _, _) = answers.value[winner == "left" ? "right" : "left"] else { continue }
+                #expect(by.name == winner)
+                // Back to the owner for the next round (the racers' sessions are gone).
+                _ = try owner.granted(board)
+            }
+        }
+    }
+
     @Test("a lease whose holder's session ended (a killed process) is taken at once, with a raised fence")
     func aDeadSessionsLeaseIsTakenAtOnce() throws {
         try withPostgres { server in
@@ -117,6 +166,7 @@ struct LeaseTests {
             let other = try TestNode(server, name: "other")
             let board = try newDocument(holder.store, "lease/board")
             let old = try holder.granted(board)
+            try other.store.connection.execute("LISTEN \(PostgresStore.releaseChannel)")
             try holder.store.releaseLease(of: board.id, by: holder.identity)
             let heard = try other.store.connection.notifications(waitingUpTo: 2_000)
             #expect(heard.map(\.channel) == [PostgresStore.releaseChannel])

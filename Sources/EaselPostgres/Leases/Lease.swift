@@ -47,7 +47,8 @@ public struct LeaseTiming: Hashable, Sendable {
         self.ttl = ttl
     }
 
-    /// A node renews three times a lease, so one late renewal loses nothing.
+    /// A node renews three times a lease: a renewal may be late by two
+    /// thirds of one before the node's leases may be taken.
     public var renewEvery: Duration { ttl / 3 }
 
     var ttlMilliseconds: Int64 {

@@ -5,27 +5,32 @@ import Foundation
     import Glibc
 #endif
 
-/// A node's leases, kept on a thread and connection of their own: the
-/// node's row renewed every third of the lease, leases taken (waiting, when
-/// asked, for a holder that is gone to expire, or for its release: a
-/// NOTIFY wakes the thread at once) and released, and the leases another
-/// node took reported as lost.
+/// A node's leases, kept on two threads and connections of their own.
 ///
-/// The connection's session holds the advisory lock on the node's id: if
-/// it breaks, the keeper connects again, takes the lock again, and checks
-/// which leases it still holds.
+/// The heartbeat renews the node's row every third of the lease, and its
+/// connection's session holds the advisory lock on the node's id: nothing
+/// else runs there, so no lock wait or slow take can hold a renewal back.
+/// If it breaks, it connects again and takes the lock again.
+///
+/// The lease thread takes leases (waiting, when asked, for a draining
+/// holder's release: a NOTIFY wakes it at once) and releases them, and
+/// checks which leases the node still holds whenever the heartbeat found
+/// its row had expired or its session gone, and every tenth renewal
+/// besides: the leases another node took are reported as lost.
 public final class LeaseKeeper: Sendable {
     public typealias TakeCompletion = @Sendable (Result<LeaseAnswer, PostgresError>) -> Void
 
-    private enum Job: Sendable {
+    fileprivate enum Job: Sendable {
         case take(PostgresDocument, deadline: ContinuousClock.Instant, completion: TakeCompletion)
         case release(Int64)
         /// The commit thread found a lease fenced: it is not this node's.
         case forget(Int64)
         case drain
+        /// The heartbeat asks: which leases are still this node's?
+        case checkHeld
     }
 
-    private struct State: Sendable {
+    fileprivate struct State: Sendable {
         var jobs: [Job] = []
         var stopping = false
     }
@@ -33,48 +38,69 @@ public final class LeaseKeeper: Sendable {
     public let node: NodeIdentity
     public let timing: LeaseTiming
     private let state = Locked(State())
-    /// Written to wake the thread; its other end is polled with the socket.
     private let wakeWrite: Int32
-    private let wakeRead: Int32
+    private let heartbeatStop = DispatchSemaphore(value: 0)
+    private let heartbeatDone = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
 
-    /// Registers the node and starts the thread. `lost` hears, on that
-    /// thread, the ids of documents whose leases another node took.
+    /// Registers the node and starts the threads. `lost` hears, on the
+    /// lease thread, the ids of documents whose leases another node took.
     public init(
         url: String, name: String, address: String, timing: LeaseTiming = LeaseTiming(),
         lost: @escaping @Sendable ([Int64]) -> Void
     ) throws(PostgresError) {
-        let store = try PostgresStore(url: url, setup: Self.setup)
-        node = try store.registerNode(name: name, address: address, timing: timing)
+        let beating = try PostgresStore(url: url, setup: Self.setup)
+        node = try beating.registerNode(name: name, address: address, timing: timing)
+        let working = try PostgresStore(url: url, migrating: false, setup: Self.setup)
+        try working.connection.execute("LISTEN \(PostgresStore.releaseChannel)")
         self.timing = timing
         var ends: [Int32] = [0, 0]
         guard pipe(&ends) == 0 else { throw PostgresError(.unexpected, "cannot make a pipe: errno \(errno)") }
-        (wakeRead, wakeWrite) = (ends[0], ends[1])
+        let wakeRead = ends[0]
+        wakeWrite = ends[1]
         _ = fcntl(wakeRead, F_SETFL, O_NONBLOCK)
         _ = fcntl(wakeWrite, F_SETFL, O_NONBLOCK)
-        // In a lock only the thread takes: what crosses to it is checked by
-        // the compiler instead of promised.
-        let loop = Locked(
-            Loop(
-                url: url, store: store, node: node, timing: timing, lost: lost, wakeRead: wakeRead,
-                takeJobs: { [state] in
-                    state.withLock { state in
-                        let jobs = state.jobs
-                        state.jobs.removeAll()
-                        return (jobs, state.stopping)
-                    }
-                }))
-        let thread = Thread { [finished] in
+        let (state, node, wakeWrite) = (state, node, wakeWrite)
+        let take: @Sendable () -> ([Job], Bool) = {
+            state.withLock { state in
+                let jobs = state.jobs
+                state.jobs.removeAll()
+                return (jobs, state.stopping)
+            }
+        }
+        // Each in a lock only its thread takes: what crosses to it is
+        // checked by the compiler instead of promised.
+        let loop = Locked(Loop(url: url, store: working, node: node, lost: lost, wakeRead: wakeRead, takeJobs: take))
+        let heart = Locked(Heartbeat(url: url, store: beating, node: node, timing: timing))
+        let askToCheck: @Sendable () -> Void = {
+            state.withLock { $0.jobs.append(.checkHeld) }
+            Self.wake(wakeWrite)
+        }
+        let (heartbeatStop, heartbeatDone, finished) = (heartbeatStop, heartbeatDone, finished)
+        let heartbeat = Thread {
+            heart.withLock { $0.run(until: heartbeatStop, askToCheck: askToCheck) }
+            heartbeatDone.signal()
+        }
+        heartbeat.name = "easel-heartbeat"
+        heartbeat.start()
+        let thread = Thread {
             loop.withLock { $0.run() }
+            // The heartbeat ends first: it would renew a row marked expired.
+            heartbeatStop.signal()
+            heartbeatDone.wait()
+            loop.withLock { $0.releaseEverything() }
+            close(wakeRead)
+            close(wakeWrite)
             finished.signal()
         }
         thread.name = "easel-leases"
         thread.start()
     }
 
+    /// Without `stop()`, the threads still end, releasing the leases, once
+    /// the keeper is gone (a server that failed to start).
     deinit {
-        close(wakeRead)
-        close(wakeWrite)
+        if beginStopping() { Self.wake(wakeWrite) }
     }
 
     /// What every connection of a node sets: a lock wait never hangs a
@@ -95,8 +121,8 @@ public final class LeaseKeeper: Sendable {
         add(.take(document, deadline: .now + wait, completion: completion))
     }
 
-    /// Gives a lease up (the room unloaded): after the appends queued
-    /// before it, when called from the commit thread.
+    /// Gives a lease up (the room unloaded). Jobs run in the order they
+    /// come: a take asked after a release is answered after it.
     public func release(_ document: Int64) {
         add(.release(document))
     }
@@ -113,15 +139,18 @@ public final class LeaseKeeper: Sendable {
     }
 
     /// Releases every lease, expires the node's row, tells the other nodes,
-    /// and ends the thread.
+    /// and ends the threads.
     public func stop() {
-        let first = state.withLock { state in
+        guard beginStopping() else { return }
+        Self.wake(wakeWrite)
+        finished.wait()
+    }
+
+    private func beginStopping() -> Bool {
+        state.withLock { state in
             defer { state.stopping = true }
             return !state.stopping
         }
-        guard first else { return }
-        wake()
-        finished.wait()
     }
 
     private func add(_ job: Job) {
@@ -131,161 +160,197 @@ public final class LeaseKeeper: Sendable {
             return true
         }
         if accepted {
-            wake()
+            Self.wake(wakeWrite)
         } else if case .take(_, _, let completion) = job {
             completion(.failure(PostgresError(.connection, "the node is stopping")))
         }
     }
 
-    private func wake() {
+    private static func wake(_ descriptor: Int32) {
         var byte: UInt8 = 1
-        _ = write(wakeWrite, &byte, 1)
+        _ = write(descriptor, &byte, 1)
+    }
+}
+
+/// The heartbeat thread's side: the node's row and its session lock.
+private final class Heartbeat {
+    let url: String
+    var store: PostgresStore?
+    let node: NodeIdentity
+    let timing: LeaseTiming
+
+    init(url: String, store: PostgresStore, node: NodeIdentity, timing: LeaseTiming) {
+        self.url = url
+        self.store = store
+        self.node = node
+        self.timing = timing
     }
 
-    /// The thread's side: everything here is touched by that thread alone.
-    private final class Loop {
-        let url: String
-        var store: PostgresStore?
-        let node: NodeIdentity
-        let timing: LeaseTiming
-        let lost: @Sendable ([Int64]) -> Void
-        let wakeRead: Int32
-        let takeJobs: @Sendable () -> ([Job], Bool)
-        /// Document id to the fence this node holds it by.
-        var held: [Int64: Int64] = [:]
-        var waiting: [(document: PostgresDocument, deadline: ContinuousClock.Instant, completion: TakeCompletion)] = []
-        var nextRenewal: ContinuousClock.Instant
-        var checkHeld = false
-
-        init(
-            url: String, store: PostgresStore, node: NodeIdentity, timing: LeaseTiming,
-            lost: @escaping @Sendable ([Int64]) -> Void, wakeRead: Int32,
-            takeJobs: @escaping @Sendable () -> ([Job], Bool)
-        ) {
-            self.url = url
-            self.store = store
-            self.node = node
-            self.timing = timing
-            self.lost = lost
-            self.wakeRead = wakeRead
-            self.takeJobs = takeJobs
-            nextRenewal = .now + timing.renewEvery
-        }
-
-        func run() {
-            while true {
-                let (jobs, stopping) = takeJobs()
-                let released = receiveNotifications()
-                for job in jobs { handle(job) }
-                if stopping {
-                    for take in waiting {
-                        take.completion(.failure(PostgresError(.connection, "the node is stopping")))
-                    }
-                    _ = try? connected().releaseEverything(of: node)
-                    return
-                }
-                if ContinuousClock.now >= nextRenewal { renew() }
-                if released || !waiting.isEmpty { retryWaiting() }
-                sleep()
-            }
-        }
-
-        /// The store, connected again (lock and LISTEN included) if it broke.
-        func connected() throws(PostgresError) -> PostgresStore {
-            if let store, !store.connection.isBroken { return store }
-            store = nil
-            let fresh = try PostgresStore(url: url, migrating: false, setup: LeaseKeeper.setup)
-            try fresh.holdNodeLock(node)
-            store = fresh
-            // While the session was gone, anyone could take any lease.
-            checkHeld = true
-            return fresh
-        }
-
-        func handle(_ job: Job) {
-            switch job {
-            case .take(let document, let deadline, let completion):
-                waiting.append((document, deadline, completion))
-            case .release(let document):
-                held[document] = nil
-                do throws(PostgresError) {
-                    try connected().releaseLease(of: document, by: node)
-                } catch {
-                    // Expires with the node's row if the node dies; otherwise the
-                    // next take of it by this node finds it still this node's.
-                }
-            case .forget(let document):
-                held[document] = nil
-            case .drain:
-                _ = try? connected().markDraining(node)
-            }
-        }
-
-        func renew() {
-            nextRenewal = .now + timing.renewEvery
+    /// Renews until `stop` is signalled; asks the lease thread to check the
+    /// node's leases when they may have been taken, and every tenth time.
+    func run(until stop: DispatchSemaphore, askToCheck: @Sendable () -> Void) {
+        var renewals = 0
+        let every = Int(timing.ttlMilliseconds / 3)
+        var wait = every
+        while stop.wait(timeout: .now() + .milliseconds(wait)) == .timedOut {
+            wait = every
             do throws(PostgresError) {
-                let store = try connected()
-                if !(try store.renew(node, timing: timing)) { checkHeld = true }
-                guard checkHeld else { return }
-                let still = try store.leases(of: node)
-                let gone = held.filter { still[$0.key] != $0.value }.map(\.key)
-                for document in gone { held[document] = nil }
-                checkHeld = false
-                if !gone.isEmpty { lost(gone) }
-            } catch {
-                // Tried again at the next renewal; meanwhile appends are fenced
-                // if another node takes a lease.
-                nextRenewal = .now + .milliseconds(100)
-            }
-        }
-
-        func retryWaiting() {
-            let now = ContinuousClock.now
-            var still: [(document: PostgresDocument, deadline: ContinuousClock.Instant, completion: TakeCompletion)] =
-                []
-            for take in waiting {
-                do throws(PostgresError) {
-                    let answer = try connected().takeLease(of: take.document, for: node)
-                    switch answer {
-                    case .granted(let lease):
-                        held[take.document.id] = lease.fence
-                        take.completion(.success(answer))
-                    case .held(_, _, draining: true) where now < take.deadline:
-                        still.append(take)
-                    case .held:
-                        take.completion(.success(answer))
-                    }
-                } catch {
-                    take.completion(.failure(error))
+                var maybeTaken = false
+                if store?.connection.isBroken != false {
+                    // While the session was gone, anyone could take any lease.
+                    store = nil
+                    let fresh = try PostgresStore(url: url, migrating: false, setup: LeaseKeeper.setup)
+                    try fresh.holdNodeLock(node)
+                    store = fresh
+                    maybeTaken = true
                 }
+                guard let store else { continue }
+                if !(try store.renew(node, timing: timing)) { maybeTaken = true }
+                renewals += 1
+                if maybeTaken || renewals % 10 == 0 { askToCheck() }
+            } catch {
+                // Tried again soon; meanwhile appends are fenced if another
+                // node takes a lease.
+                wait = 100
             }
-            waiting = still
         }
+    }
+}
 
-        /// Whether a release arrived.
-        func receiveNotifications() -> Bool {
-            guard let store else { return false }
-            let arrived = (try? store.connection.notifications(waitingUpTo: 0)) ?? []
-            return !arrived.isEmpty
-        }
+/// The lease thread's side: everything here is touched by that thread alone.
+private final class Loop {
+    let url: String
+    var store: PostgresStore?
+    let node: NodeIdentity
+    let lost: @Sendable ([Int64]) -> Void
+    let wakeRead: Int32
+    let takeJobs: @Sendable () -> ([LeaseKeeper.Job], Bool)
+    /// Document id to the fence this node holds it by.
+    var held: [Int64: Int64] = [:]
+    var waiting:
+        [(document: PostgresDocument, deadline: ContinuousClock.Instant, completion: LeaseKeeper.TakeCompletion)] = []
+    var checkHeld = false
 
-        /// Until the next renewal, a waiting take's next try, a job, or a
-        /// notification.
-        func sleep() {
-            var until = nextRenewal
-            // A holder that stopped renewing expires without a word: look again soon.
-            if !waiting.isEmpty { until = min(until, .now + .milliseconds(50)) }
-            let left = until - .now
-            let milliseconds = max(
-                0,
-                Int32(clamping: left.components.seconds * 1_000 + left.components.attoseconds / 1_000_000_000_000_000))
-            var watched = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
-            if let store, !store.connection.isBroken {
-                watched.append(pollfd(fd: store.connection.socket, events: Int16(POLLIN), revents: 0))
+    init(
+        url: String, store: PostgresStore, node: NodeIdentity, lost: @escaping @Sendable ([Int64]) -> Void,
+        wakeRead: Int32, takeJobs: @escaping @Sendable () -> ([LeaseKeeper.Job], Bool)
+    ) {
+        self.url = url
+        self.store = store
+        self.node = node
+        self.lost = lost
+        self.wakeRead = wakeRead
+        self.takeJobs = takeJobs
+    }
+
+    /// Runs until the keeper stops.
+    func run() {
+        while true {
+            let (jobs, stopping) = takeJobs()
+            let released = receiveNotifications()
+            for job in jobs { handle(job) }
+            if stopping {
+                for take in waiting {
+                    take.completion(.failure(PostgresError(.connection, "the node is stopping")))
+                }
+                waiting = []
+                return
             }
-            _ = poll(&watched, nfds_t(watched.count), milliseconds)
-            var drain = [UInt8](repeating: 0, count: 64)
-            while read(wakeRead, &drain, drain.count) > 0 {}
+            if checkHeld { checkLeases() }
+            if released || !waiting.isEmpty { retryWaiting() }
+            sleep()
         }
+    }
+
+    /// Every lease released, the row expired, the other nodes told.
+    func releaseEverything() {
+        _ = try? connected().releaseEverything(of: node)
+    }
+
+    /// The store, connected again (and listening) if it broke.
+    func connected() throws(PostgresError) -> PostgresStore {
+        if let store, !store.connection.isBroken { return store }
+        store = nil
+        let fresh = try PostgresStore(url: url, migrating: false, setup: LeaseKeeper.setup)
+        try fresh.connection.execute("LISTEN \(PostgresStore.releaseChannel)")
+        store = fresh
+        return fresh
+    }
+
+    func handle(_ job: LeaseKeeper.Job) {
+        switch job {
+        case .take(let document, let deadline, let completion):
+            waiting.append((document, deadline, completion))
+        case .release(let document):
+            held[document] = nil
+            do throws(PostgresError) {
+                try connected().releaseLease(of: document, by: node)
+            } catch {
+                // Expires with the node's row if the node dies; otherwise the
+                // next take of it by this node finds it still this node's.
+            }
+        case .forget(let document):
+            held[document] = nil
+        case .drain:
+            _ = try? connected().markDraining(node)
+        case .checkHeld:
+            checkHeld = true
+        }
+    }
+
+    /// Reports the leases the node no longer holds (another node took them).
+    func checkLeases() {
+        do throws(PostgresError) {
+            let still = try connected().leases(of: node)
+            let gone = held.filter { still[$0.key] != $0.value }.map(\.key)
+            for document in gone { held[document] = nil }
+            checkHeld = false
+            if !gone.isEmpty { lost(gone) }
+        } catch {
+            // Checked again on the next turn.
+        }
+    }
+
+    func retryWaiting() {
+        let now = ContinuousClock.now
+        var still:
+            [(document: PostgresDocument, deadline: ContinuousClock.Instant, completion: LeaseKeeper.TakeCompletion)] =
+                []
+        for take in waiting {
+            do throws(PostgresError) {
+                let answer = try connected().takeLease(of: take.document, for: node)
+                switch answer {
+                case .granted(let lease):
+                    held[take.document.id] = lease.fence
+                    take.completion(.success(answer))
+                case .held(_, _, draining: true) where now < take.deadline:
+                    still.append(take)
+                case .held:
+                    take.completion(.success(answer))
+                }
+            } catch {
+                take.completion(.failure(error))
+            }
+        }
+        waiting = still
+    }
+
+    /// Whether a release arrived.
+    func receiveNotifications() -> Bool {
+        guard let store else { return false }
+        let arrived = (try? store.connection.notifications(waitingUpTo: 0)) ?? []
+        return !arrived.isEmpty
+    }
+
+    /// Until a job, a notification, or (while takes wait for a draining
+    /// holder, which may also die without a word) 50 ms.
+    func sleep() {
+        var watched = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+        if let store, !store.connection.isBroken {
+            watched.append(pollfd(fd: store.connection.socket, events: Int16(POLLIN), revents: 0))
+        }
+        _ = poll(&watched, nfds_t(watched.count), waiting.isEmpty && !checkHeld ? 1_000 : 50)
+        var drain = [UInt8](repeating: 0, count: 64)
+        while read(wakeRead, &drain, drain.count) > 0 {}
     }
 }

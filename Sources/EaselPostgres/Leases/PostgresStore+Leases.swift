@@ -9,8 +9,8 @@ extension PostgresStore {
     /// The channel releases are announced on, with the document's id.
     public static let releaseChannel = "easel_leases"
 
-    /// Adds this process to `nodes`, holds the advisory lock on its id for
-    /// as long as this connection lives, and listens for releases.
+    /// Adds this process to `nodes`, and holds the advisory lock on its id
+    /// for as long as this connection lives.
     public func registerNode(name: String, address: String, timing: LeaseTiming) throws(PostgresError)
         -> NodeIdentity
     {
@@ -32,10 +32,9 @@ extension PostgresStore {
     }
 
     /// Takes the session's advisory lock on the node's id (again, after a
-    /// reconnect) and listens for releases.
+    /// reconnect): while this session lives, the node is alive.
     public func holdNodeLock(_ node: NodeIdentity) throws(PostgresError) {
         try connection.query("SELECT pg_advisory_lock($1)") { $0.append(node.id) }
-        try connection.execute("LISTEN \(Self.releaseChannel)")
     }
 
     /// Moves the node's expiry on. Whether its row had not yet expired:
@@ -71,24 +70,19 @@ extension PostgresStore {
     /// Asks for a document's lease. Granted when nobody holds it, when this
     /// node does (with the fence it has), or when its holder is gone: its
     /// session ended or its row expired; then the fence is raised.
+    ///
+    /// The lease row is locked alone first, and its holder looked at in a
+    /// second statement: a join locked in one statement would, after
+    /// waiting for another node's take to commit, see the new holder with
+    /// the old holder's row, find no row, and take the lease from a node
+    /// that had just taken it.
     public func takeLease(of document: PostgresDocument, for node: NodeIdentity) throws(PostgresError) -> LeaseAnswer {
         for _ in 0..<3 {
             let answer = try connection.transaction { () throws(PostgresError) -> LeaseAnswer? in
-                let rows = try connection.query(
-                    """
-                    SELECT l.node, l.fence, n.name, n.address,
-                        COALESCE((extract(epoch FROM n.expires_at - now()) * 1000)::bigint, 0),
-                        CASE WHEN l.node IS NULL OR l.node = $2 OR n.id IS NULL THEN false
-                            ELSE NOT pg_try_advisory_xact_lock_shared(l.node) END,
-                        COALESCE(n.draining, false)
-                    FROM leases l LEFT JOIN nodes n ON n.id = l.node
-                    WHERE l.document = $1 FOR UPDATE OF l
-                    """
-                ) {
+                let locked = try connection.query("SELECT node, fence FROM leases WHERE document = $1 FOR UPDATE") {
                     $0.append(document.id)
-                    $0.append(node.id)
                 }
-                guard rows.count == 1 else {
+                guard locked.count == 1 else {
                     let inserted = try connection.query(
                         "INSERT INTO leases (document, node, fence) VALUES ($1, $2, 1) ON CONFLICT DO NOTHING RETURNING fence"
                     ) {
@@ -98,20 +92,30 @@ extension PostgresStore {
                     // Another node inserted it first: look again.
                     return inserted.count == 1 ? .granted(Lease(node: node.id, fence: try inserted.int64(0, 0))) : nil
                 }
-                let holder = rows.isNull(0, 0) ? nil : try rows.int64(0, 0)
-                if holder == node.id { return .granted(Lease(node: node.id, fence: try rows.int64(0, 1))) }
-                let expiresIn = try rows.int64(0, 4)
-                if let holder, try rows.bool(0, 5), expiresIn > 0 {
-                    let identity = NodeIdentity(id: holder, name: try rows.text(0, 2), address: try rows.text(0, 3))
-                    return .held(by: identity, expiresInMilliseconds: expiresIn, draining: try rows.bool(0, 6))
+                let fence = try locked.int64(0, 1)
+                if !locked.isNull(0, 0) {
+                    let holder = try locked.int64(0, 0)
+                    if holder == node.id { return .granted(Lease(node: node.id, fence: fence)) }
+                    // Alive: its row unexpired and its session holding the lock on its id.
+                    let rows = try connection.query(
+                        """
+                        SELECT name, address, (extract(epoch FROM expires_at - now()) * 1000)::bigint, draining,
+                            NOT pg_try_advisory_xact_lock_shared(id)
+                        FROM nodes WHERE id = $1
+                        """
+                    ) { $0.append(holder) }
+                    if rows.count == 1, try rows.int64(0, 2) > 0, try rows.bool(0, 4) {
+                        let identity = NodeIdentity(id: holder, name: try rows.text(0, 0), address: try rows.text(0, 1))
+                        return .held(
+                            by: identity, expiresInMilliseconds: try rows.int64(0, 2), draining: try rows.bool(0, 3))
+                    }
                 }
-                let raised = try connection.query(
-                    "UPDATE leases SET node = $2, fence = fence + 1 WHERE document = $1 RETURNING fence"
-                ) {
+                try connection.query("UPDATE leases SET node = $2, fence = $3 WHERE document = $1") {
                     $0.append(document.id)
                     $0.append(node.id)
+                    $0.append(fence + 1)
                 }
-                return .granted(Lease(node: node.id, fence: try raised.int64(0, 0)))
+                return .granted(Lease(node: node.id, fence: fence + 1))
             }
             if let answer { return answer }
         }

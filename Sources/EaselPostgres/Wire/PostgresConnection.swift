@@ -40,8 +40,12 @@ public final class PostgresConnection {
         PQfinish(handle)
     }
 
+    /// Set when the connection is left in a state no statement can use
+    /// (pipeline mode that would not end).
+    private var unusable = false
+
     /// Whether the connection has broken: every statement will fail.
-    public var isBroken: Bool { PQstatus(handle) != CONNECTION_OK }
+    public var isBroken: Bool { unusable || PQstatus(handle) != CONNECTION_OK }
 
     /// The server's process serving this connection (`pg_backend_pid()`).
     public var backendProcess: Int32 { PQbackendPID(handle) }
@@ -97,9 +101,9 @@ public final class PostgresConnection {
     /// fails, the server skips the rest up to the sync (their results say
     /// so), and a transaction open then is rolled back.
     ///
-    /// libpq's blocking mode is used: safe here because the answers are
-    /// small (command tags, a few rows) and cannot fill the socket's buffer
-    /// while statements are still being written.
+    /// libpq's blocking mode is used: while a write blocks on a full
+    /// socket, libpq reads what the server sent meanwhile, so neither side
+    /// waits on the other for good.
     public func pipeline(_ send: (inout PipelineQueue) throws(PostgresError) -> Void) throws(PostgresError)
         -> [Result<PostgresRows, PostgresError>]
     {
@@ -107,7 +111,10 @@ public final class PostgresConnection {
             throw PostgresError(.unexpected, "cannot enter pipeline mode: \(Self.message(of: handle))")
         }
         var queue = PipelineQueue(connection: self)
-        defer { _ = PQexitPipelineMode(handle) }
+        // Left in pipeline mode (answers unread after a failure), the
+        // connection would refuse every later statement: its owner must
+        // replace it.
+        defer { if PQexitPipelineMode(handle) != 1 { unusable = true } }
         try send(&queue)
         guard PQpipelineSync(handle) == 1 else { throw lost("(pipeline sync)") }
         var results: [Result<PostgresRows, PostgresError>] = []

@@ -19,6 +19,12 @@ public final class PostgresRows {
         PQclear(result)
     }
 
+    /// The command tag's verb: `COMMIT`, or `ROLLBACK` for a commit of a
+    /// transaction that had failed.
+    public var status: String {
+        PQcmdStatus(result).map { String(cString: $0) } ?? ""
+    }
+
     /// The rows the statement changed (an INSERT's, an UPDATE's), from its
     /// command tag; 0 for a statement that reports none.
     public var changed: Int {
