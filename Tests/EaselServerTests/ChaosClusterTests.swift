@@ -16,12 +16,13 @@ struct ChaosClusterTests {
     struct Report: Decodable {
         var passed: Bool
         var documents, bots, acknowledgedOpsChecked, lost: Int
-        var kills, pauses, documentsMoved, failoverMedianSeconds, failoverWorstSeconds: Double
+        var kills, pauses, drains, documentsMoved, failoverMedianSeconds, failoverWorstSeconds: Double
+        var pausedFailoverWorstSeconds, drainedFailoverWorstSeconds, opsRefused: Double
         var unsettled, problems: [String]
     }
 
     @Test(
-        "bots on 20 documents through the router lose no acknowledged op, find none stored twice and converge while nodes are SIGKILLed 4 times and SIGSTOPped past their lease once; a killed node's documents are served again within 5 s"
+        "bots on 20 documents through the router lose no acknowledged op, find none stored twice, have none refused and converge while nodes are SIGKILLed 4 times, SIGSTOPped past their lease once and drained once; a killed or drained node's documents are served again within 5 s, a paused one's within 10 s"
     )
     func killedAndPausedNodesLoseNothingAcknowledged() async throws {
         let folder = NSTemporaryDirectory() + "easel-chaos-cluster-\(UUID().uuidString)"
@@ -29,15 +30,19 @@ struct ChaosClusterTests {
         let report = folder + "-report.json"
         defer { try? FileManager.default.removeItem(atPath: report) }
         let run = try await EaselChild([
-            "chaos", "cluster", "--kills", "4", "--pauses", "1", "--documents", "20", "--seed", "7",
+            "chaos", "cluster", "--kills", "4", "--pauses", "1", "--drains", "1", "--documents", "20", "--seed", "7",
             "--actions-per-second", "\(4 / sanitizerSlowdown)", "--folder", folder, "--report", report,
         ]).finished(timeout: 300 * sanitizerSlowdown)
         #expect(run.status == 0, "\(run.output)\n\(run.errors)")
         let verdict = try JSONDecoder().decode(Report.self, from: Data(contentsOf: URL(fileURLWithPath: report)))
         #expect(verdict.passed && verdict.lost == 0, "\(verdict.unsettled) \(verdict.problems)")
-        #expect(verdict.kills == 4 && verdict.pauses == 1 && verdict.bots == 40)
+        #expect(verdict.kills == 4 && verdict.pauses == 1 && verdict.drains == 1 && verdict.bots == 40)
         #expect(verdict.documentsMoved > 0, "no killed node held a document: nothing was tested")
         #expect(verdict.failoverWorstSeconds < 5 * sanitizerSlowdown, "\(verdict.failoverWorstSeconds) s")
+        #expect(verdict.drainedFailoverWorstSeconds < 5 * sanitizerSlowdown, "\(verdict.drainedFailoverWorstSeconds) s")
+        // The lease (3 s) runs out, then the router's cut clients find another node.
+        #expect(verdict.pausedFailoverWorstSeconds < 10 * sanitizerSlowdown, "\(verdict.pausedFailoverWorstSeconds) s")
+        #expect(verdict.opsRefused == 0, "a client was refused an edit")
         #expect(Double(verdict.acknowledgedOpsChecked) > 500 / sanitizerSlowdown, "the bots barely edited")
     }
 

@@ -4,15 +4,15 @@ import EaselPostgres
 import EaselProtocol
 import Foundation
 
-/// Kill and pause nodes of a local cluster (PostgreSQL, nodes, HAProxy)
-/// while random bots edit many documents through the router; time how
-/// long each killed node's documents take to be served again; at the end,
+/// Kill, pause and drain nodes of a local cluster (PostgreSQL, nodes,
+/// HAProxy) while random bots edit many documents through the router; time
+/// how long each struck node's documents take to be served again; at the end,
 /// every acknowledged op must be in PostgreSQL exactly once and every
 /// document's bots must have converged.
 struct ChaosCluster: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cluster",
-        abstract: "SIGKILL and SIGSTOP nodes of a local cluster under bots; time failover; check PostgreSQL."
+        abstract: "SIGKILL, SIGSTOP and drain nodes of a local cluster under bots; time failover; check PostgreSQL."
     )
 
     @Option(help: "Nodes behind the router.")
@@ -21,6 +21,8 @@ struct ChaosCluster: ParsableCommand {
     var kills = 20
     @Option(help: "How many times to SIGSTOP a node past its lease, then SIGCONT it: it must not append again.")
     var pauses = 2
+    @Option(help: "How many times to stop a node cleanly (SIGTERM: it drains), then start it again.")
+    var drains = 2
     @Option(help: "Milliseconds between faults, at least.")
     var shortestCalmMs = 1_000
     @Option(help: "Milliseconds between faults, at most.")
@@ -31,8 +33,8 @@ struct ChaosCluster: ParsableCommand {
 
     func validate() throws {
         guard (2...16).contains(nodes) else { throw ValidationError("--nodes must be from 2 to 16") }
-        guard kills >= 0, pauses >= 0, kills + pauses >= 1 else {
-            throw ValidationError("--kills and --pauses must be at least 0, and one of them above")
+        guard kills >= 0, pauses >= 0, drains >= 0, kills + pauses + drains >= 1 else {
+            throw ValidationError("--kills, --pauses and --drains must be at least 0, and one of them above")
         }
         guard 100 <= shortestCalmMs, shortestCalmMs <= longestCalmMs else {
             throw ValidationError("--shortest-calm-ms must be at least 100 and at most --longest-calm-ms")
@@ -53,9 +55,14 @@ struct ChaosCluster: ParsableCommand {
             let observer = try PostgresStore(url: cluster.postgresURL, migrating: false)
 
             var random = SplitMix64(seed: shape.seed ^ 0x636C_7573)
-            var faults = Array(repeating: Fault.kill, count: kills) + Array(repeating: Fault.pause, count: pauses)
+            var faults =
+                Array(repeating: Fault.kill, count: kills) + Array(repeating: Fault.pause, count: pauses)
+                + Array(repeating: Fault.drain, count: drains)
             faults.shuffle(using: &random)
             var failovers: [Double] = []
+            var pausedFailovers: [Double] = []
+            var drainedFailovers: [Double] = []
+            var drainTimes: [Double] = []
             var unserved: [String] = []
             for (index, fault) in faults.enumerated() {
                 Thread.sleep(
@@ -67,11 +74,15 @@ struct ChaosCluster: ParsableCommand {
                 switch fault {
                 case .kill: try cluster.kill(victim)
                 case .pause: try cluster.pause(victim)
+                case .drain:
+                    try cluster.drain(victim)
+                    drainTimes.append((ContinuousClock.now - struck).seconds)
                 }
                 // Each of its documents is served again once an op of it is
                 // acknowledged, by whichever node took it over.
-                // A paused node's clients wait for its silence to pass the
-                // client's dead connection limit (15 s) before they reconnect.
+                // A paused node's clients are cut by the router once it
+                // marks the node down; had it not, they would wait for their
+                // own silence limit (15 s) before reconnecting.
                 let allowed = leaseSeconds * 3 + 10 + (fault == .pause ? 15 : 0)
                 let deadline = struck + .seconds(allowed)
                 var waiting = Set(held)
@@ -85,9 +96,13 @@ struct ChaosCluster: ParsableCommand {
                     Thread.sleep(forTimeInterval: 0.01)
                 }
                 unserved += waiting.map { "\($0) after \(fault) \(index + 1) of \(victim)" }
-                if fault == .kill { failovers += times }
                 switch fault {
-                case .kill: try cluster.start(victim)
+                case .kill: failovers += times
+                case .pause: pausedFailovers += times
+                case .drain: drainedFailovers += times
+                }
+                switch fault {
+                case .kill, .drain: try cluster.start(victim)
                 case .pause: try cluster.resume(victim)
                 }
                 print(
@@ -98,24 +113,34 @@ struct ChaosCluster: ParsableCommand {
 
             print("stopping the bots; they settle against the cluster")
             let outcomes = crowd.stopAndSettle()
+            let refused = outcomes.values.compactMap { try? $0.get() }.reduce(0) { total, outcome in
+                total + outcome.bots.reduce(0) { $0 + $1.opsRefused }
+            }
             return ChaosVerdict(
-                fault: "\(kills) kills and \(pauses) pauses of \(nodes) nodes", shape: shape, outcomes: outcomes,
+                fault: "\(kills) kills, \(pauses) pauses and \(drains) drains of \(nodes) nodes", shape: shape,
+                outcomes: outcomes,
                 audit: try witness.audit(postgres: cluster.postgresURL),
                 figures: [
                     ("kills", Double(kills)), ("pauses", Double(pauses)), ("documentsMoved", Double(failovers.count)),
                     ("failoverMedianSeconds", median(failovers)), ("failoverWorstSeconds", failovers.max() ?? 0),
+                    ("pausedFailoverMedianSeconds", median(pausedFailovers)),
+                    ("pausedFailoverWorstSeconds", pausedFailovers.max() ?? 0), ("drains", Double(drains)),
+                    ("drainMedianSeconds", median(drainTimes)),
+                    ("drainedFailoverMedianSeconds", median(drainedFailovers)),
+                    ("drainedFailoverWorstSeconds", drainedFailovers.max() ?? 0), ("opsRefused", Double(refused)),
                 ],
                 problems: unserved.prefix(10).map { "not served again: \($0)" })
         }
     }
 
     enum Fault: CustomStringConvertible {
-        case kill, pause
+        case kill, pause, drain
 
         var description: String {
             switch self {
             case .kill: "kill"
             case .pause: "pause"
+            case .drain: "drain"
             }
         }
     }

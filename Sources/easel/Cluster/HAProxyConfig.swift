@@ -51,7 +51,9 @@ struct HAProxyConfig {
             "    hash-type consistent",
             "    option httpchk GET /healthz",
             "    http-check expect status 200",
-            "    default-server check inter \(checkEveryMilliseconds)ms fall 2 rise 2",
+            // A node marked down has its tunnels cut: clients of a paused or
+            // cut-off node reconnect now, not after their own silence limit.
+            "    default-server check inter \(checkEveryMilliseconds)ms fall 2 rise 2 on-marked-down shutdown-sessions",
         ]
         // A client sent away with `moved to <node>` asks for that node by name;
         // a node that is down is skipped, and the hash chooses.
