@@ -78,8 +78,18 @@ struct LeaseTests {
                 guard granted.count == 1, let winner = granted.keys.first else { continue }
                 guard case .held(let by, _, _) = answers.value[winner == "left" ? "right" : "left"] else { continue }
                 #expect(by.name == winner)
-                // Back to the owner for the next round (the racers' sessions are gone).
-                _ = try owner.granted(board)
+                // Back to the owner for the next round, once the server has
+                // seen the racers' sessions end (their threads closed them).
+                let deadline = Date().addingTimeInterval(10)
+                var answer = try owner.take(board)
+                while case .held = answer, Date() < deadline {
+                    Thread.sleep(forTimeInterval: 0.01)
+                    answer = try owner.take(board)
+                }
+                guard case .granted = answer else {
+                    Issue.record("round \(round): the racers' sessions never ended: \(answer)")
+                    return
+                }
             }
         }
     }
@@ -136,7 +146,7 @@ struct LeaseTests {
                 return
             }
             let waited = Date().timeIntervalSince(started)
-            #expect(waited > 0.6 && waited < 2, "taken after \(waited) s with a lease of 0.8 s")
+            #expect(waited > 0.6 && waited < 3, "taken after \(waited) s with a lease of 0.8 s")
         }
     }
 
@@ -210,7 +220,7 @@ struct LeaseTests {
                 return
             }
             let waited = Date().timeIntervalSince(started)
-            #expect(waited >= 0.3 && waited < 1.5, "granted \(waited) s after asking, 0.3 s after the release")
+            #expect(waited >= 0.3 && waited < 3, "granted \(waited) s after asking, 0.3 s after the release")
             // Held across several renewals, its lease stays the keeper's.
             guard case .granted(let lease) = try take(mine, on: keeper, waitingUpTo: .zero).answer() else {
                 Issue.record("no lease of a free document")
