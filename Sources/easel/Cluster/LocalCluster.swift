@@ -251,17 +251,9 @@ final class LocalCluster: Sendable {
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline, process.isRunning {
             let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
-            }
+            let connected = Loopback.connect(socket, port: port)
             close(socket)
-            if connected == 0 { return }
+            if connected { return }
             Thread.sleep(forTimeInterval: 0.05)
         }
         throw ServedProcessError("HAProxy did not listen on 127.0.0.1:\(port)")
