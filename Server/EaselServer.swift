@@ -62,6 +62,10 @@ public struct PostgresNodeOptions: Sendable {
     /// and failing its health check, before it closes them with `moved`:
     /// the router's checks (every 250 ms, two failures) notice meanwhile.
     public var drainMilliseconds: Int64 = 750
+    /// Where the router is, to hand documents to the node it now sends
+    /// them to (an added one, one back after a stop); nil never moves a
+    /// document while its room stays loaded here.
+    public var rebalance: RebalanceOptions?
 
     public init(url: String, nodeName: String) {
         self.url = url
@@ -78,6 +82,7 @@ public struct PostgresNodeOptions: Sendable {
 public final class EaselServer: Sendable {
     private let host: ServiceHost
     private let storage: any RoomStorage
+    private let rebalancer: Rebalancer?
     /// Flushes storage and ends its threads (a node's leases released).
     private let stopStorage: @Sendable () -> Void
     private let blobStorage: StoreBlobStorage
@@ -112,9 +117,11 @@ public final class EaselServer: Sendable {
         }
         var held: HeldLeases?
         var drain: (@Sendable () -> Void)?
+        var keeper: LeaseKeeper?
         if let postgres = options.postgres {
             let leases = HeldLeases()
-            (storage, blobStorage, stopStorage, drain) = try Self.openPostgres(postgres, held: leases, options: options)
+            (storage, blobStorage, stopStorage, drain, keeper) = try Self.openPostgres(
+                postgres, held: leases, options: options)
             held = leases
         } else {
             do {
@@ -147,8 +154,23 @@ public final class EaselServer: Sendable {
             throw error
         }
         ticker = Ticker(host: host)
+        var rebalancer: Rebalancer?
+        if let held, let keeper, let postgres = options.postgres, let rebalance = postgres.rebalance {
+            rebalancer = Rebalancer(
+                options: rebalance, nodeName: postgres.nodeName, held: held, keeper: keeper, logger: options.logger
+            ) { [host] document, node in
+                _ = host.inbox.add(.storage(.handOver(document, to: node)))
+                host.wake()
+            }
+        }
+        self.rebalancer = rebalancer
         if let drain, let postgres = options.postgres {
-            host.onDrain = drain
+            host.nodeName = postgres.nodeName
+            host.onDrain = { [rebalancer] in
+                // Its documents go wherever the router sends them now.
+                rebalancer?.stop(waiting: false)
+                drain()
+            }
             host.shutdown.drainMilliseconds = postgres.drainMilliseconds
         }
         // A lease another node took closes that document's room here.
@@ -169,8 +191,10 @@ public final class EaselServer: Sendable {
     public func run() {
         logStart()
         ticker.start()
+        rebalancer?.start()
         host.run()
         ticker.stop()
+        rebalancer?.stop(waiting: true)
         blobStorage.drain()
         stopStorage()
         options.logger.info("stopped: storage flushed")
@@ -182,7 +206,8 @@ public final class EaselServer: Sendable {
     private static func openPostgres(
         _ postgres: PostgresNodeOptions, held: HeldLeases, options: ServeOptions
     ) throws(ServeError) -> (
-        room: any RoomStorage, blobs: StoreBlobStorage, stop: @Sendable () -> Void, drain: @Sendable () -> Void
+        room: any RoomStorage, blobs: StoreBlobStorage, stop: @Sendable () -> Void, drain: @Sendable () -> Void,
+        keeper: LeaseKeeper
     ) {
         let place = PostgresConnection.redacted(postgres.url)
         do {
@@ -214,7 +239,8 @@ public final class EaselServer: Sendable {
                     worker.shutdown()
                     keeper.stop()
                 },
-                { keeper.drain() }
+                { keeper.drain() },
+                keeper
             )
         } catch {
             throw ServeError("cannot use the PostgreSQL database \(place): \(error)")

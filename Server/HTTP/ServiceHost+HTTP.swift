@@ -11,6 +11,11 @@ extension ServiceHost {
         case .health: return http.answerWhole(wsi, healthAnswer)
         case .metrics: return http.answerWhole(wsi, metricsAnswer)
         case .site:
+            if let nodeName, path.hasPrefix("/d/"), requestHeader({ easel_lws_query(wsi, "home=", $0, $1) }) != nil {
+                // The router sent a document's path here: this is its home
+                // now (the rebalancing's question; Docs/scaling.md).
+                return http.answerWhole(wsi, .text(200, nodeName + "\n"))
+            }
             let answer = siteAnswer(wsi, path: path)
             if answer.status < 400 {
                 warmDocument(at: path)

@@ -24,8 +24,13 @@ final class StorageHealth: Sendable {
         case .evicted(let document, var failure):
             log(&failure, document: document, logger: logger)
             completion = .evicted(document, failure)
+        case .handOver(let document, let node):
+            logger.info("document handed over", metadata: ["document": "\(document)", "node": "\(node)"])
         case .loaded(_, .success), .warmed(_, .success), .stored(_, .success, _):
-            if failing.withLock({ failing in defer { failing = false }; return failing }) {
+            if failing.withLock({ failing in
+                defer { failing = false }
+                return failing
+            }) {
                 logger.notice("storage recovered")
             }
         }

@@ -59,6 +59,9 @@ final class ServiceHost: @unchecked Sendable {
     /// Set for a node of several: told when a stop begins, so other nodes
     /// wait for this one's documents instead of sending their clients back.
     var onDrain: (@Sendable () -> Void)?
+    /// This node's name, when it is one of several: what `GET
+    /// /d/<document>?home=1` answers, the router having chosen it.
+    var nodeName: String?
     private var tearingDown = false
 
     /// The port the server listens on (the one asked for, or the one the

@@ -116,7 +116,9 @@ final class PostgresRoomStorage: LoadsCreating {
 /// and unloads, read by appends, and thinned by the lease keeper when it
 /// finds leases another node took (their rooms' next appends fail as moved).
 final class HeldLeases: Sendable {
-    private let leases = Locked<[String: (document: PostgresDocument, lease: Lease)]>([:])
+    private let leases = Locked<
+        [String: (document: PostgresDocument, lease: Lease, since: ContinuousClock.Instant)]
+    >([:])
     /// Told the names of documents whose leases were lost, to close their rooms.
     private let onLost = Locked<(@Sendable ([DocumentName]) -> Void)?>(nil)
 
@@ -127,15 +129,20 @@ final class HeldLeases: Sendable {
     }
 
     func hold(_ name: String, _ document: PostgresDocument, _ lease: Lease) {
-        leases.withLock { $0[name] = (document, lease) }
+        leases.withLock { $0[name] = (document, lease, .now) }
     }
 
     func lease(of name: String) -> (document: PostgresDocument, lease: Lease)? {
-        leases.withLock { $0[name] }
+        leases.withLock { $0[name].map { ($0.document, $0.lease) } }
     }
 
     func remove(_ name: String) -> (document: PostgresDocument, lease: Lease)? {
-        leases.withLock { $0.removeValue(forKey: name) }
+        leases.withLock { $0.removeValue(forKey: name).map { ($0.document, $0.lease) } }
+    }
+
+    /// Every document held: name, id, and since when.
+    var documents: [(name: String, id: Int64, since: ContinuousClock.Instant)] {
+        leases.withLock { leases in leases.map { ($0.key, $0.value.document.id, $0.value.since) } }
     }
 
     /// Forgets a lease that was found fenced, unless it was taken again since.

@@ -186,6 +186,63 @@ struct LeaseTests {
     }
 
     @Test(
+        "a lease being handed to a node: that node is told the holder is releasing it, any other node that it is held, and after the release the node it was handed to takes it"
+    )
+    func aHandoverMakesItsNodeWaitForTheRelease() throws {
+        try withPostgres { server in
+            let holder = try TestNode(server, name: "holder")
+            let home = try TestNode(server, name: "home")
+            let stranger = try TestNode(server, name: "stranger")
+            let board = try newDocument(holder.store, "lease/handover")
+            let old = try holder.granted(board)
+            #expect(try holder.store.beginHandover(of: board.id, by: holder.identity, to: "home"))
+            guard case .held(let by, _, releasing: true) = try home.take(board) else {
+                Issue.record("the node a lease is handed to was not told to wait for its release")
+                return
+            }
+            #expect(by == holder.identity)
+            guard case .held(_, _, releasing: false) = try stranger.take(board) else {
+                Issue.record("a node the lease is not handed to was not sent to its holder")
+                return
+            }
+            try holder.store.releaseLease(of: board.id, by: holder.identity)
+            #expect(try home.granted(board).fence == old.fence + 1)
+        }
+    }
+
+    @Test(
+        "a handover is called off when its holder loads the document again, and never marked to a node that is not serving or by a node that lost the lease"
+    )
+    func aHandoverIsCalledOffOrRefused() throws {
+        try withPostgres { server in
+            let holder = try TestNode(server, name: "holder")
+            let home = try TestNode(server, name: "home")
+            let board = try newDocument(holder.store, "lease/called-off")
+            let lease = try holder.granted(board)
+            #expect(!(try holder.store.beginHandover(of: board.id, by: holder.identity, to: "nobody")))
+            #expect(!(try home.store.beginHandover(of: board.id, by: home.identity, to: "home")))
+            #expect(try holder.store.beginHandover(of: board.id, by: holder.identity, to: "home"))
+            #expect(try holder.granted(board) == lease)
+            guard case .held(_, _, releasing: false) = try home.take(board) else {
+                Issue.record("a handover called off still made its node wait")
+                return
+            }
+        }
+    }
+
+    @Test("a node starting is announced to the other nodes, by name")
+    func aStartingNodeIsAnnounced() throws {
+        try withPostgres { server in
+            let listener = try TestNode(server, name: "listener")
+            try listener.store.connection.execute("LISTEN \(PostgresStore.nodesChannel)")
+            _ = try TestNode(server, name: "newcomer")
+            let heard = try listener.store.connection.notifications(waitingUpTo: 2_000)
+            #expect(heard.map(\.channel) == [PostgresStore.nodesChannel])
+            #expect(heard.map(\.payload) == ["newcomer"])
+        }
+    }
+
+    @Test(
         "the lease keeper answers at once for a live holder, waits for a draining holder's release, keeps its own leases by renewing, and reports the leases another node took as lost"
     )
     func theKeeperWaitsForDrainsRenewsAndReportsLosses() throws {
@@ -202,7 +259,8 @@ struct LeaseTests {
             _ = try holder.granted(held)
             // A live holder: the answer names it at once, whatever the wait.
             var started = Date()
-            guard case .held(let by, _, draining: false) = try take(held, on: keeper, waitingUpTo: .seconds(3)).answer()
+            guard
+                case .held(let by, _, releasing: false) = try take(held, on: keeper, waitingUpTo: .seconds(3)).answer()
             else {
                 Issue.record("a live holder's lease was not answered as held")
                 return

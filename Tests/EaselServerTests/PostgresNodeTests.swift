@@ -60,6 +60,21 @@ struct PostgresNodeTests {
     }
 
     @Test(
+        "a node asked GET /d/<document>?home=1 (the router's choice, for rebalancing) answers its own name and loads nothing; a single server has no such answer"
+    )
+    func aNodeAnswersWhereADocumentBelongs() throws {
+        try withTwoNodes { postgres, first, _ in
+            let answer = try OutsideClient.run(["\(first.port)", "http", "/d/team/homeless?home=1"])
+            #expect(answer["status"] as? Int == 200, "\(answer)")
+            #expect(answer["body"] as? String == "node1\n")
+            #expect(try PostgresStore(url: postgres.url, migrating: false).document(named: "team/homeless") == nil)
+        }
+        let single = try ServerProcess(database: temporaryDatabase())
+        defer { single.kill() }
+        #expect(try OutsideClient.run(["\(single.port)", "http", "/d/team/homeless?home=1"])["status"] as? Int == 404)
+    }
+
+    @Test(
         "a node stopped with SIGTERM releases its documents' leases as it goes, and another node serves them at once with every acknowledged op"
     )
     func aStoppedNodeHandsItsDocumentsOver() throws {

@@ -41,6 +41,27 @@ struct MovedDocumentTests {
         #expect(joined.welcome(to: again) != nil)
     }
 
+    @Test(
+        "a room handed over sends every client to the node with 503 'moved to <node>' and 4007, and unloads after its appends, which still commit: the next load has them"
+    )
+    func aHandedOverRoomSendsItsClientsAndUnloadsAfterItsAppends() throws {
+        let harness = try ServerHarness()
+        let (first, _) = harness.join(alice, as: "alice")
+        let (second, _) = harness.join(bob, as: "bob")
+        let pushed = harness.push([F.createStar()], from: first)
+        #expect(pushed.outputs.contains { if case .append = $0 { true } else { false } })
+        let handed = harness.handOver(to: "node3")
+        for connection in [first, second] {
+            #expect(handed.errors(to: connection).map(\.message) == ["moved to node3"])
+            #expect(handed.closes(of: connection) == [.moved])
+        }
+        // After the append it follows: the storage releases the lease once that commits.
+        #expect(handed.outputs.contains { if case .unloaded(harness.document, _) = $0 { true } else { false } })
+        harness.commit()
+        let (again, joined) = harness.join(carol, as: "carol")
+        #expect(joined.welcome(to: again)?.position == 1, "the handed-over room's append was lost")
+    }
+
     @Test("a hello naming the document of the connection's path joins; one naming another is refused with 305 and 1008")
     func theHelloMustNameThePathsDocument() throws {
         let harness = try ServerHarness()

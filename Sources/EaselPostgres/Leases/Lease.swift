@@ -32,9 +32,9 @@ public enum LeaseAnswer: Hashable, Sendable {
     case granted(Lease)
     /// Another node holds it and is alive: its session is connected and it
     /// renews its row. `expiresInMilliseconds` is how long until its row
-    /// expires if it stops renewing; `draining`, whether it is stopping and
-    /// about to release it.
-    case held(by: NodeIdentity, expiresInMilliseconds: Int64, draining: Bool)
+    /// expires if it stops renewing; `releasing`, whether it is about to
+    /// release it: it is draining, or handing the lease to the asker.
+    case held(by: NodeIdentity, expiresInMilliseconds: Int64, releasing: Bool)
 }
 
 /// How long leases last, by the database's clock.

@@ -23,6 +23,7 @@ public final class LeaseKeeper: Sendable {
     fileprivate enum Job: Sendable {
         case take(PostgresDocument, deadline: ContinuousClock.Instant, completion: TakeCompletion)
         case release(Int64)
+        case handOver(Int64, to: String, completion: @Sendable (Bool) -> Void)
         /// The commit thread found a lease fenced: it is not this node's.
         case forget(Int64)
         case drain
@@ -42,6 +43,7 @@ public final class LeaseKeeper: Sendable {
     private let heartbeatStop = DispatchSemaphore(value: 0)
     private let heartbeatDone = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
+    private let nodesChanged: Locked<(@Sendable (String) -> Void)?>
 
     /// Registers the node and starts the threads. `lost` hears, on the
     /// lease thread, the ids of documents whose leases another node took.
@@ -52,8 +54,10 @@ public final class LeaseKeeper: Sendable {
         let beating = try PostgresStore(url: url, setup: Self.setup)
         node = try beating.registerNode(name: name, address: address, timing: timing)
         let working = try PostgresStore(url: url, migrating: false, setup: Self.setup)
-        try working.connection.execute("LISTEN \(PostgresStore.releaseChannel)")
+        try Self.listen(on: working)
         self.timing = timing
+        let nodesChanged = Locked<(@Sendable (String) -> Void)?>(nil)
+        self.nodesChanged = nodesChanged
         var ends: [Int32] = [0, 0]
         guard pipe(&ends) == 0 else { throw PostgresError(.unexpected, "cannot make a pipe: errno \(errno)") }
         let wakeRead = ends[0]
@@ -70,7 +74,10 @@ public final class LeaseKeeper: Sendable {
         }
         // Each in a lock only its thread takes: what crosses to it is
         // checked by the compiler instead of promised.
-        let loop = Locked(Loop(url: url, store: working, node: node, lost: lost, wakeRead: wakeRead, takeJobs: take))
+        let loop = Locked(
+            Loop(
+                url: url, store: working, node: node, lost: lost, nodeStarted: { name in nodesChanged.value?(name) },
+                wakeRead: wakeRead, takeJobs: take))
         let heart = Locked(Heartbeat(url: url, store: beating, node: node, timing: timing))
         let askToCheck: @Sendable () -> Void = {
             state.withLock { $0.jobs.append(.checkHeld) }
@@ -127,6 +134,24 @@ public final class LeaseKeeper: Sendable {
         add(.release(document))
     }
 
+    /// Marks a lease as being handed to the node of that name (the router
+    /// sends the document there now): that node waits for the release.
+    /// `completion` hears, on the lease thread, whether it was marked.
+    public func beginHandover(of document: Int64, to node: String, completion: @escaping @Sendable (Bool) -> Void) {
+        add(.handOver(document, to: node, completion: completion))
+    }
+
+    /// Hears, on the lease thread, the name of each node that starts (this
+    /// one's included): the router may now send it documents held here.
+    public func whenNodeStarts(_ handler: @escaping @Sendable (String) -> Void) {
+        nodesChanged.withLock { $0 = handler }
+    }
+
+    static func listen(on store: PostgresStore) throws(PostgresError) {
+        try store.connection.execute("LISTEN \(PostgresStore.releaseChannel)")
+        try store.connection.execute("LISTEN \(PostgresStore.nodesChannel)")
+    }
+
     /// Stops counting a lease as held: an append found it fenced.
     public func forget(_ document: Int64) {
         add(.forget(document))
@@ -163,6 +188,8 @@ public final class LeaseKeeper: Sendable {
             Self.wake(wakeWrite)
         } else if case .take(_, _, let completion) = job {
             completion(.failure(PostgresError(.connection, "the node is stopping")))
+        } else if case .handOver(_, _, let completion) = job {
+            completion(false)
         }
     }
 
@@ -223,6 +250,7 @@ private final class Loop {
     var store: PostgresStore?
     let node: NodeIdentity
     let lost: @Sendable ([Int64]) -> Void
+    let nodeStarted: @Sendable (String) -> Void
     let wakeRead: Int32
     let takeJobs: @Sendable () -> ([LeaseKeeper.Job], Bool)
     /// Document id to the fence this node holds it by.
@@ -233,12 +261,14 @@ private final class Loop {
 
     init(
         url: String, store: PostgresStore, node: NodeIdentity, lost: @escaping @Sendable ([Int64]) -> Void,
-        wakeRead: Int32, takeJobs: @escaping @Sendable () -> ([LeaseKeeper.Job], Bool)
+        nodeStarted: @escaping @Sendable (String) -> Void, wakeRead: Int32,
+        takeJobs: @escaping @Sendable () -> ([LeaseKeeper.Job], Bool)
     ) {
         self.url = url
         self.store = store
         self.node = node
         self.lost = lost
+        self.nodeStarted = nodeStarted
         self.wakeRead = wakeRead
         self.takeJobs = takeJobs
     }
@@ -272,7 +302,7 @@ private final class Loop {
         if let store, !store.connection.isBroken { return store }
         store = nil
         let fresh = try PostgresStore(url: url, migrating: false, setup: LeaseKeeper.setup)
-        try fresh.connection.execute("LISTEN \(PostgresStore.releaseChannel)")
+        try LeaseKeeper.listen(on: fresh)
         store = fresh
         return fresh
     }
@@ -289,6 +319,10 @@ private final class Loop {
                 // Expires with the node's row if the node dies; otherwise the
                 // next take of it by this node finds it still this node's.
             }
+        case .handOver(let document, let name, let completion):
+            let marked =
+                held[document] != nil && ((try? connected().beginHandover(of: document, by: node, to: name)) ?? false)
+            completion(marked)
         case .forget(let document):
             held[document] = nil
         case .drain:
@@ -323,7 +357,7 @@ private final class Loop {
                 case .granted(let lease):
                     held[take.document.id] = lease.fence
                     take.completion(.success(answer))
-                case .held(_, _, draining: true) where now < take.deadline:
+                case .held(_, _, releasing: true) where now < take.deadline:
                     still.append(take)
                 case .held:
                     take.completion(.success(answer))
@@ -335,11 +369,19 @@ private final class Loop {
         waiting = still
     }
 
-    /// Whether a release arrived.
+    /// Whether a release arrived; nodes that started are told on.
     func receiveNotifications() -> Bool {
         guard let store else { return false }
         let arrived = (try? store.connection.notifications(waitingUpTo: 0)) ?? []
-        return !arrived.isEmpty
+        var released = false
+        for notification in arrived {
+            if notification.channel == PostgresStore.nodesChannel {
+                nodeStarted(notification.payload)
+            } else {
+                released = true
+            }
+        }
+        return released
     }
 
     /// Until a job, a notification, or (while takes wait for a draining

@@ -8,6 +8,9 @@
 extension PostgresStore {
     /// The channel releases are announced on, with the document's id.
     public static let releaseChannel = "easel_leases"
+    /// The channel a node starting announces itself on, with its name: the
+    /// router may now send it documents other nodes hold.
+    public static let nodesChannel = "easel_nodes"
 
     /// Adds this process to `nodes`, and holds the advisory lock on its id
     /// for as long as this connection lives.
@@ -28,6 +31,10 @@ extension PostgresStore {
         }
         let node = NodeIdentity(id: try rows.int64(0, 0), name: name, address: address)
         try holdNodeLock(node)
+        try connection.query("SELECT pg_notify($1, $2)") {
+            $0.append(Self.nodesChannel)
+            $0.append(name)
+        }
         return node
     }
 
@@ -68,8 +75,11 @@ extension PostgresStore {
     }
 
     /// Asks for a document's lease. Granted when nobody holds it, when this
-    /// node does (with the fence it has), or when its holder is gone: its
-    /// session ended or its row expired; then the fence is raised.
+    /// node does (with the fence it has; a handover it began is called
+    /// off, since it is loading the document again), or when its holder is
+    /// gone: its session ended or its row expired; then the fence is raised.
+    /// A live holder that is draining, or handing the lease to this node,
+    /// is answered as `releasing`.
     ///
     /// The lease row is locked alone first, and its holder looked at in a
     /// second statement: a join locked in one statement would, after
@@ -79,9 +89,9 @@ extension PostgresStore {
     public func takeLease(of document: PostgresDocument, for node: NodeIdentity) throws(PostgresError) -> LeaseAnswer {
         for _ in 0..<3 {
             let answer = try connection.transaction { () throws(PostgresError) -> LeaseAnswer? in
-                let locked = try connection.query("SELECT node, fence FROM leases WHERE document = $1 FOR UPDATE") {
-                    $0.append(document.id)
-                }
+                let locked = try connection.query(
+                    "SELECT node, fence, handover_to FROM leases WHERE document = $1 FOR UPDATE"
+                ) { $0.append(document.id) }
                 guard locked.count == 1 else {
                     let inserted = try connection.query(
                         "INSERT INTO leases (document, node, fence) VALUES ($1, $2, 1) ON CONFLICT DO NOTHING RETURNING fence"
@@ -95,7 +105,15 @@ extension PostgresStore {
                 let fence = try locked.int64(0, 1)
                 if !locked.isNull(0, 0) {
                     let holder = try locked.int64(0, 0)
-                    if holder == node.id { return .granted(Lease(node: node.id, fence: fence)) }
+                    if holder == node.id {
+                        if !locked.isNull(0, 2) {
+                            try connection.query("UPDATE leases SET handover_to = NULL WHERE document = $1") {
+                                $0.append(document.id)
+                            }
+                        }
+                        return .granted(Lease(node: node.id, fence: fence))
+                    }
+                    let handedToThisNode = locked.isNull(0, 2) ? false : try locked.int64(0, 2) == node.id
                     // Alive: its row unexpired and its session holding the lock on its id.
                     let rows = try connection.query(
                         """
@@ -107,10 +125,12 @@ extension PostgresStore {
                     if rows.count == 1, try rows.int64(0, 2) > 0, try rows.bool(0, 4) {
                         let identity = NodeIdentity(id: holder, name: try rows.text(0, 0), address: try rows.text(0, 1))
                         return .held(
-                            by: identity, expiresInMilliseconds: try rows.int64(0, 2), draining: try rows.bool(0, 3))
+                            by: identity, expiresInMilliseconds: try rows.int64(0, 2),
+                            releasing: try rows.bool(0, 3) || handedToThisNode)
                     }
                 }
-                try connection.query("UPDATE leases SET node = $2, fence = $3 WHERE document = $1") {
+                try connection.query("UPDATE leases SET node = $2, fence = $3, handover_to = NULL WHERE document = $1")
+                {
                     $0.append(document.id)
                     $0.append(node.id)
                     $0.append(fence + 1)
@@ -146,7 +166,7 @@ extension PostgresStore {
     /// Gives a document's lease up, if the node still holds it, and says so
     /// to every node listening.
     public func releaseLease(of document: Int64, by node: NodeIdentity) throws(PostgresError) {
-        try connection.query("UPDATE leases SET node = NULL WHERE document = $1 AND node = $2") {
+        try connection.query("UPDATE leases SET node = NULL, handover_to = NULL WHERE document = $1 AND node = $2") {
             $0.append(document)
             $0.append(node.id)
         }
@@ -154,6 +174,27 @@ extension PostgresStore {
             $0.append(Self.releaseChannel)
             $0.append(String(document))
         }
+    }
+
+    /// Marks a lease this node holds as being handed to the live node of
+    /// that name, which then waits for its release (the room unloading)
+    /// instead of sending clients back here. Whether it was marked: not
+    /// when the lease is no longer this node's, or no such node is serving.
+    public func beginHandover(of document: Int64, by node: NodeIdentity, to name: String) throws(PostgresError)
+        -> Bool
+    {
+        let rows = try connection.query(
+            """
+            UPDATE leases SET handover_to = (
+                SELECT id FROM nodes WHERE name = $3 AND expires_at > now() AND NOT draining ORDER BY id DESC LIMIT 1)
+            WHERE document = $1 AND node = $2 RETURNING handover_to IS NOT NULL
+            """
+        ) {
+            $0.append(document)
+            $0.append(node.id)
+            $0.append(name)
+        }
+        return rows.count == 1 ? try rows.bool(0, 0) : false
     }
 
     /// A node beginning to stop: nodes asked for its documents wait for
@@ -165,7 +206,9 @@ extension PostgresStore {
     /// A node stopping: every lease released, its row expired, the others told.
     public func releaseEverything(of node: NodeIdentity) throws(PostgresError) {
         try connection.transaction { () throws(PostgresError) in
-            try connection.query("UPDATE leases SET node = NULL WHERE node = $1") { $0.append(node.id) }
+            try connection.query("UPDATE leases SET node = NULL, handover_to = NULL WHERE node = $1") {
+                $0.append(node.id)
+            }
             try connection.query("UPDATE nodes SET expires_at = now() WHERE id = $1") { $0.append(node.id) }
             try connection.query("SELECT pg_notify($1, '*')") { $0.append(Self.releaseChannel) }
         }

@@ -102,7 +102,13 @@ enum PostgresSchema {
             uploaded_at bigint NOT NULL,
             PRIMARY KEY (hash, document)
         );
+        """,
+        // 2: a lease being handed to the node the router now sends its
+        // document to: that node waits for the release instead of sending
+        // clients back to the holder.
         """
+        ALTER TABLE leases ADD COLUMN handover_to bigint REFERENCES nodes (id) ON DELETE SET NULL;
+        """,
     ]
 
     static var version: Int { migrations.count }

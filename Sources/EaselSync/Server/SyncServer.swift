@@ -297,6 +297,19 @@ public final class SyncServer {
         settleClosures(at: now)
     }
 
+    /// Sends the document's clients to `node` (503 `moved to <node>`,
+    /// close 4007) and unloads its room, as an idle room is: the storage
+    /// gives the document's lease up once the room's queued appends are
+    /// committed, for that node to take. A room still loading is left to
+    /// finish (asked again later).
+    public func handOver(_ document: DocumentName, to node: String, at now: Timestamp) {
+        guard let room = rooms[document], room.isLoaded else { return }
+        room.fail(StorageFailure(.moved(to: node), "handed over to \(node)"), into: &io)
+        io.roomFailed = false
+        unload(room)
+        settleClosures(at: now)
+    }
+
     public func stored(_ ticket: StorageTicket, _ result: Result<Void, StorageFailure>, at now: Timestamp) {
         guard let room = roomsByGeneration[ticket.room] else { return }
         room.stored(ticket, result, into: &io)

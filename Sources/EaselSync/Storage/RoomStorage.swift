@@ -110,6 +110,9 @@ public enum StorageCompletion: Sendable {
     /// Unasked: the document may no longer be served here (another node
     /// took its lease).
     case evicted(DocumentName, StorageFailure)
+    /// Unasked: the router now sends this document to another node; its
+    /// room hands it over (`SyncServer.handOver`).
+    case handOver(DocumentName, to: String)
 
     /// Hands the answer to the server; call it on the server's thread.
     public func deliver(to server: SyncServer, at now: Timestamp) {
@@ -118,6 +121,7 @@ public enum StorageCompletion: Sendable {
         case .warmed(let document, let result): server.warmed(document, result, at: now)
         case .stored(let ticket, let result, _): server.stored(ticket, result, at: now)
         case .evicted(let document, let failure): server.evict(document, because: failure, at: now)
+        case .handOver(let document, let node): server.handOver(document, to: node, at: now)
         }
     }
 }

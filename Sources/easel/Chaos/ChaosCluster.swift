@@ -23,6 +23,11 @@ struct ChaosCluster: ParsableCommand {
     var pauses = 2
     @Option(help: "How many times to stop a node cleanly (SIGTERM: it drains), then start it again.")
     var drains = 2
+    @Option(
+        help:
+            "How many nodes to add while the bots run: the router sends each its share of the documents, and the nodes holding them hand them over."
+    )
+    var adds = 0
     @Option(help: "Milliseconds between faults, at least.")
     var shortestCalmMs = 1_000
     @Option(help: "Milliseconds between faults, at most.")
@@ -33,8 +38,9 @@ struct ChaosCluster: ParsableCommand {
 
     func validate() throws {
         guard (2...16).contains(nodes) else { throw ValidationError("--nodes must be from 2 to 16") }
-        guard kills >= 0, pauses >= 0, drains >= 0, kills + pauses + drains >= 1 else {
-            throw ValidationError("--kills, --pauses and --drains must be at least 0, and one of them above")
+        guard kills >= 0, pauses >= 0, drains >= 0, (0...16).contains(adds), kills + pauses + drains + adds >= 1 else {
+            throw ValidationError(
+                "--kills, --pauses, --drains and --adds (at most 16) must be at least 0, and one of them above")
         }
         guard 100 <= shortestCalmMs, shortestCalmMs <= longestCalmMs else {
             throw ValidationError("--shortest-calm-ms must be at least 100 and at most --longest-calm-ms")
@@ -44,7 +50,7 @@ struct ChaosCluster: ParsableCommand {
     func run() throws {
         try chaos.run("cluster") { folder, shape in
             let cluster = try LocalCluster(
-                nodes: nodes, spare: 0, routerPort: try LocalPostgres.freePort(), folder: folder + "/cluster",
+                nodes: nodes, spare: adds, routerPort: try LocalPostgres.freePort(), folder: folder + "/cluster",
                 leaseSeconds: leaseSeconds, web: nil, report: .silent)
             defer { cluster.stop() }
             let witness = Witness()
@@ -57,16 +63,24 @@ struct ChaosCluster: ParsableCommand {
             var random = SplitMix64(seed: shape.seed ^ 0x636C_7573)
             var faults =
                 Array(repeating: Fault.kill, count: kills) + Array(repeating: Fault.pause, count: pauses)
-                + Array(repeating: Fault.drain, count: drains)
+                + Array(repeating: Fault.drain, count: drains) + Array(repeating: Fault.add, count: adds)
             faults.shuffle(using: &random)
             var failovers: [Double] = []
             var pausedFailovers: [Double] = []
             var drainedFailovers: [Double] = []
             var drainTimes: [Double] = []
             var unserved: [String] = []
+            var additions: [Addition] = []
             for (index, fault) in faults.enumerated() {
                 Thread.sleep(
                     forTimeInterval: Double(Int.random(in: shortestCalmMs...longestCalmMs, using: &random)) / 1000)
+                if fault == .add {
+                    let addition = try add(to: cluster, observer: observer, witness: witness)
+                    additions.append(addition)
+                    unserved += addition.unserved.map { "\($0) after add \(index + 1)" }
+                    print("add \(index + 1)/\(faults.count): \(addition)")
+                    continue
+                }
                 let running = cluster.runningNodes
                 guard let victim = running.randomElement(using: &random) else { break }
                 let held = try observer.documentsHeld(byNodeNamed: victim).compactMap { try? DocumentName($0) }
@@ -77,6 +91,7 @@ struct ChaosCluster: ParsableCommand {
                 case .drain:
                     try cluster.drain(victim)
                     drainTimes.append((ContinuousClock.now - struck).seconds)
+                case .add: break
                 }
                 // Each of its documents is served again once an op of it is
                 // acknowledged, by whichever node took it over.
@@ -100,10 +115,12 @@ struct ChaosCluster: ParsableCommand {
                 case .kill: failovers += times
                 case .pause: pausedFailovers += times
                 case .drain: drainedFailovers += times
+                case .add: break
                 }
                 switch fault {
                 case .kill, .drain: try cluster.start(victim)
                 case .pause: try cluster.resume(victim)
+                case .add: break
                 }
                 print(
                     "\(fault) \(index + 1)/\(faults.count) of \(victim), which held \(held.count) documents: served again "
@@ -116,8 +133,10 @@ struct ChaosCluster: ParsableCommand {
             let refused = outcomes.values.compactMap { try? $0.get() }.reduce(0) { total, outcome in
                 total + outcome.bots.reduce(0) { $0 + $1.opsRefused }
             }
+            let moved = additions.map(\.share)
             return ChaosVerdict(
-                fault: "\(kills) kills, \(pauses) pauses and \(drains) drains of \(nodes) nodes", shape: shape,
+                fault: "\(kills) kills, \(pauses) pauses, \(drains) drains and \(adds) adds of \(nodes) nodes",
+                shape: shape,
                 outcomes: outcomes,
                 audit: try witness.audit(postgres: cluster.postgresURL),
                 figures: [
@@ -127,21 +146,84 @@ struct ChaosCluster: ParsableCommand {
                     ("pausedFailoverWorstSeconds", pausedFailovers.max() ?? 0), ("drains", Double(drains)),
                     ("drainMedianSeconds", median(drainTimes)),
                     ("drainedFailoverMedianSeconds", median(drainedFailovers)),
-                    ("drainedFailoverWorstSeconds", drainedFailovers.max() ?? 0), ("opsRefused", Double(refused)),
+                    ("drainedFailoverWorstSeconds", drainedFailovers.max() ?? 0), ("adds", Double(adds)),
+                    ("addedShareMedian", median(moved)),
+                    ("addedShareExpectedMedian", median(additions.map(\.fairShare))),
+                    ("addedMovingMedianSeconds", median(additions.map(\.movingSeconds))),
+                    ("opsRefused", Double(refused)),
                 ],
                 problems: unserved.prefix(10).map { "not served again: \($0)" })
         }
     }
 
     enum Fault: CustomStringConvertible {
-        case kill, pause, drain
+        case kill, pause, drain, add
 
         var description: String {
             switch self {
             case .kill: "kill"
             case .pause: "pause"
             case .drain: "drain"
+            case .add: "add"
             }
         }
+    }
+
+    /// What adding a node moved: the documents the router now sends it and
+    /// their nodes handed over, each served there once an op of it is
+    /// acknowledged after the last one moved.
+    struct Addition: CustomStringConvertible {
+        var node: String
+        var documentsHeld: Int
+        var moved: Int
+        /// What the router's even share would be: 1 / the nodes serving.
+        var fairShare: Double
+        /// From the add to the last document's arrival on the node.
+        var movingSeconds: Double
+        var unserved: [String]
+
+        var share: Double { documentsHeld == 0 ? 0 : Double(moved) / Double(documentsHeld) }
+
+        var description: String {
+            "\(node) took \(moved) of \(documentsHeld) documents (\(String(format: "%.0f%%", share * 100)), "
+                + "an even share \(String(format: "%.0f%%", fairShare * 100))), the last "
+                + String(format: "%.2f s", movingSeconds) + " after it started"
+                + (unserved.isEmpty ? "" : "; \(unserved.count) not served there")
+        }
+    }
+
+    /// Adds a node and waits for the handovers to it to end: its count of
+    /// documents steady for three seconds (the nodes ask the router two
+    /// seconds after it starts), twenty at most.
+    private func add(to cluster: LocalCluster, observer: PostgresStore, witness: Witness) throws -> Addition {
+        let before = Set(cluster.runningNodes)
+        let added = ContinuousClock.now
+        let node = try cluster.add()
+        var count = 0
+        var lastChange = added
+        let deadline = added + .seconds(20)
+        while ContinuousClock.now < deadline {
+            Thread.sleep(forTimeInterval: 0.1)
+            let now = try observer.documentsHeld(byNodeNamed: node).count
+            if now != count {
+                count = now
+                lastChange = .now
+            } else if count > 0, ContinuousClock.now - lastChange >= .seconds(3) {
+                break
+            }
+        }
+        let moved = try observer.documentsHeld(byNodeNamed: node).compactMap { try? DocumentName($0) }
+        var total = moved.count
+        for other in before { total += try observer.documentsHeld(byNodeNamed: other).count }
+        // Acknowledged after the last move: by the node that holds it now.
+        var waiting = Set(moved)
+        let servedBy = ContinuousClock.now + .seconds(10)
+        while !waiting.isEmpty, ContinuousClock.now < servedBy {
+            waiting = waiting.filter { witness.firstAcknowledgement(in: $0, after: lastChange) == nil }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return Addition(
+            node: node, documentsHeld: total, moved: moved.count, fairShare: 1 / Double(before.count + 1),
+            movingSeconds: (lastChange - added).seconds, unserved: waiting.map { "\($0) moved to \(node)" })
     }
 }

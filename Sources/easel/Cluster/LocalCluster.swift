@@ -63,7 +63,10 @@ final class LocalCluster: Sendable {
         report.say(
             "postgres", ["url": postgres.url, "port": postgres.port], text: "PostgreSQL at \(postgres.url)")
         nodeArguments =
-            ["serve", "--store", postgres.url, "--lease-seconds", "\(leaseSeconds)"]
+            [
+                "serve", "--store", postgres.url, "--lease-seconds", "\(leaseSeconds)", "--router",
+                "127.0.0.1:\(routerPort)",
+            ]
             + (web.map { ["--web", $0] } ?? [])
         var slots: [Slot] = []
         for index in 1...(nodes + spare) {
@@ -135,13 +138,16 @@ final class LocalCluster: Sendable {
     /// SIGTERM: the node drains.
     func drain(_ name: String) throws { try process(name).terminate() }
 
-    /// Starts the next spare node and lets the router send it documents.
-    func add() throws {
+    /// Starts the next spare node and lets the router send it documents;
+    /// its name.
+    @discardableResult
+    func add() throws -> String {
         guard let next = slots.withLock({ $0.first { $0.spare && $0.process == nil } }) else {
             throw ServedProcessError("no spare slot left (--spare)")
         }
         try start(next.name)
         try admin("enable server nodes/\(next.name)")
+        return next.name
     }
 
     /// Carries out a line of standard input; false for `quit`.

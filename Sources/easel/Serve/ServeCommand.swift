@@ -43,6 +43,15 @@ struct Serve: ParsableCommand {
     @Option(help: "With --store: seconds a node that stops renewing keeps its documents' leases.")
     var leaseSeconds = 3.0
 
+    @Option(
+        help: ArgumentHelp(
+            "With --store: the router's host:port (HAProxy). The node asks it, after another node starts and every --rebalance-seconds, where each of its documents belongs, and hands over those the router now sends elsewhere.",
+            valueName: "host:port"))
+    var router: String?
+
+    @Option(help: "With --router: seconds between the node's questions to the router.")
+    var rebalanceSeconds = 10.0
+
     @Option(help: "full: every acknowledged op survives power loss; normal: it survives a crash of the process.")
     var durability: Durability = .full
 
@@ -102,6 +111,23 @@ struct Serve: ParsableCommand {
         guard (0.3...600).contains(leaseSeconds) else {
             throw ValidationError("--lease-seconds must be from 0.3 to 600")
         }
+        if let router {
+            guard store != nil else { throw ValidationError("--router is for a node of several: give --store too") }
+            guard routerAddress(router) != nil else {
+                throw ValidationError("--router takes host:port, e.g. 127.0.0.1:8080 (not \(router))")
+            }
+        }
+        guard (0.5...3600).contains(rebalanceSeconds) else {
+            throw ValidationError("--rebalance-seconds must be from 0.5 to 3600")
+        }
+    }
+
+    /// host:port, the port from 1 to 65535.
+    private func routerAddress(_ text: String) -> (host: String, port: Int)? {
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
+            (1...65_535).contains(port), colon > text.startIndex
+        else { return nil }
+        return (String(text[..<colon]), port)
     }
 
     func run() throws {
@@ -112,6 +138,11 @@ struct Serve: ParsableCommand {
         if let store {
             var node = PostgresNodeOptions(url: store, nodeName: nodeName ?? "\(host):\(port)")
             node.leases = LeaseTiming(ttl: .milliseconds(Int64(leaseSeconds * 1000)))
+            if let router, let (routerHost, routerPort) = routerAddress(router) {
+                var rebalance = RebalanceOptions(routerHost: routerHost, routerPort: routerPort)
+                rebalance.every = .milliseconds(Int64(rebalanceSeconds * 1000))
+                node.rebalance = rebalance
+            }
             options.postgres = node
         }
         options.durability = durability

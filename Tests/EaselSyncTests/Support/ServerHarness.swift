@@ -97,6 +97,11 @@ final class ServerHarness {
         settle { $0.server.warm(document ?? $0.document, at: $0.now) }
     }
 
+    /// The router now sends the document to `node` (`SyncServer.handOver`).
+    func handOver(to node: String) -> Transcript {
+        settle { $0.server.handOver($0.document, to: node, at: $0.now) }
+    }
+
     @discardableResult
     func completeLoads() -> Transcript {
         settle { $0.storage.completeLoads() }
