@@ -282,7 +282,7 @@ let exportsJSON: StaticString = """
     "easel_session_connection_opened":["handle","now"],"easel_session_connection_closed":["handle","now"],\
     "easel_session_receive":["handle","pointer","count","now"],"easel_session_tick":["handle","now"],\
     "easel_session_take_outputs":["handle"],"easel_session_connection_state":["handle"],\
-    "easel_session_last_error":["handle"],"easel_session_replica":["handle"],\
+    "easel_session_last_error":["handle"],"easel_session_moved_to":["handle"],"easel_session_replica":["handle"],\
     "easel_session_state_hash":["handle"],"easel_session_flags":["handle"],"easel_session_selection":["handle"],\
     "easel_session_saved":["handle"],"easel_session_render":["handle"],"easel_session_waiting":["handle"],\
     "easel_session_canvas_size":["handle","width","height"],"easel_session_preview":["handle"],\

@@ -143,7 +143,9 @@ private func open(_ client: SyncClient) -> Int32 {
 /// no `since`): document, replica, user and token in one checked message.
 /// Opens the session `client` makes from it; its handle, or minus the
 /// decoding error code.
-private func open(hello pointer: UnsafeRawPointer, count: Int32, _ client: (Hello, SyncClientConfiguration) -> SyncClient)
+private func open(
+    hello pointer: UnsafeRawPointer, count: Int32, _ client: (Hello, SyncClientConfiguration) -> SyncClient
+)
     -> Int32
 {
     let hello: Hello
@@ -280,6 +282,16 @@ public func easelSessionLastError(_ handle: Int32) -> Int32 {
     return Int32(error.code.rawValue)
 }
 
+/// The node the server last said holds the document (503 `moved to
+/// <node>`): 1 with its name in the result buffer, 0 for none (the router
+/// chooses).
+@_cdecl("easel_session_moved_to")
+public func easelSessionMovedTo(_ handle: Int32) -> Int32 {
+    guard let node = sessions[handle]?.client.movedTo else { return 0 }
+    setResult(Array(node.utf8))
+    return 1
+}
+
 @_cdecl("easel_session_replica")
 public func easelSessionReplica(_ handle: Int32) -> UInt64 {
     sessions[handle]?.client.replica.rawValue ?? 0
@@ -352,7 +364,8 @@ public func easelSessionRender(_ handle: Int32) -> Int32 {
         session.touched = nil
     }
     var records = RecordWriter()
-    let background = (document.background.color?.description ?? "") + " " + session.renderer.backgroundFragment(of: document)
+    let background =
+        (document.background.color?.description ?? "") + " " + session.renderer.backgroundFragment(of: document)
     if background != session.drawnBackground {
         session.drawnBackground = background
         records.record(5, background)

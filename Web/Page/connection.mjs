@@ -39,10 +39,18 @@ export class Connection {
     this.connect();
   }
 
+  /** The document's address; after the server said another node holds
+   * it (503 `moved to <node>`), with `?node=<node>`, which the router
+   * honours while that node is up. */
+  address() {
+    const node = this.session.movedTo;
+    return node === null ? this.url : `${this.url}?node=${encodeURIComponent(node)}`;
+  }
+
   connect() {
     if (!this.online || this.socket) return;
     const early = takeEarlySocket();
-    const socket = early ?? new WebSocket(this.url, 'easel.v1');
+    const socket = early ?? new WebSocket(this.address(), 'easel.v1');
     socket.binaryType = 'arraybuffer';
     this.socket = socket;
     socket.onopen = () => {

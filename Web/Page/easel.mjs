@@ -415,6 +415,12 @@ export class Session {
     return code === 0 ? null : { code, message: text.decode(this.easel.result()) };
   }
 
+  /** The node the server last said holds the document (`moved to
+   * <node>`), for the router: null lets it choose. */
+  get movedTo() {
+    return this.exports.easel_session_moved_to(this.handle) === 1 ? text.decode(this.easel.result()) : null;
+  }
+
   /** How many entities around the screen are still to be drawn, over the
    * renders to come (`flags.moreToDraw`). */
   get waiting() {

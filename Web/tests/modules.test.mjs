@@ -16,3 +16,10 @@ test('every page module but the entry scripts loads under Node', async () => {
     assert.ok(Object.keys(loaded).length > 0, `${name} exports something`);
   }
 });
+
+test('the module the page loads is under 500 kB gzipped (gzip -9), its budget', async () => {
+  const { gzipSync } = await import('node:zlib');
+  const { wasmBytes } = await import('./support.mjs');
+  const gzipped = gzipSync(wasmBytes, { level: 9 }).length;
+  assert.ok(gzipped < 500_000, `${gzipped} bytes gzipped: Docs/web.md says what took it down before`);
+});

@@ -330,3 +330,31 @@ test('the background colour and image render as their own record, and the image 
   assert.throws(() => session.setBackgroundImage(BLOB, 10, 10, 7), /not a fit/);
   session.close();
 });
+
+test('a session told the document moved to a node connects next with ?node=<node>, for the router', async () => {
+  const { Connection } = await import('../Page/connection.mjs');
+  const movedVector = Uint8Array.from(Buffer.from(
+    (await readFile(path.join(root, 'Protocol/vectors/valid/error-moved.hex'), 'utf8')).replace(/\s+/g, ''), 'hex'));
+  const opened = [];
+  const real = globalThis.WebSocket;
+  globalThis.WebSocket = class {
+    static CONNECTING = 0;
+    static OPEN = 1;
+    constructor(url) { opened.push(url); this.readyState = 0; }
+    close() {}
+  };
+  try {
+    const { session } = welcomed();
+    const connection = new Connection(session, 'ws://router/d/web/one', () => {}, () => 0);
+    assert.equal(session.movedTo, null);
+    assert.deepEqual(opened, ['ws://router/d/web/one'], 'the router chooses at first');
+    assert.equal(session.receive(movedVector, 1002), 0);
+    assert.equal(session.movedTo, 'node2');
+    connection.socket = null;
+    connection.connect();
+    assert.equal(opened[1], 'ws://router/d/web/one?node=node2');
+    session.close();
+  } finally {
+    globalThis.WebSocket = real;
+  }
+});

@@ -3,7 +3,14 @@ extension Message {
     public func encoded(as encoding: WireEncoding) -> [UInt8] {
         switch encoding {
         case .binary: binaryEncoded()
-        case .json: jsonEncoded()
+        case .json:
+            #if EASEL_BINARY_WIRE_ONLY
+                // The WebAssembly module opens its sessions binary, always:
+                // without the JSON writer it is about 10 kB (gzipped) smaller.
+                fatalError("this build of EaselProtocol encodes binary only")
+            #else
+                jsonEncoded()
+            #endif
         }
     }
 

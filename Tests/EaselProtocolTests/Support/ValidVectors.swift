@@ -53,7 +53,9 @@ enum ValidVectors {
                 .welcome(
                     Welcome(
                         epoch: epoch, position: 80,
-                        content: .snapshot([op(3, alice, .create(.text, [])), op(70, bob, .textSnapshot(note, textSnapshot))])))
+                        content: .snapshot([
+                            op(3, alice, .create(.text, [])), op(70, bob, .textSnapshot(note, textSnapshot)),
+                        ])))
             ),
             ("push-one-set", .push(Push(batch: 7, ops: [op(2, alice, .set(star, .x(12.5)))]))),
             ("ack", .ack(Ack(batch: 7, first: 121, count: 3))),
@@ -121,6 +123,8 @@ enum ValidVectors {
                 "error-fatal",
                 .error(ErrorMessage(code: .unsupportedProtocol, fatal: true, message: "this server speaks protocol 1"))
             ),
+            // A node of several sends a client to the node holding the document.
+            ("error-moved", .error(ErrorMessage(code: .moved, fatal: true, message: "moved to node2"))),
             ("ping", .ping(nonce: 42)),
             ("pong", .pong(nonce: 42)),
         ]
@@ -167,7 +171,19 @@ enum ValidVectors {
             ("push-append-some-forces", [op(34, alice, .append(stroke, start: 4, samples: someForces))]),
             ("push-transaction", transaction()),
             ("push-insert-text", insertText()),
-            ("push-delete-text", [op(46, alice, .deleteText(note, [CharacterRun(first: opID(40, alice), count: 2), CharacterRun(first: opID(7, bob), count: 1)]))]),
+            (
+                "push-delete-text",
+                [
+                    op(
+                        46, alice,
+                        .deleteText(
+                            note,
+                            [
+                                CharacterRun(first: opID(40, alice), count: 2),
+                                CharacterRun(first: opID(7, bob), count: 1),
+                            ]))
+                ]
+            ),
         ]
     }
 
@@ -179,12 +195,19 @@ enum ValidVectors {
     /// repeat), and between two characters of two replicas, past the BMP.
     private static func insertText() -> [Op] {
         [
-            op(40, alice, .insertText(note, TextInsertion(originLeft: nil, originRight: nil, scalars: Array("Hi".unicodeScalars)))),
-            op(42, alice, .insertText(note, TextInsertion(originLeft: opID(41, alice), originRight: nil, scalars: ["!"]))),
+            op(
+                40, alice,
+                .insertText(note, TextInsertion(originLeft: nil, originRight: nil, scalars: Array("Hi".unicodeScalars)))
+            ),
+            op(
+                42, alice,
+                .insertText(note, TextInsertion(originLeft: opID(41, alice), originRight: nil, scalars: ["!"]))),
             op(
                 43, alice,
                 .insertText(
-                    note, TextInsertion(originLeft: opID(40, alice), originRight: opID(7, bob), scalars: Array("é🎨".unicodeScalars)))),
+                    note,
+                    TextInsertion(
+                        originLeft: opID(40, alice), originRight: opID(7, bob), scalars: Array("é🎨".unicodeScalars)))),
         ]
     }
 
@@ -197,11 +220,19 @@ enum ValidVectors {
     static let textSnapshot = TextSnapshot(
         runs: [
             .init(first: opID(40, alice), count: 5, originLeft: nil, originRight: nil, isDeleted: false),
-            .init(first: opID(60, bob), count: 1, originLeft: opID(44, alice), originRight: opID(45, alice), isDeleted: false),
+            .init(
+                first: opID(60, bob), count: 1, originLeft: opID(44, alice), originRight: opID(45, alice),
+                isDeleted: false),
             .init(first: opID(45, alice), count: 1, originLeft: opID(44, alice), originRight: nil, isDeleted: false),
-            .init(first: opID(61, alice), count: 3, originLeft: opID(45, alice), originRight: opID(46, alice), isDeleted: false),
-            .init(first: opID(46, alice), count: 3, originLeft: opID(45, alice), originRight: opID(60, bob), isDeleted: false),
-            .init(first: opID(49, alice), count: 2, originLeft: opID(48, alice), originRight: opID(60, bob), isDeleted: true),
+            .init(
+                first: opID(61, alice), count: 3, originLeft: opID(45, alice), originRight: opID(46, alice),
+                isDeleted: false),
+            .init(
+                first: opID(46, alice), count: 3, originLeft: opID(45, alice), originRight: opID(60, bob),
+                isDeleted: false),
+            .init(
+                first: opID(49, alice), count: 2, originLeft: opID(48, alice), originRight: opID(60, bob),
+                isDeleted: true),
             .init(first: opID(70, bob), count: 1, originLeft: opID(63, alice), originRight: nil, isDeleted: false),
         ],
         scalars: Array("Hello, youwor!".unicodeScalars))
@@ -210,7 +241,9 @@ enum ValidVectors {
     /// and an image in a box, covering it.
     private static func background() -> [Op] {
         let first = TransactionID(opID(50, alice))
-        let fields: [Field] = [.fill(Color(red: 250, green: 244, blue: 230)), .blob(blob), .width(800), .height(600), .fit(.cover)]
+        let fields: [Field] = [
+            .fill(Color(red: 250, green: 244, blue: 230)), .blob(blob), .width(800), .height(600), .fit(.cover),
+        ]
         return fields.enumerated().map { index, field in
             Op(id: opID(50 + UInt64(index), alice), transaction: first, action: .set(.document, field))
         }
@@ -228,7 +261,9 @@ enum ValidVectors {
             ErasedEntity(entity: bobsStar, transform: Transform(x: 300, y: 40)),
         ]
         return [
-            Op(id: opID(60, alice), transaction: first, action: .create(.stroke, [.tool(.eraser), .weight(24), .erases([])])),
+            Op(
+                id: opID(60, alice), transaction: first,
+                action: .create(.stroke, [.tool(.eraser), .weight(24), .erases([])])),
             Op(id: opID(61, alice), transaction: first, action: .set(eraser, .erases(Array(erased.prefix(1))))),
             Op(id: opID(62, alice), transaction: first, action: .set(eraser, .erases(erased))),
         ]
