@@ -30,6 +30,51 @@ struct FencedAppendTests {
         }
     }
 
+    @Test(
+        "in one group commit, a document's appends that follow one another go in as one statement and are each acknowledged; a duplicate among them fails only its own append"
+    )
+    func aDocumentsAppendsInOneTurnAreJoined() throws {
+        try withPostgres { server in
+            let node = try TestNode(server, name: "one")
+            let (first, second) = (try newDocument(node.store, "fenced/a"), try newDocument(node.store, "fenced/b"))
+            let (leaseA, leaseB) = (try node.granted(first), try node.granted(second))
+            let ops = logged(6)
+            let interleaved = [
+                FencedAppend(document: first, ops: Array(ops[0..<2]), lease: leaseA),
+                FencedAppend(document: second, ops: logged(1), lease: leaseB),
+                FencedAppend(document: first, ops: Array(ops[2..<3]), lease: leaseA),
+                FencedAppend(document: first, ops: Array(ops[3..<6]), lease: leaseA),
+                FencedAppend(document: second, ops: logged(1, from: 2), lease: leaseB),
+            ]
+            let (statements, into) = PostgresStore.joined(interleaved)
+            #expect(statements.map(\.ops.count) == [6, 2])
+            #expect(into == [0, 1, 0, 0, 1])
+            #expect(node.store.commit(interleaved) == Array(repeating: .committed, count: 5))
+            #expect(try node.store.load("fenced/a").tail == ops)
+            #expect(try node.store.load("fenced/b").head == 2)
+            // Counter 1 again, joined with an append that is new: only the
+            // duplicate is refused.
+            let outcomes = node.store.commit([
+                FencedAppend(document: first, ops: logged(1, from: 7, counter: 1), lease: leaseA),
+                FencedAppend(document: second, ops: logged(1, from: 3), lease: leaseB),
+            ])
+            #expect(outcomes[1] == .committed)
+            guard case .conflict = outcomes[0] else {
+                Issue.record("a duplicate was not refused: \(outcomes[0])")
+                return
+            }
+            let again = node.store.commit([
+                FencedAppend(document: first, ops: logged(1, from: 7, counter: 1), lease: leaseA),
+                FencedAppend(document: first, ops: logged(1, from: 8, counter: 7), lease: leaseA),
+            ])
+            guard case .conflict = again[0] else {
+                Issue.record("a duplicate joined with a good append was not refused: \(again)")
+                return
+            }
+            #expect(try node.store.load("fenced/a").head == 6)
+        }
+    }
+
     @Test("in one group commit, an append that leaves a gap fails alone, and the appends beside it commit")
     func aGapFailsAloneInItsGroup() throws {
         try withPostgres { server in

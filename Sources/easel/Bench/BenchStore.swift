@@ -11,14 +11,27 @@ struct BenchStore: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "store",
         abstract: "Durable ops per second against raw sqlite3 inserts; cold load of a big document.",
-        discussion: "Needs the sqlite3 shell (Debian package sqlite3). Files go to a temporary folder."
+        discussion:
+            "Needs the sqlite3 shell (Debian package sqlite3); --postgres needs PostgreSQL's server and psql. Files go to a temporary folder."
     )
 
     @Option(help: "Runs of each measurement; medians are reported.") var runs = 3
     @Option(help: "Ops in the document loaded cold.") var loadOps = 1_000_000
     @Option(help: "Batch sizes to measure, comma-separated.") var batches = "1,10,100,1000"
+    @Flag(
+        help:
+            "Measure Easel's PostgreSQL store instead (a private server, Debian's binaries): appends beside psql inserts and the SQLite store, and acknowledgement latency at a steady rate."
+    )
+    var postgres = false
+    @Option(help: "With --postgres: one-op appends a second for the latency run.") var latencyRate = 5_000
+    @Option(help: "With --postgres: documents the latency run's appends go round.") var latencyDocuments = 50
+    @Option(help: "With --postgres: seconds of each latency run.") var latencySeconds = 5.0
 
     func run() throws {
+        if postgres {
+            try runPostgres(sizes: batches.split(separator: ",").compactMap { Int($0) })
+            return
+        }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("easel-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
