@@ -6,7 +6,7 @@ import Foundation
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Measure Easel against its peers (build with -c release).",
-        subcommands: [BenchMerge.self, BenchText.self, BenchWasm.self, BenchInk.self, BenchReceive.self, BenchStore.self, BenchServe.self, BenchRelay.self, BenchBlobs.self]
+        subcommands: [BenchMerge.self, BenchText.self, BenchWasm.self, BenchInk.self, BenchReceive.self, BenchStore.self, BenchServe.self, BenchRouter.self, BenchRelay.self, BenchBlobs.self]
     )
 }
 

@@ -35,7 +35,7 @@ final class LocalCluster: Sendable {
     }
 
     private let postgres: LocalPostgres
-    private let router: Process
+    private let router: HAProxyProcess
     private let folder: String
     private let removeFolder: Bool
     private let slots: Locked<[Slot]>
@@ -72,24 +72,18 @@ final class LocalCluster: Sendable {
         for index in 1...(nodes + spare) {
             slots.append(Slot(name: "node\(index)", port: try LocalPostgres.freePort(), spare: index > nodes))
         }
-        self.slots = Locked(slots)
         adminSocket = folder + "/haproxy.sock"
-        router = Process()
         // Nodes first: the router's first health checks find them serving.
-        for slot in slots where !slot.spare { try start(slot.name) }
-        let config = HAProxyConfig(
-            port: routerPort, nodes: slots.map { HAProxyConfig.Node(name: $0.name, port: $0.port, spare: $0.spare) },
-            maxConnections: Self.routerConnections(), adminSocket: adminSocket)
-        let configFile = folder + "/haproxy.cfg"
-        try config.text.write(toFile: configFile, atomically: true, encoding: .utf8)
-        router.executableURL = URL(fileURLWithPath: try Self.haproxy())
-        router.arguments = ["-f", configFile, "-db"]
-        let log = folder + "/haproxy.log"
-        _ = FileManager.default.createFile(atPath: log, contents: nil)
-        router.standardOutput = FileHandle(forWritingAtPath: log)
-        router.standardError = FileHandle(forWritingAtPath: log)
-        try router.run()
-        try Self.waitForListener(port: routerPort, while: router)
+        for index in slots.indices where !slots[index].spare {
+            slots[index].process = try Self.launch(slots[index], nodeArguments, folder: folder, report: report)
+        }
+        self.slots = Locked(slots)
+        router = try HAProxyProcess(
+            HAProxyConfig(
+                port: routerPort,
+                nodes: slots.map { HAProxyConfig.Node(name: $0.name, port: $0.port, spare: $0.spare) },
+                maxConnections: HAProxyProcess.connectionLimit(), adminSocket: adminSocket),
+            folder: folder)
         report.say(
             "ready", ["router": routerPort, "nodes": slots.filter { !$0.spare }.map(\.name), "folder": folder],
             text:
@@ -102,15 +96,22 @@ final class LocalCluster: Sendable {
             throw ServedProcessError("no node \(name)")
         }
         if slot.process?.isRunning == true { return }
-        let process = try ServedProcess(
-            nodeArguments + ["--node-name", name, "--port", "\(slot.port)"], log: folder + "/\(name).log")
+        let process = try Self.launch(slot, nodeArguments, folder: folder, report: report)
         slots.withLock { slots in
             guard let index = slots.firstIndex(where: { $0.name == name }) else { return }
             slots[index].process = process
         }
+    }
+
+    private static func launch(_ slot: Slot, _ arguments: [String], folder: String, report: Report) throws
+        -> ServedProcess
+    {
+        let process = try ServedProcess(
+            arguments + ["--node-name", slot.name, "--port", "\(slot.port)"], log: folder + "/\(slot.name).log")
         report.say(
-            "node", ["name": name, "port": slot.port, "pid": Int(process.processIdentifier)],
-            text: "\(name) serving on 127.0.0.1:\(slot.port) (pid \(process.processIdentifier))")
+            "node", ["name": slot.name, "port": slot.port, "pid": Int(process.processIdentifier)],
+            text: "\(slot.name) serving on 127.0.0.1:\(slot.port) (pid \(process.processIdentifier))")
+        return process
     }
 
     /// The router's port.
@@ -222,10 +223,7 @@ final class LocalCluster: Sendable {
                 return !stopped
             })
         else { return }
-        if router.isRunning {
-            router.terminate()
-            router.waitUntilExit()
-        }
+        router.stop()
         let processes = slots.withLock { $0.compactMap(\.process) }
         let group = DispatchGroup()
         for process in processes {
@@ -235,33 +233,5 @@ final class LocalCluster: Sendable {
         postgres.stop()
         if removeFolder { try? FileManager.default.removeItem(atPath: folder) }
         report.say("stopped", [:], text: "stopped")
-    }
-
-    /// What the descriptor limit HAProxy inherits lets it hold: two a
-    /// connection, and some to spare.
-    private static func routerConnections() -> Int {
-        var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 1_000 }
-        return max(1_000, Int(min(limit.rlim_cur, 1 << 20)) / 2 - 100)
-    }
-
-    private static func haproxy() throws -> String {
-        for candidate in ["/usr/sbin/haproxy", "/usr/bin/haproxy", "/usr/local/sbin/haproxy"]
-        where FileManager.default.isExecutableFile(atPath: candidate) {
-            return candidate
-        }
-        throw ServedProcessError("HAProxy is not installed (Debian's haproxy package; .ci/setup installs it)")
-    }
-
-    private static func waitForListener(port: Int, while process: Process) throws {
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline, process.isRunning {
-            let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            let connected = Loopback.connect(socket, port: port)
-            close(socket)
-            if connected { return }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        throw ServedProcessError("HAProxy did not listen on 127.0.0.1:\(port)")
     }
 }

@@ -28,19 +28,22 @@ struct BenchServe: ParsableCommand {
     @Option(help: "Idle connections for the memory measurement.") var idle = 1000
     @Option(help: "The server's durability setting.") var durability: Durability = .full
 
+    /// The load is one writer pushing as fast as the server takes it, and
+    /// every connection in one room: a load, not an abuse.
+    static let loadLimits = [
+        "--max-pushes-per-second", "10000000", "--max-connections-per-room", "100000", "--max-connections", "100000",
+    ]
+
     func run() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("easel-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         func serve(_ name: String) throws -> ServedProcess {
             try ServedProcess([
-                "serve", "--port", "0", "--log-level", "warning", "--db", folder.appendingPathComponent("\(name).db").path,
+                "serve", "--port", "0", "--log-level", "warning", "--db",
+                folder.appendingPathComponent("\(name).db").path,
                 "--durability", durability.rawValue,
-                // The load is one writer pushing as fast as the server takes
-                // it, and every connection in one room: a load, not an abuse.
-                "--max-pushes-per-second", "10000000", "--max-connections-per-room", "100000",
-                "--max-connections", "100000",
-            ])
+            ] + Self.loadLimits)
         }
         let relayArguments = ["bench", "relay", "--port", "0"]
 
