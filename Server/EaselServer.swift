@@ -231,7 +231,8 @@ public final class EaselServer: Sendable {
                 throw error
             }
             let storage = PostgresRoomStorage(
-                worker: worker, keeper: keeper, held: held, clock: options.clock, leaseWait: postgres.leaseWait)
+                worker: worker, keeper: keeper, held: held, clock: options.clock, leaseWait: postgres.leaseWait,
+                askHolders: postgres.rebalance != nil)
             return (
                 storage, StoreBlobStorage(rows: blobs),
                 {

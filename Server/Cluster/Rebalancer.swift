@@ -33,8 +33,9 @@ public struct RebalanceOptions: Sendable {
 
 /// Hands each document this node holds to the node the router now sends
 /// it to, when that is another: after a node starts (it gets its hash
-/// share back, or an added one its first), and every `every`. The router's
-/// answer is the truth: a node only asks it, with the document's own path.
+/// share back, or an added one its first), every `every`, and when the
+/// node the router sent a client of it to asks. The router's answer is
+/// the truth: a node only asks it, with the document's own path.
 final class Rebalancer: Sendable {
     private struct State {
         var nextRound: ContinuousClock.Instant
@@ -76,6 +77,7 @@ final class Rebalancer: Sendable {
             guard name != nodeName else { return }
             roundSoon(after: options.settle, followingStart: true)
         }
+        keeper.whenHandoverAsked { [self] id, asker in handoverAsked(of: id, by: asker) }
         let thread = Thread { [self] in
             let probe = RouterProbe(host: options.routerHost, port: options.routerPort)
             while let followsStart = waitForRound() { round(probe, followingStart: followsStart) }
@@ -127,6 +129,19 @@ final class Rebalancer: Sendable {
     }
 
     private var isStopping: Bool { state.withLock { $0.stopping } }
+
+    /// Another node asked for a document held here: the router sent one of
+    /// its clients there (this node's share, or this node is down to the
+    /// router while alive). Handed over unless taken too recently.
+    private func handoverAsked(of id: Int64, by asker: String) {
+        guard let (name, since) = held.document(id: id), ContinuousClock.now - since >= options.minimumHold,
+            !isStopping, let document = try? DocumentName(name)
+        else {
+            keeper.callOffHandover(of: id)
+            return
+        }
+        handOver(document, asker)
+    }
 
     private func round(_ probe: RouterProbe, followingStart: Bool) {
         let now = ContinuousClock.now

@@ -70,10 +70,18 @@ struct ServerLog {
         case .joining(let connection, let document, let user, let role):
             joined(connection, document, user: user, role: role)
         case .roomLoaded(let document, let head, let entities):
-            logger.info("room loaded", metadata: ["document": "\(document)", "head": "\(head)", "entities": "\(entities)"])
+            logger.info(
+                "room loaded", metadata: ["document": "\(document)", "head": "\(head)", "entities": "\(entities)"])
         case .roomUnloaded(let document, let head):
             logger.info("room unloaded", metadata: ["document": "\(document)", "head": "\(head)"])
         case .roomFailed(let document, let failure):
+            if case .moved(let node) = failure.kind {
+                // Not a fault: another node serves it (StorageHealth said which).
+                logger.info(
+                    "room closed: the document moved",
+                    metadata: ["document": "\(document)", "node": "\(node ?? "none")"])
+                return
+            }
             logger.error(
                 "room closed: storage failed",
                 metadata: ["document": "\(document)", "incident": "\(failure.incident ?? "none")"])

@@ -15,16 +15,24 @@ final class PostgresRoomStorage: LoadsCreating {
     let worker: PostgresWorker
     let keeper: LeaseKeeper
     let clock: HostClock
-    /// How long a load waits for a draining node to release a lease.
+    /// How long a load waits for a node to release a lease it is handing
+    /// over (draining, or asked to).
     let leaseWait: Duration
+    /// Behind a router: a document the router sent here while another node
+    /// holds it belongs here now, so that node is asked to hand it over.
+    let askHolders: Bool
     private let held: HeldLeases
 
-    init(worker: PostgresWorker, keeper: LeaseKeeper, held: HeldLeases, clock: HostClock, leaseWait: Duration) {
+    init(
+        worker: PostgresWorker, keeper: LeaseKeeper, held: HeldLeases, clock: HostClock, leaseWait: Duration,
+        askHolders: Bool
+    ) {
         self.worker = worker
         self.keeper = keeper
         self.held = held
         self.clock = clock
         self.leaseWait = leaseWait
+        self.askHolders = askHolders
     }
 
     /// Finds (or creates) the document, takes its lease, then loads it:
@@ -34,7 +42,9 @@ final class PostgresRoomStorage: LoadsCreating {
         _ document: DocumentName, creating: Bool,
         completion: @escaping @Sendable (Result<CommittedHistory?, StorageFailure>) -> Void
     ) {
-        let (name, clock, keeper, worker, held, wait) = (document.rawValue, clock, keeper, worker, held, leaseWait)
+        let (name, clock, keeper, worker, held, wait, ask) = (
+            document.rawValue, clock, keeper, worker, held, leaseWait, askHolders
+        )
         worker.read { connected in
             let found = Result { () throws(PostgresError) -> PostgresDocument? in
                 let store = try connected.get()
@@ -51,7 +61,7 @@ final class PostgresRoomStorage: LoadsCreating {
                 // document's previous room reaches the keeper first, and the
                 // load below follows that room's last commits.
                 worker.perform { _ in
-                    keeper.take(row, waitingUpTo: wait) { answer in
+                    keeper.take(row, waitingUpTo: wait, askingHolder: ask) { answer in
                         switch answer {
                         case .failure(let error):
                             completion(.failure(StorageFailure(error)))
@@ -138,6 +148,13 @@ final class HeldLeases: Sendable {
 
     func remove(_ name: String) -> (document: PostgresDocument, lease: Lease)? {
         leases.withLock { $0.removeValue(forKey: name).map { ($0.document, $0.lease) } }
+    }
+
+    /// The document held under this id: its name, and since when.
+    func document(id: Int64) -> (name: String, since: ContinuousClock.Instant)? {
+        leases.withLock { leases in
+            leases.first { $0.value.document.id == id }.map { ($0.key, $0.value.since) }
+        }
     }
 
     /// Every document held: name, id, and since when.

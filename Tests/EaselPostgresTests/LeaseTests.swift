@@ -230,6 +230,34 @@ struct LeaseTests {
         }
     }
 
+    @Test(
+        "a node asking a live holder to hand a lease over marks it for itself and tells the holder; a second asker is refused; the holder calling it off sends the asker back to it"
+    )
+    func askingAHolderToHandOver() throws {
+        try withPostgres { server in
+            let holder = try TestNode(server, name: "holder")
+            let asker = try TestNode(server, name: "asker")
+            let late = try TestNode(server, name: "late")
+            let board = try newDocument(holder.store, "lease/asked")
+            _ = try holder.granted(board)
+            try holder.store.connection.execute("LISTEN \(PostgresStore.handoverChannel)")
+            #expect(try asker.store.askHandover(of: board.id, from: holder.identity.id, to: asker.identity))
+            let heard = try holder.store.connection.notifications(waitingUpTo: 2_000)
+            #expect(heard.map(\.payload) == ["\(holder.identity.id):\(board.id):asker"])
+            #expect(!(try late.store.askHandover(of: board.id, from: holder.identity.id, to: late.identity)))
+            guard case .held(_, _, releasing: true) = try asker.take(board) else {
+                Issue.record("the asker was not told to wait for the release")
+                return
+            }
+            try holder.store.callOffHandover(of: board.id, by: holder.identity)
+            guard case .held(let by, _, releasing: false) = try asker.take(board) else {
+                Issue.record("a handover called off still made the asker wait")
+                return
+            }
+            #expect(by == holder.identity)
+        }
+    }
+
     @Test("a node starting is announced to the other nodes, by name")
     func aStartingNodeIsAnnounced() throws {
         try withPostgres { server in

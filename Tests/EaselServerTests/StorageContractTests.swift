@@ -33,7 +33,7 @@ struct StorageContractTests {
                 url: server.url, name: "contract", address: "127.0.0.1:0", lost: { held.lost($0) })
             let worker = try PostgresWorker(url: server.url)
             let storage = PostgresRoomStorage(
-                worker: worker, keeper: keeper, held: held, clock: .system, leaseWait: .seconds(1))
+                worker: worker, keeper: keeper, held: held, clock: .system, leaseWait: .seconds(1), askHolders: false)
             return (
                 storage,
                 {

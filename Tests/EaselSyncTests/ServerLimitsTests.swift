@@ -34,10 +34,16 @@ import Testing
         #expect(refused.errors(to: connection).map(\.batch) == [11])
         #expect(refused.errors(to: connection).map(\.fatal) == [false])
         #expect(refused.appended.isEmpty)
-        // The bucket refills at the rate: 200 ms later one push passes again.
+        // Until the client sends it again, on a new connection, nothing
+        // after it is taken: a replica's ops are stored in their order.
         harness.now = harness.now + 200
-        let later = harness.push([RoomFixtures.createStar(11)], batch: 12, from: connection)
-        #expect(later.errors(to: connection).isEmpty)
+        let held = harness.push([RoomFixtures.createStar(12)], batch: 12, from: connection)
+        #expect(held.errors(to: connection).map(\.code) == [.rateLimited])
+        #expect(held.appended.isEmpty)
+        harness.close(connection)
+        let (again, _) = harness.join(alice, as: "alice")
+        let later = harness.push([RoomFixtures.createStar(11)], batch: 13, from: again)
+        #expect(later.errors(to: again).isEmpty)
         #expect(later.appended.count == 1)
     }
 
@@ -186,7 +192,35 @@ import Testing
         #expect(refused.errors(to: connection).map(\.code) == [.rateLimited])
         #expect(refused.appended.isEmpty)
         harness.commit()
-        #expect(harness.push(more, batch: 3, from: connection).errors(to: connection).isEmpty)
+        // The client sends it again on its next connection (it closes this one).
+        harness.close(connection)
+        let (again, _) = harness.join(alice, as: "alice")
+        #expect(harness.push(more, batch: 3, from: again).errors(to: again).isEmpty)
+    }
+
+    @Test(
+        "a push refused for now holds back the connection's later pushes, so a replica's ops are stored in their order; sent again on a new connection, they are stored, not taken for resends"
+    )
+    func aPushRefusedForNowHoldsBackTheLaterOnes() throws {
+        var configuration = ServerConfiguration()
+        configuration.limits.pendingOpsPerRoom = 3
+        let harness = try ServerHarness(configuration: configuration)
+        let (connection, _) = harness.join(alice, as: "alice")
+        let first = [RoomFixtures.createStar(1), RoomFixtures.moveStar(2)]
+        let second = [RoomFixtures.moveStar(3), RoomFixtures.moveStar(4)]
+        let third = [RoomFixtures.moveStar(5)]
+        #expect(harness.push(first, batch: 1, from: connection).errors(to: connection).isEmpty)
+        #expect(harness.push(second, batch: 2, from: connection).errors(to: connection).map(\.code) == [.rateLimited])
+        // It would fit, but would put counter 5 before 3 and 4.
+        let held = harness.push(third, batch: 3, from: connection)
+        #expect(held.errors(to: connection).map(\.code) == [.rateLimited])
+        #expect(held.appended.isEmpty)
+        harness.commit()
+        harness.close(connection)
+        let (again, _) = harness.join(alice, as: "alice")
+        let resent = harness.push(second + third, batch: 4, from: again)
+        #expect(resent.errors(to: again).isEmpty)
+        #expect(resent.appended.map(\.op.id.counter) == [3, 4, 5])
     }
 
     @Test func aClientSendingPresenceAtTheProtocolsRateAndPingingIsNeverRefused() throws {

@@ -21,9 +21,10 @@ public final class LeaseKeeper: Sendable {
     public typealias TakeCompletion = @Sendable (Result<LeaseAnswer, PostgresError>) -> Void
 
     fileprivate enum Job: Sendable {
-        case take(PostgresDocument, deadline: ContinuousClock.Instant, completion: TakeCompletion)
+        case take(PostgresDocument, deadline: ContinuousClock.Instant, askingHolder: Bool, completion: TakeCompletion)
         case release(Int64)
         case handOver(Int64, to: String, completion: @Sendable (Bool) -> Void)
+        case callOff(Int64)
         /// The commit thread found a lease fenced: it is not this node's.
         case forget(Int64)
         case drain
@@ -44,6 +45,7 @@ public final class LeaseKeeper: Sendable {
     private let heartbeatDone = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
     private let nodesChanged: Locked<(@Sendable (String) -> Void)?>
+    private let handoverAsked: Locked<(@Sendable (Int64, String) -> Void)?>
 
     /// Registers the node and starts the threads. `lost` hears, on the
     /// lease thread, the ids of documents whose leases another node took.
@@ -58,6 +60,8 @@ public final class LeaseKeeper: Sendable {
         self.timing = timing
         let nodesChanged = Locked<(@Sendable (String) -> Void)?>(nil)
         self.nodesChanged = nodesChanged
+        let handoverAsked = Locked<(@Sendable (Int64, String) -> Void)?>(nil)
+        self.handoverAsked = handoverAsked
         var ends: [Int32] = [0, 0]
         guard pipe(&ends) == 0 else { throw PostgresError(.unexpected, "cannot make a pipe: errno \(errno)") }
         let wakeRead = ends[0]
@@ -77,7 +81,8 @@ public final class LeaseKeeper: Sendable {
         let loop = Locked(
             Loop(
                 url: url, store: working, node: node, lost: lost, nodeStarted: { name in nodesChanged.value?(name) },
-                wakeRead: wakeRead, takeJobs: take))
+                handoverAsked: { document, name in handoverAsked.value?(document, name) }, wakeRead: wakeRead,
+                takeJobs: take))
         let heart = Locked(Heartbeat(url: url, store: beating, node: node, timing: timing))
         let askToCheck: @Sendable () -> Void = {
             state.withLock { $0.jobs.append(.checkHeld) }
@@ -118,14 +123,29 @@ public final class LeaseKeeper: Sendable {
         "SET application_name = 'easel'",
     ]
 
-    /// Asks for a document's lease. While a node that is draining holds it,
-    /// waits for its release until `wait` has passed; a live node that is
-    /// not draining gets `.held` at once (its clients go there).
-    /// `completion` runs on the lease thread.
+    /// Asks for a document's lease. While its holder is releasing it
+    /// (draining, or handing it to this node), waits for the release until
+    /// `wait` has passed. Another live holder is answered `.held` at once
+    /// (its clients go there) unless `askingHolder`: then it is asked to
+    /// hand the document over, and waited for the same way; it may call
+    /// that off. `completion` runs on the lease thread.
     public func take(
-        _ document: PostgresDocument, waitingUpTo wait: Duration = .zero, completion: @escaping TakeCompletion
+        _ document: PostgresDocument, waitingUpTo wait: Duration = .zero, askingHolder: Bool = false,
+        completion: @escaping TakeCompletion
     ) {
-        add(.take(document, deadline: .now + wait, completion: completion))
+        add(.take(document, deadline: .now + wait, askingHolder: askingHolder, completion: completion))
+    }
+
+    /// Hears, on the lease thread, each document another node asked this
+    /// one to hand over (by id), and that node's name. Hand it over, or
+    /// `callOffHandover`.
+    public func whenHandoverAsked(_ handler: @escaping @Sendable (Int64, String) -> Void) {
+        handoverAsked.withLock { $0 = handler }
+    }
+
+    /// Calls off a handover another node asked for: it sends its client here.
+    public func callOffHandover(of document: Int64) {
+        add(.callOff(document))
     }
 
     /// Gives a lease up (the room unloaded). Jobs run in the order they
@@ -150,6 +170,7 @@ public final class LeaseKeeper: Sendable {
     static func listen(on store: PostgresStore) throws(PostgresError) {
         try store.connection.execute("LISTEN \(PostgresStore.releaseChannel)")
         try store.connection.execute("LISTEN \(PostgresStore.nodesChannel)")
+        try store.connection.execute("LISTEN \(PostgresStore.handoverChannel)")
     }
 
     /// Stops counting a lease as held: an append found it fenced.
@@ -186,7 +207,7 @@ public final class LeaseKeeper: Sendable {
         }
         if accepted {
             Self.wake(wakeWrite)
-        } else if case .take(_, _, let completion) = job {
+        } else if case .take(_, _, _, let completion) = job {
             completion(.failure(PostgresError(.connection, "the node is stopping")))
         } else if case .handOver(_, _, let completion) = job {
             completion(false)
@@ -251,17 +272,31 @@ private final class Loop {
     let node: NodeIdentity
     let lost: @Sendable ([Int64]) -> Void
     let nodeStarted: @Sendable (String) -> Void
+    let handoverAsked: @Sendable (Int64, String) -> Void
     let wakeRead: Int32
     let takeJobs: @Sendable () -> ([LeaseKeeper.Job], Bool)
     /// Document id to the fence this node holds it by.
     var held: [Int64: Int64] = [:]
-    var waiting:
-        [(document: PostgresDocument, deadline: ContinuousClock.Instant, completion: LeaseKeeper.TakeCompletion)] = []
+    /// A take waiting for a holder's release.
+    struct WaitingTake {
+        var document: PostgresDocument
+        var deadline: ContinuousClock.Instant
+        var completion: LeaseKeeper.TakeCompletion
+        /// Whether to ask a live holder to hand the document over.
+        var askingHolder: Bool
+        var asked = false
+    }
+
+    var waiting: [WaitingTake] = []
+    /// When the waiting takes were last tried without a release to prompt
+    /// it: a holder may also die without a word.
+    var lastRetry = ContinuousClock.now
     var checkHeld = false
 
     init(
         url: String, store: PostgresStore, node: NodeIdentity, lost: @escaping @Sendable ([Int64]) -> Void,
-        nodeStarted: @escaping @Sendable (String) -> Void, wakeRead: Int32,
+        nodeStarted: @escaping @Sendable (String) -> Void,
+        handoverAsked: @escaping @Sendable (Int64, String) -> Void, wakeRead: Int32,
         takeJobs: @escaping @Sendable () -> ([LeaseKeeper.Job], Bool)
     ) {
         self.url = url
@@ -269,6 +304,7 @@ private final class Loop {
         self.node = node
         self.lost = lost
         self.nodeStarted = nodeStarted
+        self.handoverAsked = handoverAsked
         self.wakeRead = wakeRead
         self.takeJobs = takeJobs
     }
@@ -287,7 +323,13 @@ private final class Loop {
                 return
             }
             if checkHeld { checkLeases() }
-            if released || !waiting.isEmpty { retryWaiting() }
+            if !waiting.isEmpty {
+                if released.all || ContinuousClock.now - lastRetry >= .milliseconds(250) {
+                    retryWaiting(only: nil)
+                } else if !released.documents.isEmpty {
+                    retryWaiting(only: released.documents)
+                }
+            }
             sleep()
         }
     }
@@ -309,8 +351,10 @@ private final class Loop {
 
     func handle(_ job: LeaseKeeper.Job) {
         switch job {
-        case .take(let document, let deadline, let completion):
-            waiting.append((document, deadline, completion))
+        case .take(let document, let deadline, let askingHolder, let completion):
+            waiting.append(
+                WaitingTake(document: document, deadline: deadline, completion: completion, askingHolder: askingHolder))
+            retryWaiting(only: [document.id])
         case .release(let document):
             held[document] = nil
             do throws(PostgresError) {
@@ -323,6 +367,8 @@ private final class Loop {
             let marked =
                 held[document] != nil && ((try? connected().beginHandover(of: document, by: node, to: name)) ?? false)
             completion(marked)
+        case .callOff(let document):
+            _ = try? connected().callOffHandover(of: document, by: node)
         case .forget(let document):
             held[document] = nil
         case .drain:
@@ -345,20 +391,33 @@ private final class Loop {
         }
     }
 
-    func retryWaiting() {
+    /// Tries the waiting takes again (those of `only`'s documents, or all).
+    func retryWaiting(only documents: Set<Int64>?) {
         let now = ContinuousClock.now
-        var still:
-            [(document: PostgresDocument, deadline: ContinuousClock.Instant, completion: LeaseKeeper.TakeCompletion)] =
-                []
-        for take in waiting {
+        if documents == nil { lastRetry = now }
+        var still: [WaitingTake] = []
+        for var take in waiting {
+            guard documents?.contains(take.document.id) ?? true else {
+                still.append(take)
+                continue
+            }
             do throws(PostgresError) {
-                let answer = try connected().takeLease(of: take.document, for: node)
+                let store = try connected()
+                let answer = try store.takeLease(of: take.document, for: node)
                 switch answer {
                 case .granted(let lease):
                     held[take.document.id] = lease.fence
                     take.completion(.success(answer))
                 case .held(_, _, releasing: true) where now < take.deadline:
                     still.append(take)
+                case .held(let holder, _, releasing: false)
+                where take.askingHolder && !take.asked && now < take.deadline:
+                    take.asked = true
+                    if try store.askHandover(of: take.document.id, from: holder.id, to: node) {
+                        still.append(take)
+                    } else {
+                        take.completion(.success(answer))
+                    }
                 case .held:
                     take.completion(.success(answer))
                 }
@@ -369,16 +428,27 @@ private final class Loop {
         waiting = still
     }
 
-    /// Whether a release arrived; nodes that started are told on.
-    func receiveNotifications() -> Bool {
-        guard let store else { return false }
+    /// The documents whose leases were released (`all` for a node's every
+    /// lease); nodes that started, and handovers asked of this node, are
+    /// told on.
+    func receiveNotifications() -> (documents: Set<Int64>, all: Bool) {
+        guard let store else { return ([], false) }
         let arrived = (try? store.connection.notifications(waitingUpTo: 0)) ?? []
-        var released = false
+        var released: (documents: Set<Int64>, all: Bool) = ([], false)
         for notification in arrived {
-            if notification.channel == PostgresStore.nodesChannel {
+            switch notification.channel {
+            case PostgresStore.nodesChannel:
                 nodeStarted(notification.payload)
-            } else {
-                released = true
+            case PostgresStore.handoverChannel:
+                let parts = notification.payload.split(separator: ":", maxSplits: 2)
+                guard parts.count == 3, Int64(parts[0]) == node.id, let document = Int64(parts[1]) else { continue }
+                handoverAsked(document, String(parts[2]))
+            default:
+                if let document = Int64(notification.payload) {
+                    released.documents.insert(document)
+                } else {
+                    released.all = true
+                }
             }
         }
         return released

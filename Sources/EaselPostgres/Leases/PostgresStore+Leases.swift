@@ -11,6 +11,9 @@ extension PostgresStore {
     /// The channel a node starting announces itself on, with its name: the
     /// router may now send it documents other nodes hold.
     public static let nodesChannel = "easel_nodes"
+    /// The channel a node asks a holder on to hand a document over, with
+    /// `<holder's id>:<document's id>:<asker's name>`.
+    public static let handoverChannel = "easel_handover"
 
     /// Adds this process to `nodes`, and holds the advisory lock on its id
     /// for as long as this connection lives.
@@ -195,6 +198,40 @@ extension PostgresStore {
             $0.append(name)
         }
         return rows.count == 1 ? try rows.bool(0, 0) : false
+    }
+
+    /// Asks the live holder of a document's lease to hand it to `node`:
+    /// marks the lease (unless a handover is under way already) and tells
+    /// the holder. Whether it was asked; then `node`'s takes are answered
+    /// `releasing` until the holder releases the lease, or calls it off.
+    public func askHandover(of document: Int64, from holder: Int64, to node: NodeIdentity) throws(PostgresError)
+        -> Bool
+    {
+        let rows = try connection.query(
+            """
+            WITH marked AS (
+                UPDATE leases SET handover_to = $3 WHERE document = $1 AND node = $2 AND handover_to IS NULL
+                RETURNING document
+            )
+            SELECT pg_notify($4, $2::text || ':' || $1::text || ':' || $5) FROM marked
+            """
+        ) {
+            $0.append(document)
+            $0.append(holder)
+            $0.append(node.id)
+            $0.append(Self.handoverChannel)
+            $0.append(node.name)
+        }
+        return rows.count == 1
+    }
+
+    /// Calls off a handover of a lease this node holds: the node it was
+    /// marked for is sent here again.
+    public func callOffHandover(of document: Int64, by node: NodeIdentity) throws(PostgresError) {
+        try connection.query("UPDATE leases SET handover_to = NULL WHERE document = $1 AND node = $2") {
+            $0.append(document)
+            $0.append(node.id)
+        }
     }
 
     /// A node beginning to stop: nodes asked for its documents wait for

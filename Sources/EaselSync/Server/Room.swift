@@ -179,7 +179,16 @@ final class Room {
         case .hello:
             io.refuse(connection, code: .alreadyJoined, "this connection already joined \(name)")
         case .push(let push):
+            // Pushes queued while the room loaded come here together: one
+            // refused for now holds back the rest (SyncServer says why).
+            guard members[connection]?.holdsPushesBack != true else {
+                let message = "an earlier push was refused for now: send them again, in order, on a new connection"
+                io.send(.error(ErrorMessage(code: .rateLimited, batch: push.batch, message: message)), to: connection)
+                return
+            }
+            let heldBackBefore = io.pushesHeldBack.count
             self.push(push, from: connection, at: now, into: &io)
+            if io.pushesHeldBack.count > heldBackBefore { members[connection]?.holdsPushesBack = true }
         case .presence(let presence):
             relay(presence, from: connection, at: now, into: &io)
         case .ping(let nonce):
@@ -325,6 +334,8 @@ struct Member {
     var presence: Presence?
     var presenceRelayedAt: Timestamp?
     var presenceHeld = false
+    /// A push of it was refused for now (`SyncServer`'s record says why).
+    var holdsPushesBack = false
 }
 
 /// A push accepted and waiting for storage.

@@ -11,6 +11,10 @@ struct RoomIO {
     /// Connections sent a refusal, with its code: each one costs the
     /// connection a strike from its allowance.
     var refused: [(connection: ConnectionID, code: ErrorCode)] = []
+    /// Connections a push was refused for now (a limit, 4xx; trouble, 5xx):
+    /// their client sends it again, so the server takes no later push of
+    /// theirs meanwhile.
+    var pushesHeldBack: [ConnectionID] = []
 
     mutating func send(_ message: Message, to connection: ConnectionID) {
         outputs.append(.send(message, to: [connection]))
@@ -21,6 +25,7 @@ struct RoomIO {
     ) {
         send(.error(ErrorMessage(code: code, batch: batch, message: message())), to: connection)
         refused.append((connection, code))
+        if batch != nil, code.rawValue >= 400 { pushesHeldBack.append(connection) }
     }
 
     /// Sends a fatal error, then closes the connection.

@@ -39,6 +39,12 @@ public final class SyncServer {
         /// The document its WebSocket URL named (`/d/<document>`), which
         /// its hello must name too: a router sent it here by that path.
         var pathDocument: DocumentName?
+        /// A push of it was refused for now: it comes again, and every push
+        /// after it is refused until then. Taking a later one first would
+        /// store a replica's ops out of their order, and the room, which
+        /// knows a replica's older ops by their counters' high-water mark,
+        /// would take the refused ones, sent again, for ops it has stored.
+        var holdsPushesBack = false
 
         init(opening state: ConnectionState, limits: ServerLimits, at now: Timestamp) {
             self.state = state
@@ -156,6 +162,12 @@ public final class SyncServer {
             }
         case .inRoom(let document):
             guard let room = rooms[document] else { return }
+            if case .push(let push) = message, record.holdsPushesBack {
+                // Costs no strike: the client sent it before it heard of the first.
+                let message = "an earlier push was refused for now: send them again, in order, on a new connection"
+                io.send(.error(ErrorMessage(code: .rateLimited, batch: push.batch, message: message)), to: connection)
+                break
+            }
             guard withinRate(message, from: connection, at: now) else { break }
             room.receive(message, from: connection, at: now, into: &io)
             settle(room, at: now)
@@ -219,6 +231,8 @@ public final class SyncServer {
                 "too many refused messages (over \(configuration.limits.refusedMessageAllowance) at once)")
         }
         io.refused.removeAll(keepingCapacity: true)
+        for connection in io.pushesHeldBack { connections[connection]?.holdsPushesBack = true }
+        io.pushesHeldBack.removeAll(keepingCapacity: true)
     }
 
     /// The connection's socket is gone.

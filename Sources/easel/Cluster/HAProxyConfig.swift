@@ -34,6 +34,10 @@ struct HAProxyConfig {
             // A WebSocket lives as long as its people stay.
             "    timeout tunnel 1h",
             "    timeout http-request 10s",
+            // A node slow to answer its health check under a storm of
+            // reconnections is busy, not gone: only a second's silence
+            // marks a check failed (a killed node refuses at once).
+            "    timeout check 1s",
             // A connection to a node that just died is tried again elsewhere,
             // before the health checks have noticed.
             "    retries 3",
