@@ -29,7 +29,10 @@ struct BlobBeforeOpTests {
         ops.compactMap { if case .create(let kind, _) = $0.action { kind } else { nil } }
     }
 
-    @Test func anImageCreateWaitsUntilItsBlobIsStoredWhileOtherEditsGoOut() throws {
+    @Test(
+        "an image's create waits until its blob is stored, and every later edit waits behind it, so the replica's ops reach the server in counter order"
+    )
+    func anImageCreateWaitsUntilItsBlobIsStoredAndLaterEditsBehindIt() throws {
         var client = try harness.client()
         harness.connect(&client)
         client.awaitBlob(photo)
@@ -38,12 +41,14 @@ struct BlobBeforeOpTests {
         #expect(client.editor.document.visibleCount == 1, "the place shows at once on this screen")
 
         try harness.placeEmoji(&client)
-        #expect(creates(pushedOps(&client)) == [.emoji])
+        #expect(pushedOps(&client).isEmpty, "the emoji came after the image")
         #expect(client.unacknowledgedCount == 2)
 
         client.blobStored(photo)
         #expect(client.awaitedBlobs.isEmpty)
-        #expect(creates(pushedOps(&client)) == [.image])
+        let released = pushedOps(&client)
+        #expect(creates(released) == [.image, .emoji])
+        #expect(released.map(\.id.counter) == released.map(\.id.counter).sorted())
     }
 
     @Test func laterOpsOnAWaitingImageWaitBehindItsCreateAndFollowItInOrder() throws {
@@ -66,7 +71,8 @@ struct BlobBeforeOpTests {
         #expect(deleted == ops[0].entity)
     }
 
-    @Test func eachBlobReleasesOnlyTheImagesThatShowIt() throws {
+    @Test("a blob stored releases the held ops up to the first that still waits for another blob, in order")
+    func eachBlobReleasesTheHeldOpsBeforeTheNextWaitingOne() throws {
         var client = try harness.client()
         harness.connect(&client)
         client.awaitBlob(photo)
@@ -75,11 +81,10 @@ struct BlobBeforeOpTests {
         try placeImage(&client, other, at: Point(x: 200, y: 200))
         #expect(pushedOps(&client).isEmpty)
         client.blobStored(other)
-        let released = pushedOps(&client)
-        #expect(released.count == 1 && shows(released[0], other))
+        #expect(pushedOps(&client).isEmpty, "the photo's image, placed first, still waits")
         client.blobStored(photo)
-        let rest = pushedOps(&client)
-        #expect(rest.count == 1 && shows(rest[0], photo))
+        let released = pushedOps(&client)
+        #expect(released.count == 2 && shows(released[0], photo) && shows(released[1], other))
     }
 
     @Test func anImageNotAwaitingAnUploadGoesOutAtOnce() throws {
@@ -97,8 +102,7 @@ struct BlobBeforeOpTests {
         try client.send(.tap(at: Point(x: 50, y: 50)), at: harness.start)
         try client.perform(.setStyle(.size(2)), at: harness.start)
         try harness.placeEmoji(&client, at: harness.start)
-        let emoji = pushedOps(&client)
-        #expect(creates(emoji) == [.emoji])
+        #expect(pushedOps(&client).isEmpty, "the emoji waits behind the image")
 
         client.blobFailed(photo, reason: "415: not an image")
         let events = client.takeEvents()
@@ -109,7 +113,12 @@ struct BlobBeforeOpTests {
         #expect(blob == photo && reason == "415: not an image")
         #expect(creates(dropped) == [.image])
         #expect(dropped.allSatisfy { $0.entity == dropped[0].entity })
-        #expect(client.takeOutputs().contains { if case .disconnect = $0 { true } else { false } })
+        let outputs = client.takeOutputs()
+        #expect(outputs.contains { if case .disconnect = $0 { true } else { false } })
+        let emoji = outputs.flatMap { output -> [Op] in
+            if case .send(.push(let push)) = output { push.ops } else { [] }
+        }
+        #expect(creates(emoji) == [.emoji], "released once the image's ops are dropped")
         #expect(client.unacknowledged == emoji, "the emoji is still unacknowledged, the image is gone")
 
         // The next connection asks for a whole snapshot; the image leaves
@@ -159,7 +168,9 @@ struct BlobBeforeOpTests {
         try harness.placeEmoji(&client)
         var bytes = Array("EZS1".utf8)
         for word in [client.replica.rawValue, client.editor.clock.counter] {
-            for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: word >> UInt64(shift))) }
+            for shift in stride(from: 0, to: 64, by: 8) {
+                bytes.append(UInt8(truncatingIfNeeded: word >> UInt64(shift)))
+            }
         }
         bytes += OpBatchCoding.encode(client.unacknowledged)
         let saved = try SavedSession(encoded: bytes)

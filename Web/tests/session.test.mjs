@@ -267,7 +267,7 @@ test('the shape tool places its shape where the canvas is tapped, or in the box 
 
 const BLOB = 'ab'.repeat(32);
 
-test('a placed image shows at once but its create waits until the page says its blob is stored', () => {
+test('a placed image shows at once but its create, and every edit after it, waits until the page says its blob is stored', () => {
   const { session } = welcomed();
   assert.ok(session.placeImage(BLOB, 100, 100, 300, 200, 1002));
   const drawn = session.render().find((change) => change.draw);
@@ -275,10 +275,11 @@ test('a placed image shows at once but its create waits until the page says its 
   assert.deepEqual(session.awaitedBlobs, [BLOB]);
   assert.equal(pushes(session.takeOutputs()).length, 0, 'nothing goes out while the upload runs');
   assert.ok(session.command(Command.placeEmoji, { text: '🦊', a: 20, b: 20, c: 40, now: 1003 }));
-  assert.equal(pushes(session.takeOutputs()).length, 1, 'other edits go out meanwhile');
+  assert.equal(pushes(session.takeOutputs()).length, 0, 'the emoji waits behind the image (counter order)');
   session.blobStored(BLOB);
   assert.deepEqual(session.awaitedBlobs, []);
-  assert.equal(pushes(session.takeOutputs()).length, 1, 'the image goes out once its blob is stored');
+  const released = pushes(session.takeOutputs());
+  assert.equal(released.length, 1, 'the image and the emoji go out together once the blob is stored');
   session.close();
 });
 

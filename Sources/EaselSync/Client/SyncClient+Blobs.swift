@@ -7,8 +7,12 @@ import EaselProtocol
 ///
 /// The app says when it starts uploading (`awaitBlob`), then how the upload
 /// ended (`blobStored` or `blobFailed`). The place shows at once on this
-/// screen, and every later op on a waiting entity (a move, a delete) waits
-/// behind its create; edits of other entities go out as usual.
+/// screen, and every later op waits behind it, whatever it edits: a
+/// replica's ops reach the server in the order of their counters. A room
+/// tells an op sent again from a new one by the replica's high-water mark
+/// (it keeps no list of every op's ID), so an op that came after a higher
+/// counter of its replica was stored would be taken for one sent again,
+/// acknowledged, and never stored.
 extension SyncClient {
     /// This blob's upload is under way: ops that refer to it wait.
     public mutating func awaitBlob(_ blob: BlobHash) {
@@ -43,46 +47,34 @@ extension SyncClient {
         events.append(.placeFailed(blob, reason: reason, dropped: dropped))
         needsSnapshot = true
         if isConnected {
-            outputs.append(.disconnect(reason: "an image's upload failed (\(reason)): reloading the document without it"))
+            outputs.append(
+                .disconnect(reason: "an image's upload failed (\(reason)): reloading the document without it"))
         }
     }
 
-    /// Moves the unsent ops that must wait for a blob from the outbox to
-    /// the held list, in order.
+    /// Moves the unsent ops from the first that refers to a blob still
+    /// uploading on (all of them, while ops are held already) from the
+    /// outbox to the held list, in order.
     mutating func holdOpsAwaitingBlobs() {
-        guard !awaitedBlobs.isEmpty else { return }
-        var waiting = Set<EntityID>()
-        for op in heldOps { waiting.insert(op.entity) }
-        var ready: [Op] = []
-        for op in unsent {
-            if mustWait(op, behind: &waiting) { heldOps.append(op) } else { ready.append(op) }
+        if !heldOps.isEmpty {
+            heldOps += unsent
+            unsent = []
+            return
         }
-        unsent = ready
+        guard !awaitedBlobs.isEmpty, let first = unsent.firstIndex(where: waitsForABlob) else { return }
+        heldOps = Array(unsent[first...])
+        unsent.removeSubrange(first...)
     }
 
-    /// Puts the held ops no longer waiting for anything back at the front
-    /// of the outbox: they were made before what is there now.
+    /// Puts the held ops before the first that still waits for a blob back
+    /// at the front of the outbox: they were made before what is there now.
     private mutating func releaseHeldOps() {
-        var waiting = Set<EntityID>()
-        var ready: [Op] = []
-        var stillHeld: [Op] = []
-        for op in heldOps {
-            if mustWait(op, behind: &waiting) { stillHeld.append(op) } else { ready.append(op) }
-        }
-        heldOps = stillHeld
-        unsent = ready + unsent
+        let ready = heldOps.firstIndex(where: waitsForABlob) ?? heldOps.endIndex
+        unsent = Array(heldOps[..<ready]) + unsent
+        heldOps.removeSubrange(..<ready)
     }
 
-    /// Whether an op waits: it refers to a blob still uploading, or it
-    /// comes after an op on the same entity that waits (a create above
-    /// all: the server refuses ops on entities it has never seen).
-    private func mustWait(_ op: Op, behind waiting: inout Set<EntityID>) -> Bool {
-        if waiting.contains(op.entity) { return true }
-        for blob in awaitedBlobs where op.refers(to: blob) {
-            waiting.insert(op.entity)
-            return true
-        }
-        return false
+    private func waitsForABlob(_ op: Op) -> Bool {
+        awaitedBlobs.contains { op.refers(to: $0) }
     }
 }
-
