@@ -53,6 +53,36 @@ struct ChaosClusterTests {
         #expect(Double(verdict.acknowledgedOpsChecked) > 500 / sanitizerSlowdown, "the bots barely edited")
     }
 
+    struct StormReport: Decodable {
+        var passed: Bool
+        var lost, acknowledgedOpsChecked: Int
+        var idleClients, idleRejoined, idleRejoinWorstSeconds, serverFullRefusals, opsRefused: Double
+        var unsettled, problems: [String]
+    }
+
+    @Test(
+        "a reconnect storm: 2,000 clients on 1,000 documents through the router, a node holding about a third of them SIGKILLed twice; every client is back through the router within 15 s, no node refuses one as full, and the bots beside them lose nothing and converge"
+    )
+    func aReconnectStormComesBackThroughTheRouter() async throws {
+        let folder = NSTemporaryDirectory() + "easel-chaos-storm-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let report = folder + "-report.json"
+        defer { try? FileManager.default.removeItem(atPath: report) }
+        let run = try await EaselChild([
+            "chaos", "cluster", "--kills", "2", "--pauses", "0", "--drains", "0", "--documents", "10",
+            "--idle-clients", "2000", "--idle-documents", "1000", "--seed", "43", "--folder", folder, "--report",
+            report,
+        ]).finished(timeout: 300 * sanitizerSlowdown)
+        #expect(run.status == 0, "\(run.output)\n\(run.errors)")
+        let verdict = try JSONDecoder().decode(StormReport.self, from: Data(contentsOf: URL(fileURLWithPath: report)))
+        #expect(verdict.passed && verdict.lost == 0, "\(verdict.unsettled) \(verdict.problems)")
+        #expect(verdict.idleClients == 2000)
+        #expect(verdict.idleRejoined > 300, "the kills cut too few clients to be a storm")
+        #expect(verdict.idleRejoinWorstSeconds < 15 * sanitizerSlowdown, "\(verdict.idleRejoinWorstSeconds) s")
+        #expect(verdict.serverFullRefusals == 0)
+        #expect(verdict.opsRefused == 0)
+    }
+
     @Test("the audit counts an acknowledged op missing from PostgreSQL as lost, and one stored twice as well")
     func theAuditFindsMissingAndDuplicatedOps() throws {
         let postgres = try LocalPostgres()

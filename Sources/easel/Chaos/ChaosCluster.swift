@@ -28,6 +28,12 @@ struct ChaosCluster: ParsableCommand {
             "How many nodes to add while the bots run: the router sends each its share of the documents, and the nodes holding them hand them over."
     )
     var adds = 0
+    @Option(
+        help:
+            "Light clients besides the bots, each joined to one of --idle-documents documents through the router and idle: a node's share of them reconnects at once when it is struck (a reconnect storm)."
+    )
+    var idleClients = 0
+    @Option(help: "Documents the idle clients are spread over.") var idleDocuments = 1_000
     @Option(help: "Milliseconds between faults, at least.")
     var shortestCalmMs = 1_000
     @Option(help: "Milliseconds between faults, at most.")
@@ -48,6 +54,13 @@ struct ChaosCluster: ParsableCommand {
     }
 
     func run() throws {
+        // The idle clients' sockets, and the bots', in this one process.
+        let files = OpenFileLimit.raise()
+        guard idleClients + chaos.documents * chaos.botsPerDocument * 2 + 256 <= files else {
+            throw ValidationError(
+                "--idle-clients \(idleClients) needs more open files than this process may have (\(files)): raise `ulimit -n`"
+            )
+        }
         try chaos.run("cluster") { folder, shape in
             let cluster = try LocalCluster(
                 nodes: nodes, spare: adds, routerPort: try LocalPostgres.freePort(), folder: folder + "/cluster",
@@ -59,6 +72,23 @@ struct ChaosCluster: ParsableCommand {
                 images: ChaosImages.write(into: folder + "/images", seed: shape.seed), witness: witness)
             crowd.start()
             let observer = try PostgresStore(url: cluster.postgresURL, migrating: false)
+            let storm =
+                idleClients > 0
+                ? StormClients(count: idleClients, documents: idleDocuments, port: cluster.routerPort) : nil
+            var stormProblems: [String] = []
+            if let storm {
+                let joining = ContinuousClock.now
+                storm.start()
+                if storm.waitUntilJoined(timeout: .seconds(180)) {
+                    print(
+                        "\(idleClients) idle clients joined \(idleDocuments) documents in "
+                            + String(format: "%.1f s", (ContinuousClock.now - joining).seconds))
+                } else {
+                    stormProblems.append(
+                        "only \(storm.report(since: joining).joined) of \(idleClients) idle clients joined")
+                }
+            }
+            var rejoins: [Double] = []
 
             var random = SplitMix64(seed: shape.seed ^ 0x636C_7573)
             var faults =
@@ -83,7 +113,9 @@ struct ChaosCluster: ParsableCommand {
                 }
                 let running = cluster.runningNodes
                 guard let victim = running.randomElement(using: &random) else { break }
-                let held = try observer.documentsHeld(byNodeNamed: victim).compactMap { try? DocumentName($0) }
+                // The bots' documents: the idle clients' are timed by their rejoining.
+                let held = try observer.documentsHeld(byNodeNamed: victim).filter { $0.hasPrefix("chaos/doc-") }
+                    .compactMap { try? DocumentName($0) }
                 let struck = ContinuousClock.now
                 switch fault {
                 case .kill: try cluster.kill(victim)
@@ -111,6 +143,25 @@ struct ChaosCluster: ParsableCommand {
                     Thread.sleep(forTimeInterval: 0.01)
                 }
                 unserved += waiting.map { "\($0) after \(fault) \(index + 1) of \(victim)" }
+                if let storm {
+                    // Every idle client the struck node held is back, through the router.
+                    while storm.report(since: struck).away > 0, ContinuousClock.now < deadline + .seconds(20) {
+                        Thread.sleep(forTimeInterval: 0.05)
+                    }
+                    let after = storm.report(since: struck)
+                    rejoins += after.rejoins
+                    if after.away > 0 {
+                        stormProblems.append(
+                            "\(after.away) idle clients not back after \(fault) \(index + 1) of \(victim)")
+                    }
+                    print(
+                        "  \(after.rejoins.count + after.away) idle clients cut: back after "
+                            + (after.rejoins.isEmpty
+                                ? "-"
+                                : String(
+                                    format: "%.2f s median, %.2f s at worst", median(after.rejoins),
+                                    after.rejoins.max() ?? 0)))
+                }
                 switch fault {
                 case .kill: failovers += times
                 case .pause: pausedFailovers += times
@@ -128,6 +179,11 @@ struct ChaosCluster: ParsableCommand {
                         + (waiting.isEmpty ? "" : "; \(waiting.count) not served within \(allowed) s"))
             }
 
+            let stormReport = storm?.report(since: .now)
+            storm?.stop()
+            if let full = stormReport?.serverFull, full > 0 {
+                stormProblems.append("\(full) idle clients were refused as the server full (402)")
+            }
             print("stopping the bots; they settle against the cluster")
             let outcomes = crowd.stopAndSettle()
             let refused = outcomes.values.compactMap { try? $0.get() }.reduce(0) { total, outcome in
@@ -150,9 +206,12 @@ struct ChaosCluster: ParsableCommand {
                     ("addedShareMedian", median(moved)),
                     ("addedShareExpectedMedian", median(additions.map(\.fairShare))),
                     ("addedMovingMedianSeconds", median(additions.map(\.movingSeconds))),
-                    ("opsRefused", Double(refused)),
+                    ("opsRefused", Double(refused)), ("idleClients", Double(idleClients)),
+                    ("idleRejoined", Double(rejoins.count)), ("idleRejoinMedianSeconds", median(rejoins)),
+                    ("idleRejoinWorstSeconds", rejoins.max() ?? 0),
+                    ("serverFullRefusals", Double(stormReport?.serverFull ?? 0)),
                 ],
-                problems: unserved.prefix(10).map { "not served again: \($0)" })
+                problems: unserved.prefix(10).map { "not served again: \($0)" } + stormProblems)
         }
     }
 

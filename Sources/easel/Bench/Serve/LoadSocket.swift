@@ -15,7 +15,12 @@ final class LoadSocket {
     private(set) var receivedBytes = 0
     private var maskKey: UInt32 = 0x1F2E_3D4C
 
-    init(port: Int, subprotocol: String?, bufferBytes: Int = 256 << 10) throws {
+    /// Connects and upgrades to a WebSocket on `path` (a document's
+    /// `/d/<document>` for a router to route).
+    init(
+        port: Int, subprotocol: String?, path: String = "/", bufferBytes: Int = 256 << 10,
+        handshakeTimeoutSeconds: Int = 0
+    ) throws {
         input = [UInt8](repeating: 0, count: bufferBytes)
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw BenchError("socket: \(String(cString: strerror(errno)))") }
@@ -29,12 +34,20 @@ final class LoadSocket {
             }
         }
         guard connected == 0 else {
-            close(fd)
+            // Closed by deinit, which runs for a throw once every stored
+            // property is set (closing here too could close another
+            // thread's new socket of the same number).
             throw BenchError("connect to 127.0.0.1:\(port): \(String(cString: strerror(errno)))")
         }
         var one: Int32 = 1
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-        try handshake(port: port, subprotocol: subprotocol)
+        if handshakeTimeoutSeconds > 0 {
+            var limit = timeval(tv_sec: handshakeTimeoutSeconds, tv_usec: 0)
+            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        }
+        // A throw from here on closes the socket in deinit: every stored
+        // property is set.
+        try handshake(port: port, subprotocol: subprotocol, path: path)
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
     }
 
@@ -42,8 +55,8 @@ final class LoadSocket {
         close(fd)
     }
 
-    private func handshake(port: Int, subprotocol: String?) throws {
-        var request = "GET / HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+    private func handshake(port: Int, subprotocol: String?, path: String) throws {
+        var request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
         request += "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
         if let subprotocol { request += "Sec-WebSocket-Protocol: \(subprotocol)\r\n" }
         request += "\r\n"
