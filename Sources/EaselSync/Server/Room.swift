@@ -182,8 +182,9 @@ final class Room {
             // Pushes queued while the room loaded come here together: one
             // refused for now holds back the rest (SyncServer says why).
             guard members[connection]?.holdsPushesBack != true else {
-                let message = "an earlier push was refused for now: send them again, in order, on a new connection"
-                io.send(.error(ErrorMessage(code: .rateLimited, batch: push.batch, message: message)), to: connection)
+                io.refuse(
+                    connection, code: .rateLimited, batch: push.batch,
+                    "an earlier push was refused for now: send them again, in order, on a new connection")
                 return
             }
             let heldBackBefore = io.pushesHeldBack.count

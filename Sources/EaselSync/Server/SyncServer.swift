@@ -163,9 +163,10 @@ public final class SyncServer {
         case .inRoom(let document):
             guard let room = rooms[document] else { return }
             if case .push(let push) = message, record.holdsPushesBack {
-                // Costs no strike: the client sent it before it heard of the first.
-                let message = "an earlier push was refused for now: send them again, in order, on a new connection"
-                io.send(.error(ErrorMessage(code: .rateLimited, batch: push.batch, message: message)), to: connection)
+                // A strike like any refusal: a flood of pushes is closed all the same.
+                io.refuse(
+                    connection, code: .rateLimited, batch: push.batch,
+                    "an earlier push was refused for now: send them again, in order, on a new connection")
                 break
             }
             guard withinRate(message, from: connection, at: now) else { break }

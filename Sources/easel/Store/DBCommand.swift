@@ -17,7 +17,7 @@ struct DBList: ParsableCommand {
     @OptionGroup var database: DatabaseOptions
 
     func run() throws {
-        let documents = try database.open().listDocuments()
+        let documents = try database.openEither().listDocuments()
         print("document".padding(28) + "epoch".padding(18) + "head".padding(10) + "in log".padding(10) + "snapshot")
         for summary in documents {
             print(
@@ -35,7 +35,7 @@ struct DBSnapshot: ParsableCommand {
     @Option(help: "The document.") var doc: String
 
     func run() throws {
-        let position = try database.open().snapshot(doc, at: nowMilliseconds)
+        let position = try database.openEither().snapshot(doc, at: nowMilliseconds)
         print("snapshot of \(doc) at position \(position)")
     }
 }
@@ -47,7 +47,7 @@ struct DBCompact: ParsableCommand {
     @Option(help: "The document.") var doc: String
 
     func run() throws {
-        let dropped = try database.open().compact(doc)
+        let dropped = try database.open(for: "easel db compact").compact(doc)
         print("dropped \(dropped) ops of \(doc)")
     }
 }
@@ -61,7 +61,7 @@ struct DBDelete: ParsableCommand {
 
     func run() throws {
         guard yes else { throw ValidationError("deleting \(doc) cannot be undone; add --yes to confirm") }
-        try database.open().deleteDocument(doc)
+        try database.open(for: "easel db delete").deleteDocument(doc)
         print("deleted \(doc)")
     }
 }
@@ -75,7 +75,7 @@ struct DBBackup: ParsableCommand {
     var to: String
 
     func run() throws {
-        try database.open().backup(to: to)
+        try database.open(for: "easel db backup").backup(to: to)
         print("backed up \(database.db) to \(to) and its blobs to \(BlobStore.path(besideDatabase: to))")
     }
 }
@@ -88,7 +88,7 @@ struct DBRestore: ParsableCommand {
     @Option(help: "The document.") var doc: String
 
     func run() throws {
-        let summary = try database.open().restore(doc, from: from, at: nowMilliseconds)
+        let summary = try database.open(for: "easel db restore").restore(doc, from: from, at: nowMilliseconds)
         print("restored \(doc) from \(from): head \(summary.head), new epoch \(summary.epoch)")
     }
 }
@@ -112,7 +112,7 @@ struct DBCollect: ParsableCommand {
 
     func run() throws {
         guard graceSeconds >= 0 else { throw ValidationError("--grace-seconds cannot be negative") }
-        let store = try database.open()
+        let store = try database.open(for: "easel db gc")
         let result = try BlobStore(besideDatabase: store.path)
             .collect(referencedBy: store, graceStart: nowMilliseconds - graceSeconds * 1000)
         print(

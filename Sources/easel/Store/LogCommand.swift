@@ -19,7 +19,7 @@ struct LogExport: ParsableCommand {
     @Option(help: "The document.") var doc: String
 
     func run() throws {
-        let store = try database.open()
+        let store = try database.openEither()
         let output = FileHandle.standardOutput
         try store.exportLog(doc) { line in output.write(Data((line + "\n").utf8)) }
     }
@@ -36,6 +36,7 @@ struct LogImport: ParsableCommand {
 
     func run() throws {
         _ = try DocumentName(doc)
+        try database.requireSQLite("easel log import")
         let store = try OpStore(path: database.db)
         var lines: [String] = []
         while let line = readLine(strippingNewline: true) { lines.append(line) }
@@ -54,8 +55,7 @@ struct LogStat: ParsableCommand {
     @Option(help: "The document.") var doc: String
 
     func run() throws {
-        let store = try database.open()
-        let loaded = try store.load(doc)
+        let loaded = try database.openEither().load(doc)
         let document = loaded.document()
         var byAction: [String: Int] = [:]
         var byAuthor: [String: Int] = [:]

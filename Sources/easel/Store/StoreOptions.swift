@@ -1,4 +1,6 @@
 import ArgumentParser
+import EaselPostgres
+import EaselProtocol
 import EaselStore
 import Foundation
 
@@ -7,11 +9,76 @@ struct DatabaseOptions: ParsableArguments {
     @Option(name: .long, help: "The SQLite database file.")
     var db = "easel.db"
 
-    func open() throws -> OpStore {
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "A cluster's PostgreSQL database instead of --db (list, snapshot, log export and stat).",
+            valueName: "postgres://…"))
+    var store: String?
+
+    /// The SQLite file, for the commands that only work on one.
+    func open(for command: String = "this command") throws -> OpStore {
+        try requireSQLite(command)
         guard FileManager.default.fileExists(atPath: db) else {
             throw CommandError("no database at \(db)")
         }
         return try OpStore(path: db)
+    }
+
+    /// Refuses `--store` for a command that works on a SQLite file only.
+    func requireSQLite(_ command: String) throws {
+        if store != nil {
+            throw CommandError(
+                "\(command) works on a SQLite file only: on PostgreSQL use its own tools (pg_dump, psql) for now")
+        }
+    }
+
+    /// The SQLite file, or the PostgreSQL database `--store` names.
+    func openEither() throws -> AdminDatabase {
+        guard let store else { return .sqlite(try open()) }
+        guard store.hasPrefix("postgres://") || store.hasPrefix("postgresql://") else {
+            throw ValidationError("--store takes a PostgreSQL URL (postgres://…); the SQLite file is --db")
+        }
+        do {
+            return .postgres(try PostgresStore(url: store, migrating: false))
+        } catch {
+            throw CommandError("cannot use the PostgreSQL database \(PostgresConnection.redacted(store)): \(error)")
+        }
+    }
+}
+
+/// A database `easel db` and `easel log` read: the SQLite file, or a
+/// cluster's PostgreSQL.
+enum AdminDatabase {
+    case sqlite(OpStore)
+    case postgres(PostgresStore)
+
+    func listDocuments() throws -> [DocumentSummary] {
+        switch self {
+        case .sqlite(let store): try store.listDocuments()
+        case .postgres(let store): try store.listDocuments()
+        }
+    }
+
+    func snapshot(_ document: String, at now: Int64) throws -> UInt64 {
+        switch self {
+        case .sqlite(let store): try store.snapshot(document, at: now)
+        case .postgres(let store): try store.snapshot(document, at: now)
+        }
+    }
+
+    func load(_ document: String) throws -> CommittedHistory {
+        switch self {
+        case .sqlite(let store): try store.load(document)
+        case .postgres(let store): try store.load(document)
+        }
+    }
+
+    func exportLog(_ document: String, write: (String) throws -> Void) throws {
+        switch self {
+        case .sqlite(let store): try store.exportLog(document, write: write)
+        case .postgres(let store): try store.exportLog(document, write: write)
+        }
     }
 }
 
