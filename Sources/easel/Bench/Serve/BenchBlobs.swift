@@ -48,11 +48,13 @@ struct BenchBlobs: ParsableCommand {
         for run in 0..<runs {
             let blobs = (0..<count).map { Blob(seed: UInt64(run * count + $0), size: size) }
             let server = try ServedProcess([
-                "serve", "--port", "0", "--log-level", "warning", "--db", folder.appendingPathComponent("transfer-\(run).db").path,
+                "serve", "--port", "0", "--log-level", "warning", "--db",
+                folder.appendingPathComponent("transfer-\(run).db").path,
                 "--max-blob-bytes", String(size), "--max-uploads", String(max(concurrency, 8)),
             ])
             let easelPort = server.port
-            easel.append(try transfer(blobs, client: client) { "http://127.0.0.1:\(easelPort)/blobs/\($0.hex)?doc=bench/blobs" })
+            easel.append(
+                try transfer(blobs, client: client) { "http://127.0.0.1:\(easelPort)/blobs/\($0.hex)?doc=bench/blobs" })
             server.stop()
             let files = folder.appendingPathComponent("nginx-\(run)")
             let web = try NginxProcess(executable: nginx, folder: files)
@@ -80,11 +82,15 @@ struct BenchBlobs: ParsableCommand {
         var uploaded: [Double] = []
         for run in 0..<runs {
             let server = try ServedProcess([
-                "serve", "--port", "0", "--log-level", "warning", "--db", folder.appendingPathComponent("latency-\(run).db").path,
+                "serve", "--port", "0", "--log-level", "warning", "--db",
+                folder.appendingPathComponent("latency-\(run).db").path,
                 "--max-blob-bytes", String(size),
             ])
             let latency = PushLatency(writers: writers, rate: rate, seconds: latencySeconds)
-            quiet.append(percentile(try latency.run(port: server.port, server: server, document: "bench/quiet").receiptMilliseconds, 99))
+            quiet.append(
+                percentile(
+                    try latency.run(port: server.port, server: server, document: "bench/quiet").receiptMilliseconds, 99)
+            )
             let uploads = Uploaders(client: client, port: server.port, blobs: pool, concurrency: concurrency)
             let sample = try latency.run(port: server.port, server: server, document: "bench/busy")
             let megabytes = uploads.stop()
@@ -284,7 +290,9 @@ private func timed(_ body: @escaping @Sendable () async throws -> Void) throws -
         do {
             try await body()
             let elapsed = ContinuousClock.now - start
-            outcome.withLock { $0 = .success(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18) }
+            outcome.withLock {
+                $0 = .success(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+            }
         } catch {
             outcome.withLock { $0 = .failure(error) }
         }

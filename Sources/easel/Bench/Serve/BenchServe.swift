@@ -39,11 +39,12 @@ struct BenchServe: ParsableCommand {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         func serve(_ name: String) throws -> ServedProcess {
-            try ServedProcess([
-                "serve", "--port", "0", "--log-level", "warning", "--db",
-                folder.appendingPathComponent("\(name).db").path,
-                "--durability", durability.rawValue,
-            ] + Self.loadLimits)
+            try ServedProcess(
+                [
+                    "serve", "--port", "0", "--log-level", "warning", "--db",
+                    folder.appendingPathComponent("\(name).db").path,
+                    "--durability", durability.rawValue,
+                ] + Self.loadLimits)
         }
         let relayArguments = ["bench", "relay", "--port", "0"]
 
@@ -129,6 +130,22 @@ struct BenchServe: ParsableCommand {
             String(
                 format: "  bare relay:  %.1f kB a connection (RSS %.1f -> %.1f MB)", relayIdle.bytesEach / 1e3,
                 Double(relayIdle.residentBefore) / 1e6, Double(relayIdle.residentAfter) / 1e6))
+        // Each connection in a room of its own: the room's cost is the rest.
+        let roomsServer = try ServedProcess(
+            [
+                "serve", "--port", "0", "--log-level", "warning", "--db",
+                folder.appendingPathComponent("rooms.db").path, "--durability", durability.rawValue,
+                "--max-rooms", "\(idle + 10)",
+            ] + Self.loadLimits)
+        let rooms = try IdleConnections(connections: idle, documents: idle)
+            .run(port: roomsServer.port, server: roomsServer, document: "bench/room")
+        roomsServer.stop()
+        report(
+            String(
+                format:
+                    "  easel serve, each connection in a room of its own: %.1f kB (RSS %.1f -> %.1f MB): %.1f kB a room",
+                rooms.bytesEach / 1e3, Double(rooms.residentBefore) / 1e6, Double(rooms.residentAfter) / 1e6,
+                (rooms.bytesEach - easelIdle.bytesEach) / 1e3))
     }
 }
 

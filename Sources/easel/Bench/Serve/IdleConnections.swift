@@ -1,10 +1,13 @@
 import Foundation
 
 /// What an idle connection costs the server: resident memory with
-/// `connections` clients joined to one document and saying nothing, less
-/// the memory with one, divided among them.
+/// `connections` clients joined and saying nothing, less the memory with
+/// one, divided among them. With `documents` above 1 they are spread over
+/// that many documents, each a room: what a connection and its share of a
+/// room cost.
 struct IdleConnections {
     var connections: Int
+    var documents = 1
     /// Time for the server to settle before each reading.
     var settle = 1.0
 
@@ -24,7 +27,11 @@ struct IdleConnections {
         let others = try (0..<connections).map { _ in
             try LoadSocket(port: port, subprotocol: document == nil ? nil : "easel.v1", bufferBytes: 4096)
         }
-        if let document { try LoadProtocol.join(others, document: document, firstReplica: 0xE001) }
+        if let document {
+            let documents = documents
+            try LoadProtocol.join(
+                others, documents: { documents > 1 ? "\(document)-\($0 % documents)" : document }, firstReplica: 0xE001)
+        }
         Thread.sleep(forTimeInterval: settle)
         let after = server.residentBytes
         withExtendedLifetime((first, others)) {}

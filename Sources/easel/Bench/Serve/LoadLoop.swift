@@ -54,8 +54,13 @@ enum LoadProtocol {
 
     /// Sends every socket's hello and waits until each has its welcome.
     static func join(_ sockets: [LoadSocket], document: String, firstReplica: UInt64) throws {
+        try join(sockets, documents: { _ in document }, firstReplica: firstReplica)
+    }
+
+    /// Joins socket `index` to `documents(index)`, and waits for every welcome.
+    static func join(_ sockets: [LoadSocket], documents: (Int) -> String, firstReplica: UInt64) throws {
         for (index, socket) in sockets.enumerated() {
-            socket.send(try hello(document: document, replica: firstReplica + UInt64(index)))
+            socket.send(try hello(document: documents(index), replica: firstReplica + UInt64(index)))
         }
         var welcomed = Set<Int>()
         var loop = LoadLoop(sockets)
