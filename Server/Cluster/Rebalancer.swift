@@ -24,6 +24,9 @@ public struct RebalanceOptions: Sendable {
     /// Documents handed over a second at most: each sends its clients
     /// reconnecting at once.
     public var handoversPerSecond = 100
+    /// Documents asked about in one round at most: a node holding more
+    /// asks about the next ones, by name, in the next round, a second on.
+    public var documentsPerRound = 1_000
 
     public init(routerHost: String, routerPort: Int) {
         self.routerHost = routerHost
@@ -80,7 +83,12 @@ final class Rebalancer: Sendable {
         keeper.whenHandoverAsked { [self] id, asker in handoverAsked(of: id, by: asker) }
         let thread = Thread { [self] in
             let probe = RouterProbe(host: options.routerHost, port: options.routerPort)
-            while let followsStart = waitForRound() { round(probe, followingStart: followsStart) }
+            // The name the last round stopped after, when it could not ask about all.
+            var resumeAfter: String?
+            while let followsStart = waitForRound() {
+                resumeAfter = round(probe, followingStart: followsStart, after: resumeAfter)
+                if resumeAfter != nil { roundSoon(after: .seconds(1), followingStart: false) }
+            }
             finished.signal()
         }
         thread.name = "easel-rebalance"
@@ -88,7 +96,8 @@ final class Rebalancer: Sendable {
     }
 
     /// Ends the thread (a round under way stops between documents); with
-    /// `waiting`, returns once it has (a probe waits two seconds at most).
+    /// `waiting`, returns once it has (a probe in flight may take a few
+    /// seconds: each read waits up to two).
     func stop(waiting: Bool) {
         let wasStarted = started.withLock { $0 }
         let first = state.withLock { state in
@@ -143,10 +152,16 @@ final class Rebalancer: Sendable {
         handOver(document, asker)
     }
 
-    private func round(_ probe: RouterProbe, followingStart: Bool) {
+    /// Asks about the documents that may move, by name from after
+    /// `after`, `documentsPerRound` at most; the last name asked about when
+    /// some are left.
+    private func round(_ probe: RouterProbe, followingStart: Bool, after: String?) -> String? {
         let now = ContinuousClock.now
         let all = held.documents
-        let documents = all.filter { now - $0.since >= options.minimumHold }
+        let movable = all.filter { now - $0.since >= options.minimumHold }.sorted { $0.name < $1.name }
+        let from = after.map { last in movable.firstIndex { $0.name > last } ?? movable.endIndex } ?? 0
+        let documents = movable[from...].prefix(max(1, options.documentsPerRound))
+        let left = from + documents.count < movable.count ? documents.last?.name : nil
         if followingStart, let youngest = all.map(\.since).filter({ now - $0 < options.minimumHold }).max() {
             // Likely just moved off the node that started (a restart): it
             // gets them back once they may move.
@@ -154,15 +169,19 @@ final class Rebalancer: Sendable {
         }
         var movedAway = 0
         for (name, id, _) in documents {
-            if isStopping { return }
+            if isStopping { return nil }
             let home: String
             do throws(RouterProbe.Failure) {
                 home = try probe.home(of: name)
+                // The router tries another node when the home refuses a
+                // connection (redispatch): a document moves only when a
+                // second question names the same node.
+                if home != nodeName, try probe.home(of: name) != home { continue }
             } catch {
                 logger.warning(
                     "cannot ask the router where documents belong",
                     metadata: ["router": "\(options.routerHost):\(options.routerPort)", "detail": "\(error)"])
-                return
+                return nil
             }
             guard home != nodeName, let document = try? DocumentName(name) else { continue }
             let handOver = handOver
@@ -176,5 +195,6 @@ final class Rebalancer: Sendable {
             logger.info(
                 "rebalancing", metadata: ["asked": "\(documents.count)", "handing_over": "\(movedAway)"])
         }
+        return left
     }
 }

@@ -5,8 +5,10 @@ import Foundation
 #endif
 
 /// Asks the router which node it sends a document to: `GET
-/// /d/<document>?home=1` goes where a client of that document would, and
-/// the node there answers with its own name. One keep-alive HTTP/1.1
+/// /d/<document>?home=1` goes where a client of that document would (or,
+/// when that node refused the connection, where the router redispatched
+/// it: the Rebalancer asks twice), and the node there answers with its
+/// own name. One keep-alive HTTP/1.1
 /// connection, blocking, used by one thread.
 final class RouterProbe {
     struct Failure: Error, CustomStringConvertible {

@@ -122,62 +122,6 @@ final class PostgresRoomStorage: LoadsCreating {
     var metrics: StorageMetrics { StorageMetrics(worker.metrics) }
 }
 
-/// The documents this node holds the lease of, by name: written by loads
-/// and unloads, read by appends, and thinned by the lease keeper when it
-/// finds leases another node took (their rooms' next appends fail as moved).
-final class HeldLeases: Sendable {
-    private let leases = Locked<
-        [String: (document: PostgresDocument, lease: Lease, since: ContinuousClock.Instant)]
-    >([:])
-    /// Told the names of documents whose leases were lost, to close their rooms.
-    private let onLost = Locked<(@Sendable ([DocumentName]) -> Void)?>(nil)
-
-    init() {}
-
-    func whenLost(_ handler: @escaping @Sendable ([DocumentName]) -> Void) {
-        onLost.withLock { $0 = handler }
-    }
-
-    func hold(_ name: String, _ document: PostgresDocument, _ lease: Lease) {
-        leases.withLock { $0[name] = (document, lease, .now) }
-    }
-
-    func lease(of name: String) -> (document: PostgresDocument, lease: Lease)? {
-        leases.withLock { $0[name].map { ($0.document, $0.lease) } }
-    }
-
-    func remove(_ name: String) -> (document: PostgresDocument, lease: Lease)? {
-        leases.withLock { $0.removeValue(forKey: name).map { ($0.document, $0.lease) } }
-    }
-
-    /// The document held under this id: its name, and since when.
-    func document(id: Int64) -> (name: String, since: ContinuousClock.Instant)? {
-        leases.withLock { leases in
-            leases.first { $0.value.document.id == id }.map { ($0.key, $0.value.since) }
-        }
-    }
-
-    /// Every document held: name, id, and since when.
-    var documents: [(name: String, id: Int64, since: ContinuousClock.Instant)] {
-        leases.withLock { leases in leases.map { ($0.key, $0.value.document.id, $0.value.since) } }
-    }
-
-    /// Forgets a lease that was found fenced, unless it was taken again since.
-    func drop(_ name: String, if lease: Lease) {
-        leases.withLock { if $0[name]?.lease == lease { $0[name] = nil } }
-    }
-
-    func lost(_ documents: [Int64]) {
-        let gone = Set(documents)
-        let names = leases.withLock { leases in
-            let lost = leases.filter { gone.contains($0.value.document.id) }.keys
-            for name in lost { leases[name] = nil }
-            return lost.compactMap { try? DocumentName($0) }
-        }
-        if !names.isEmpty { onLost.value?(names) }
-    }
-}
-
 extension StorageFailure {
     /// What PostgreSQL's error means at the port; its whole text stays in
     /// the detail, for the log.

@@ -258,6 +258,36 @@ struct LeaseTests {
         }
     }
 
+    @Test(
+        "a handover a node asked for is not overwritten by the holder's own handover to another node, and the asker giving up its wait clears only its own mark"
+    )
+    func anAskedHandoverIsKeptUntilItsAskerGivesUp() throws {
+        try withPostgres { server in
+            let holder = try TestNode(server, name: "holder")
+            let asker = try TestNode(server, name: "asker")
+            let other = try TestNode(server, name: "other")
+            let board = try newDocument(holder.store, "lease/kept")
+            _ = try holder.granted(board)
+            #expect(try asker.store.askHandover(of: board.id, from: holder.identity.id, to: asker.identity))
+            #expect(!(try holder.store.beginHandover(of: board.id, by: holder.identity, to: "other")))
+            guard case .held(_, _, releasing: true) = try asker.take(board) else {
+                Issue.record("the asker's handover was overwritten")
+                return
+            }
+            try other.store.giveUpHandover(of: board.id, to: other.identity)
+            guard case .held(_, _, releasing: true) = try asker.take(board) else {
+                Issue.record("another node cleared the asker's mark")
+                return
+            }
+            try asker.store.giveUpHandover(of: board.id, to: asker.identity)
+            guard case .held(_, _, releasing: false) = try asker.take(board) else {
+                Issue.record("the asker's mark outlived its giving up")
+                return
+            }
+            #expect(try asker.store.askHandover(of: board.id, from: holder.identity.id, to: asker.identity))
+        }
+    }
+
     @Test("a node starting is announced to the other nodes, by name")
     func aStartingNodeIsAnnounced() throws {
         try withPostgres { server in

@@ -87,6 +87,21 @@ struct BlobBeforeOpTests {
         #expect(released.count == 2 && shows(released[0], photo) && shows(released[1], other))
     }
 
+    @Test("an upload that fails while the client is offline drops the image's ops, which never go out")
+    func anUploadFailedOfflineDropsTheImagesOps() throws {
+        var client = try harness.client()
+        client.awaitBlob(photo)
+        try placeImage(&client, photo)
+        client.blobFailed(photo, reason: "415: not an image")
+        guard case .placeFailed(_, _, let dropped)? = client.takeEvents().first else {
+            Issue.record("expected a placeFailed event")
+            return
+        }
+        #expect(creates(dropped) == [.image])
+        let sent = harness.connect(&client) + harness.sent(&client)
+        #expect(creates(harness.pushes(sent).flatMap(\.ops)).isEmpty, "the failed image went out")
+    }
+
     @Test func anImageNotAwaitingAnUploadGoesOutAtOnce() throws {
         var client = try harness.client()
         harness.connect(&client)

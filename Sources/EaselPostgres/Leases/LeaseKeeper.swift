@@ -161,8 +161,8 @@ public final class LeaseKeeper: Sendable {
         add(.handOver(document, to: node, completion: completion))
     }
 
-    /// Hears, on the lease thread, the name of each node that starts (this
-    /// one's included): the router may now send it documents held here.
+    /// Hears, on the lease thread, the name of each other node that starts:
+    /// the router may now send it documents held here.
     public func whenNodeStarts(_ handler: @escaping @Sendable (String) -> Void) {
         nodesChanged.withLock { $0 = handler }
     }
@@ -313,8 +313,13 @@ private final class Loop {
     func run() {
         while true {
             let (jobs, stopping) = takeJobs()
-            let released = receiveNotifications()
+            var released = receiveNotifications()
             for job in jobs { handle(job) }
+            // Read while the jobs' queries ran, they wait in libpq's buffer,
+            // where a poll of the socket does not see them.
+            let late = receiveNotifications()
+            released.documents.formUnion(late.documents)
+            released.all = released.all || late.all
             if stopping {
                 for take in waiting {
                     take.completion(.failure(PostgresError(.connection, "the node is stopping")))
@@ -410,6 +415,12 @@ private final class Loop {
                     take.completion(.success(answer))
                 case .held(_, _, releasing: true) where now < take.deadline:
                     still.append(take)
+                case .held(_, _, releasing: true):
+                    // A holder that never released (its room was not loaded,
+                    // or it never heard the ask) leaves no mark behind: this
+                    // node's next take of it asks again.
+                    try store.giveUpHandover(of: take.document.id, to: node)
+                    take.completion(.success(answer))
                 case .held(let holder, _, releasing: false)
                 where take.askingHolder && !take.asked && now < take.deadline:
                     take.asked = true

@@ -186,18 +186,23 @@ extension PostgresStore {
     public func beginHandover(of document: Int64, by node: NodeIdentity, to name: String) throws(PostgresError)
         -> Bool
     {
+        // A handover to another node under way (one asked for) is left as it is.
         let rows = try connection.query(
             """
-            UPDATE leases SET handover_to = (
-                SELECT id FROM nodes WHERE name = $3 AND expires_at > now() AND NOT draining ORDER BY id DESC LIMIT 1)
-            WHERE document = $1 AND node = $2 RETURNING handover_to IS NOT NULL
+            WITH target AS (
+                SELECT id FROM nodes WHERE name = $3 AND expires_at > now() AND NOT draining ORDER BY id DESC LIMIT 1
+            )
+            UPDATE leases SET handover_to = target.id FROM target
+            WHERE leases.document = $1 AND leases.node = $2
+                AND (leases.handover_to IS NULL OR leases.handover_to = target.id)
+            RETURNING 1
             """
         ) {
             $0.append(document)
             $0.append(node.id)
             $0.append(name)
         }
-        return rows.count == 1 ? try rows.bool(0, 0) : false
+        return rows.count == 1
     }
 
     /// Asks the live holder of a document's lease to hand it to `node`:
@@ -223,6 +228,15 @@ extension PostgresStore {
             $0.append(node.name)
         }
         return rows.count == 1
+    }
+
+    /// Gives up a handover marked for `node` (it waited for the release
+    /// long enough): its next take asks the holder again.
+    public func giveUpHandover(of document: Int64, to node: NodeIdentity) throws(PostgresError) {
+        try connection.query("UPDATE leases SET handover_to = NULL WHERE document = $1 AND handover_to = $2") {
+            $0.append(document)
+            $0.append(node.id)
+        }
     }
 
     /// Calls off a handover of a lease this node holds: the node it was

@@ -32,7 +32,10 @@ extension SyncClient {
     /// from a fresh snapshot, as after a refused push. An op that only set
     /// the blob on an entity that existed before is dropped alone.
     public mutating func blobFailed(_ blob: BlobHash, reason: String) {
-        guard awaitedBlobs.remove(blob) != nil else { return }
+        guard awaitedBlobs.contains(blob) else { return }
+        // Offline, the ops are still in the outbox: held first, so they are found.
+        holdOpsAwaitingBlobs()
+        awaitedBlobs.remove(blob)
         var placed = Set<EntityID>()
         var dropped: [Op] = []
         var kept: [Op] = []

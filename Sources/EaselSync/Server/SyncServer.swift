@@ -316,7 +316,8 @@ public final class SyncServer {
     /// close 4007) and unloads its room, as an idle room is: the storage
     /// gives the document's lease up once the room's queued appends are
     /// committed, for that node to take. A room still loading is left to
-    /// finish (asked again later).
+    /// finish: the node that asked gives up after its wait, and asks again
+    /// with its next client.
     public func handOver(_ document: DocumentName, to node: String, at now: Timestamp) {
         guard let room = rooms[document], room.isLoaded else { return }
         room.fail(StorageFailure(.moved(to: node), "handed over to \(node)"), into: &io)
