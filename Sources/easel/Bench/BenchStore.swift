@@ -117,19 +117,25 @@ struct BenchStore: ParsableCommand {
         }
         let scriptPath = path + ".sql"
         try script.write(toFile: scriptPath, atomically: true, encoding: .utf8)
+        let seconds = try timed(
+            ["sqlite3", path], input: scriptPath, failure: "the sqlite3 shell failed; is it installed?")
+        return Double(total) / seconds
+    }
+
+    /// Seconds a peer's program (found on the PATH) takes, its standard
+    /// input from the file `input` when given; `failure` if it fails.
+    static func timed(_ arguments: [String], input: String? = nil, failure: String) throws -> Double {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["sqlite3", path]
-        process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: scriptPath))
+        process.arguments = arguments
+        if let input { process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: input)) }
         process.standardOutput = FileHandle.nullDevice
         let start = ContinuousClock.now
         try process.run()
         process.waitUntilExit()
         let seconds = (ContinuousClock.now - start).seconds
-        guard process.terminationStatus == 0 else {
-            throw ValidationError("the sqlite3 shell failed; is it installed?")
-        }
-        return Double(total) / seconds
+        guard process.terminationStatus == 0 else { throw ValidationError(failure) }
+        return seconds
     }
 
     static func ops(count: Int) -> [StoredOp] {

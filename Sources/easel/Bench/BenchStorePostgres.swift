@@ -96,17 +96,9 @@ extension BenchStore {
         let scriptPath = NSTemporaryDirectory() + "easel-bench-\(table).sql"
         try script.write(toFile: scriptPath, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: scriptPath) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["psql", "-q", "-X", "-v", "ON_ERROR_STOP=1", url, "-f", scriptPath]
-        process.standardOutput = FileHandle.nullDevice
-        let start = ContinuousClock.now
-        try process.run()
-        process.waitUntilExit()
-        let seconds = (ContinuousClock.now - start).seconds
-        guard process.terminationStatus == 0 else {
-            throw ValidationError("psql failed; is it installed (Debian's postgresql-client)?")
-        }
+        let seconds = try timed(
+            ["psql", "-q", "-X", "-v", "ON_ERROR_STOP=1", url, "-f", scriptPath],
+            failure: "psql failed; is it installed (Debian's postgresql-client)?")
         return Double(total) / seconds
     }
 
@@ -171,19 +163,10 @@ final class SQLiteAppender: SteadyAppender {
     }
 
     func append(_ ops: [StoredOp], to document: Int, then: @escaping @Sendable () -> Void) {
-        let positioned = position(ops, in: document)
+        let positioned = ops.positioned(after: &heads[document])
         worker.append(positioned, to: "doc-\(document)") { result in
             precondition((try? result.get()) != nil, "an append failed")
             then()
-        }
-    }
-
-    private func position(_ ops: [StoredOp], in document: Int) -> [StoredOp] {
-        defer { heads[document] += UInt64(ops.count) }
-        return ops.enumerated().map { index, op in
-            var op = op
-            op.position = heads[document] + UInt64(index) + 1
-            return op
         }
     }
 
@@ -224,12 +207,7 @@ final class PostgresAppender: SteadyAppender {
     }
 
     func append(_ ops: [StoredOp], to document: Int, then: @escaping @Sendable () -> Void) {
-        let positioned = ops.enumerated().map { index, op in
-            var op = op
-            op.position = heads[document] + UInt64(index) + 1
-            return op
-        }
-        heads[document] += UInt64(ops.count)
+        let positioned = ops.positioned(after: &heads[document])
         worker.append(FencedAppend(document: rows[document], ops: positioned, lease: leases[document])) { outcome in
             precondition(outcome == .committed, "an append failed: \(outcome)")
             then()
@@ -237,4 +215,17 @@ final class PostgresAppender: SteadyAppender {
     }
 
     func stop() { worker.shutdown() }
+}
+
+extension [StoredOp] {
+    /// The ops at the positions after `head`, which moves on past them.
+    fileprivate func positioned(after head: inout UInt64) -> [StoredOp] {
+        let first = head + 1
+        head += UInt64(count)
+        return enumerated().map { index, op in
+            var op = op
+            op.position = first + UInt64(index)
+            return op
+        }
+    }
 }
