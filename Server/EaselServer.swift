@@ -164,6 +164,9 @@ public final class EaselServer: Sendable {
             }
         }
         self.rebalancer = rebalancer
+        if let held, let keeper, let storage = storage as? PostgresRoomStorage {
+            host.leaseGuard = LeaseGuard(keeper: keeper, held: held, storage: storage)
+        }
         if let drain, let postgres = options.postgres {
             host.nodeName = postgres.nodeName
             host.onDrain = { [rebalancer] in

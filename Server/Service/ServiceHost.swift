@@ -62,6 +62,8 @@ final class ServiceHost: @unchecked Sendable {
     /// This node's name, when it is one of several: what `GET
     /// /d/<document>?home=1` answers, the router having chosen it.
     var nodeName: String?
+    /// A node's: closes its rooms once its leases are in doubt.
+    var leaseGuard: LeaseGuard?
     private var tearingDown = false
 
     /// The port the server listens on (the one asked for, or the one the
@@ -220,7 +222,9 @@ final class ServiceHost: @unchecked Sendable {
         do {
             let message = try Message(decoding: bytes, as: connection.encoding)
             if case .push = message { metrics.pushes.increment() }
-            server.receive(message, from: connection.id, at: clock.now)
+            let now = clock.now
+            leaseGuard?.check(server, at: now)
+            server.receive(message, from: connection.id, at: now)
         } catch {
             server.refuse(error, from: connection.id, at: clock.now)
         }
@@ -303,6 +307,7 @@ final class ServiceHost: @unchecked Sendable {
         }
         if now.milliseconds(since: lastTick) >= 50 || now < lastTick {
             lastTick = now
+            leaseGuard?.check(server, at: now)
             server.tick(at: now)
             fanout.closeLateWelcomes(at: now)
             memoryReturn.trimIfDue(at: now)

@@ -11,6 +11,9 @@ final class HeldLeases: Sendable {
         var document: PostgresDocument
         var lease: Lease
         var since: ContinuousClock.Instant
+        /// The lease keeper's revocations when the take was asked for: a
+        /// later one puts the lease in doubt (`LeaseGuard`).
+        var revocations: Int
     }
 
     /// By name, and the names by document id (the lease keeper and other
@@ -36,8 +39,10 @@ final class HeldLeases: Sendable {
         onLost.withLock { $0 = handler }
     }
 
-    func hold(_ name: String, _ document: PostgresDocument, _ lease: Lease) {
-        table.withLock { $0.set(name, Held(document: document, lease: lease, since: .now)) }
+    func hold(_ name: String, _ document: PostgresDocument, _ lease: Lease, revocations: Int) {
+        table.withLock {
+            $0.set(name, Held(document: document, lease: lease, since: .now, revocations: revocations))
+        }
     }
 
     func lease(of name: String) -> (document: PostgresDocument, lease: Lease)? {
@@ -62,6 +67,14 @@ final class HeldLeases: Sendable {
     /// Every document held: name, id, and since when.
     var documents: [(name: String, id: Int64, since: ContinuousClock.Instant)] {
         table.withLock { table in table.byName.map { ($0.key, $0.value.document.id, $0.value.since) } }
+    }
+
+    /// The documents held by takes asked for before the `revocations`th
+    /// revocation (all of them with `.max`): name and id.
+    func heldBefore(revocations: Int) -> [(name: String, id: Int64)] {
+        table.withLock { table in
+            table.byName.compactMap { $0.value.revocations < revocations ? ($0.key, $0.value.document.id) : nil }
+        }
     }
 
     /// Forgets a lease that was found fenced, unless it was taken again since.

@@ -61,6 +61,7 @@ final class PostgresRoomStorage: LoadsCreating {
                 // document's previous room reaches the keeper first, and the
                 // load below follows that room's last commits.
                 worker.perform { _ in
+                    let revocations = keeper.standing().revocations
                     keeper.take(row, waitingUpTo: wait, askingHolder: ask) { answer in
                         switch answer {
                         case .failure(let error):
@@ -70,8 +71,17 @@ final class PostgresRoomStorage: LoadsCreating {
                                 .failure(
                                     StorageFailure(
                                         .moved(to: node.name), "node \(node.name) (\(node.address)) holds the lease")))
+                        case .success(.granted) where !keeper.standing().vouches(forTakesAskedAt: revocations):
+                            // Granted, maybe, as still this node's to a node
+                            // whose row expired: another may take it any moment.
+                            keeper.release(row.id)
+                            completion(
+                                .failure(
+                                    StorageFailure(
+                                        .moved(to: nil), "this node's leases were not renewed in time to serve \(name)")
+                                ))
                         case .success(.granted(let lease)):
-                            held.hold(name, row, lease)
+                            held.hold(name, row, lease, revocations: revocations)
                             worker.read { connected in
                                 let loaded = Result { () throws(PostgresError) in try connected.get().load(name) }
                                 completion(loaded.map { $0 }.mapError(StorageFailure.init))

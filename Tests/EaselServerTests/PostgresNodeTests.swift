@@ -121,6 +121,42 @@ struct PostgresNodeTests {
     }
 
     @Test(
+        "a node SIGSTOPped past its lease serves nothing from its rooms when it resumes: a client that saw edits another node took the document over for is sent to that node, never refused by the stale room"
+    )
+    func aResumedNodeServesNothingStale() throws {
+        try withTwoNodes { postgres, first, second in
+            #expect(try push(first, "team/a", replica: "00000000000000c5")["type"] as? String == "ack")
+            kill(first.process.processIdentifier, SIGSTOP)
+            var resumed = false
+            defer { if !resumed { kill(first.process.processIdentifier, SIGCONT) } }
+            // Past its lease (1 s): the second node takes the document and
+            // commits an entity the first node's room never saw.
+            Thread.sleep(forTimeInterval: 1.5)
+            var taken: [String: Any] = [:]
+            let deadline = Date().addingTimeInterval(10)
+            while Date() < deadline {
+                taken = (try? push(second, "team/a", replica: "00000000000000c6")) ?? [:]
+                if taken["type"] as? String == "ack" { break }
+                Thread.sleep(forTimeInterval: 0.1)
+            }
+            #expect(taken["type"] as? String == "ack", "\(taken)")
+            // A client of the first node waits in its listen queue, and is
+            // the first thing it serves when it resumes.
+            let mover = try OutsideClient([
+                "\(first.port)", "move-entity", "team/a", "00000000000000c7", "1@00000000000000c6",
+            ])
+            Thread.sleep(forTimeInterval: 1)
+            kill(first.process.processIdentifier, SIGCONT)
+            resumed = true
+            let answer = try mover.finish()
+            let refused = answer["refused"] as? Int ?? ((answer["push"] as? [String: Any])?["code"] as? Int)
+            #expect(refused == 503, "\(answer)")
+            // Both creates, each once (a room letting go may snapshot it).
+            #expect(try PostgresStore(url: postgres.url, migrating: false).load("team/a").head == 2)
+        }
+    }
+
+    @Test(
         "a node killed with SIGKILL leaves its documents to another node at once: its session's end frees its leases, and nothing acknowledged is lost"
     )
     func aKilledNodesDocumentsAreTakenAtOnce() throws {

@@ -466,6 +466,22 @@ async def hello_as(uri, document, replica, token, protocol):
         print(json.dumps({"welcomed": True, "push": answer}))
 
 
+async def move_entity(uri, document, replica, entity):
+    """A hello, then one push moving `entity` (someone else's); prints the
+    hello's refusal, or the push's answer. Connects at once, so a server
+    stopped with SIGSTOP takes the connection when it resumes."""
+    async with websockets.connect(uri, subprotocols=JSON, open_timeout=30) as ws:
+        await ws.send(hello(document, replica, "mover"))
+        first = json.loads(await asyncio.wait_for(ws.recv(), 30))
+        if first["type"] != "welcome":
+            print(json.dumps({"refused": first.get("code"), "message": first.get("message")}))
+            return
+        op_id = f"9@{replica}"
+        move = {"id": op_id, "tx": op_id, "op": "set", "entity": entity, "fields": {"x": 42}}
+        await ws.send(json.dumps({"type": "push", "batch": "1", "ops": [move]}))
+        print(json.dumps({"welcomed": True, "push": await receive_reply(ws)}))
+
+
 async def receive_reply(ws):
     """The next ack or error, skipping everything else."""
     while True:
@@ -691,6 +707,8 @@ def main():
     elif mode == "push-once":
         token = sys.argv[4] if len(sys.argv) > 4 and sys.argv[4] != "-" else None
         asyncio.run(push_once(uri, argument, token, *sys.argv[5:6]))
+    elif mode == "move-entity":
+        asyncio.run(move_entity(uri, argument, sys.argv[4], sys.argv[5]))
     elif mode == "push-latency":
         asyncio.run(push_latency(uri, argument, int(sys.argv[4])))
     elif mode == "slow-put":

@@ -13,6 +13,10 @@ struct AckLedger: Sendable {
     private(set) var made = 0
     private(set) var acknowledged = 0
     private(set) var refused = 0
+    /// Why the first refusals happened (at most `reasonsKept`), for a
+    /// report to say more than a count.
+    private(set) var refusalReasons: [String] = []
+    static let reasonsKept = 5
     /// The highest counter among this bot's acknowledged ops.
     private(set) var highestAcknowledged: UInt64 = 0
 
@@ -34,7 +38,8 @@ struct AckLedger: Sendable {
         acknowledged += ids.count
     }
 
-    mutating func refused(_ count: Int) {
+    mutating func refused(_ count: Int, because reason: String) {
         refused += count
+        if refusalReasons.count < Self.reasonsKept { refusalReasons.append(reason) }
     }
 }

@@ -191,8 +191,11 @@ private struct Run {
                                 }
                                 tally.acknowledged(ids.count)
                             }
-                        case .refused(_, let ops), .placeFailed(_, _, let ops):
-                            ledger.refused(ops.count)
+                        case .refused(let error, let ops):
+                            ledger.refused(ops.count, because: "\(error.code) \(error.message) (\(ops.count) ops)")
+                            tally.withLock { $0.refused(ops.count) }
+                        case .placeFailed(let blob, let reason, let ops):
+                            ledger.refused(ops.count, because: "image \(blob) failed: \(reason) (\(ops.count) ops)")
                             tally.withLock { $0.refused(ops.count) }
                         case .serverError:
                             break
@@ -357,7 +360,7 @@ private struct Run {
             if case .failed(let error) = bot.phase { failure = error.description }
             return FleetOutcome.Bot(
                 name: bot.name, replica: replica.description, opsMade: ledger.made,
-                opsAcknowledged: ledger.acknowledged, opsRefused: ledger.refused,
+                opsAcknowledged: ledger.acknowledged, opsRefused: ledger.refused, refusals: ledger.refusalReasons,
                 highestAcknowledgedCounter: ledger.highestAcknowledged, offlinePeriods: bot.offlinePeriods,
                 connections: bot.session.connectionsOpened,
                 stateHash: hash.description, failure: failure, stopped: bot.phase == .stopped)

@@ -12,6 +12,8 @@ public struct FleetOutcome: Sendable {
         public var opsMade: Int
         public var opsAcknowledged: Int
         public var opsRefused: Int
+        /// Why the first of them were refused: code and message.
+        public var refusals: [String] = []
         /// The highest counter among this bot's acknowledged ops; with no
         /// refusals, every op the bot made up to it is durable.
         public var highestAcknowledgedCounter: UInt64

@@ -51,6 +51,11 @@ public struct LeaseTiming: Hashable, Sendable {
     /// thirds of one before the node's leases may be taken.
     public var renewEvery: Duration { ttl / 3 }
 
+    /// How long a node serves on the strength of a renewal, counted from
+    /// when it sent it: the lease, less a tenth for the two clocks' rates
+    /// (`ServingDeadline`).
+    public var servesFor: Duration { ttl - ttl / 10 }
+
     var ttlMilliseconds: Int64 {
         let (seconds, attoseconds) = ttl.components
         return seconds * 1_000 + attoseconds / 1_000_000_000_000_000

@@ -17,6 +17,9 @@ import Foundation
 /// checks which leases the node still holds whenever the heartbeat found
 /// its row had expired or its session gone, and every tenth renewal
 /// besides: the leases another node took are reported as lost.
+///
+/// The heartbeat also keeps `standing`: a node serves its rooms only while
+/// a renewal within the lease found its row unexpired (`ServingDeadline`).
 public final class LeaseKeeper: Sendable {
     public typealias TakeCompletion = @Sendable (Result<LeaseAnswer, PostgresError>) -> Void
 
@@ -46,6 +49,7 @@ public final class LeaseKeeper: Sendable {
     private let finished = DispatchSemaphore(value: 0)
     private let nodesChanged: Locked<(@Sendable (String) -> Void)?>
     private let handoverAsked: Locked<(@Sendable (Int64, String) -> Void)?>
+    private let serving: ServingDeadline
 
     /// Registers the node and starts the threads. `lost` hears, on the
     /// lease thread, the ids of documents whose leases another node took.
@@ -54,7 +58,10 @@ public final class LeaseKeeper: Sendable {
         lost: @escaping @Sendable ([Int64]) -> Void
     ) throws(PostgresError) {
         let beating = try PostgresStore(url: url, setup: Self.setup)
+        let registering = ContinuousClock.now
         node = try beating.registerNode(name: name, address: address, timing: timing)
+        let serving = ServingDeadline(until: registering + timing.servesFor)
+        self.serving = serving
         let working = try PostgresStore(url: url, migrating: false, setup: Self.setup)
         try Self.listen(on: working)
         self.timing = timing
@@ -83,7 +90,7 @@ public final class LeaseKeeper: Sendable {
                 url: url, store: working, node: node, lost: lost, nodeStarted: { name in nodesChanged.value?(name) },
                 handoverAsked: { document, name in handoverAsked.value?(document, name) }, wakeRead: wakeRead,
                 takeJobs: take))
-        let heart = Locked(Heartbeat(url: url, store: beating, node: node, timing: timing))
+        let heart = Locked(Heartbeat(url: url, store: beating, node: node, timing: timing, serving: serving))
         let askToCheck: @Sendable () -> Void = {
             state.withLock { $0.jobs.append(.checkHeld) }
             Self.wake(wakeWrite)
@@ -113,6 +120,15 @@ public final class LeaseKeeper: Sendable {
     /// the keeper is gone (a server that failed to start).
     deinit {
         if beginStopping() { Self.wake(wakeWrite) }
+    }
+
+    /// Whether the node may serve the documents it holds at `now`: its
+    /// last renewal, counted from when it was sent, is within the lease,
+    /// and no renewal since found its row expired or its session gone
+    /// (when not, another node may have taken any of them); and how many
+    /// renewals found that since the node started.
+    public func standing(at now: ContinuousClock.Instant = .now) -> ServingStanding {
+        serving.standing(at: now)
     }
 
     /// What every connection of a node sets: a lock wait never hangs a
@@ -226,12 +242,14 @@ private final class Heartbeat {
     var store: PostgresStore?
     let node: NodeIdentity
     let timing: LeaseTiming
+    let serving: ServingDeadline
 
-    init(url: String, store: PostgresStore, node: NodeIdentity, timing: LeaseTiming) {
+    init(url: String, store: PostgresStore, node: NodeIdentity, timing: LeaseTiming, serving: ServingDeadline) {
         self.url = url
         self.store = store
         self.node = node
         self.timing = timing
+        self.serving = serving
     }
 
     /// Renews until `stop` is signalled; asks the lease thread to check the
@@ -243,9 +261,11 @@ private final class Heartbeat {
         while stop.wait(timeout: .now() + .milliseconds(wait)) == .timedOut {
             wait = every
             do throws(PostgresError) {
+                let sent = ContinuousClock.now
                 var maybeTaken = false
                 if store?.connection.isBroken != false {
                     // While the session was gone, anyone could take any lease.
+                    serving.revoke()
                     store = nil
                     let fresh = try PostgresStore(url: url, migrating: false, setup: LeaseKeeper.setup)
                     try fresh.holdNodeLock(node)
@@ -253,7 +273,14 @@ private final class Heartbeat {
                     maybeTaken = true
                 }
                 guard let store else { continue }
-                if !(try store.renew(node, timing: timing)) { maybeTaken = true }
+                if try store.renew(node, timing: timing) {
+                    // After a new session, serving waits for the next
+                    // renewal, by when the leases taken were reported lost.
+                    if !maybeTaken { serving.extend(to: sent + timing.servesFor) }
+                } else {
+                    serving.revoke()
+                    maybeTaken = true
+                }
                 renewals += 1
                 if maybeTaken || renewals % 10 == 0 { askToCheck() }
             } catch {

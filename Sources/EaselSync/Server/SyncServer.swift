@@ -319,11 +319,31 @@ public final class SyncServer {
     /// finish: the node that asked gives up after its wait, and asks again
     /// with its next client.
     public func handOver(_ document: DocumentName, to node: String, at now: Timestamp) {
-        guard let room = rooms[document], room.isLoaded else { return }
-        room.fail(StorageFailure(.moved(to: node), "handed over to \(node)"), into: &io)
+        letGo(document, because: StorageFailure(.moved(to: node), "handed over to \(node)"), at: now)
+    }
+
+    /// What `letGo` found.
+    public enum LetGo: Sendable, Equatable {
+        /// The room closed its clients and unloaded.
+        case unloaded
+        /// The room is still loading, and was left to finish.
+        case loading
+        /// No room serves the document.
+        case absent
+    }
+
+    /// Closes a loaded room's clients with `failure` and unloads it, as an
+    /// idle room is: storage gives the document's lease up once the room's
+    /// queued appends are committed.
+    @discardableResult
+    public func letGo(_ document: DocumentName, because failure: StorageFailure, at now: Timestamp) -> LetGo {
+        guard let room = rooms[document] else { return .absent }
+        guard room.isLoaded else { return .loading }
+        room.fail(failure, into: &io)
         io.roomFailed = false
         unload(room)
         settleClosures(at: now)
+        return .unloaded
     }
 
     public func stored(_ ticket: StorageTicket, _ result: Result<Void, StorageFailure>, at now: Timestamp) {

@@ -37,6 +37,12 @@ struct ChaosVerdict {
     private var fleets: [FleetOutcome] { outcomes.values.compactMap { try? $0.get() } }
     private var reconnections: Int { fleets.reduce(0) { $0 + $1.reconnects } }
     private var uploads: Int { fleets.reduce(0) { $0 + $1.images.uploaded } }
+    /// Why the bots' first edits the server refused were refused.
+    private var refusals: [String] {
+        Array(
+            fleets.lazy.flatMap { fleet in fleet.bots.lazy.flatMap { bot in bot.refusals.map { "\(bot.name): \($0)" } }
+            }.prefix(10))
+    }
 
     var summary: String {
         var lines = [
@@ -49,6 +55,7 @@ struct ChaosVerdict {
                 : "not converged: " + unsettled.prefix(10).joined(separator: "; "),
         ]
         lines += problems
+        lines += refusals.map { "refused: \($0)" }
         lines += audit.missingOps.prefix(10).map { "lost op: \($0)" }
         lines += audit.missingBlobs.prefix(10).map { "lost blob: \($0)" }
         lines += audit.duplicatedOps.prefix(10).map { "stored twice: \($0)" }
@@ -61,6 +68,7 @@ struct ChaosVerdict {
             "bots": shape.documents * shape.botsPerDocument, "seed": shape.seed,
             "acknowledgedOpsChecked": audit.ops, "storedBlobsChecked": audit.blobs, "lost": audit.lost,
             "reconnections": reconnections, "uploads": uploads, "unsettled": unsettled, "problems": problems,
+            "refusals": refusals,
         ]
         for (name, value) in figures { report[name] = value }
         return try JSONSerialization.data(withJSONObject: report, options: [.prettyPrinted, .sortedKeys])
