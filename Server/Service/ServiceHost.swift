@@ -297,9 +297,10 @@ final class ServiceHost: @unchecked Sendable {
     private func serviceInbox() {
         let (items, stop) = inbox.drain()
         let now = clock.now
+        leaseGuard?.check(server, at: now)
         for item in items {
             switch item {
-            case .storage(let completion): completion.deliver(to: server, at: now)
+            case .storage(let completion): (leaseGuard?.vetted(completion) ?? completion).deliver(to: server, at: now)
             case .encoded(let number, let frames): fanout.encoded(number, frames)
             case .blob(let number, let answer): http.storageAnswered(answer, for: number)
             case .adopt(let socket): arriving.append(socket)

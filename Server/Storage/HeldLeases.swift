@@ -69,6 +69,11 @@ final class HeldLeases: Sendable {
         table.withLock { table in table.byName.map { ($0.key, $0.value.document.id, $0.value.since) } }
     }
 
+    /// The revocations counted when the document's take was asked for.
+    func revocations(of name: String) -> Int? {
+        table.withLock { $0.byName[name]?.revocations }
+    }
+
     /// The documents held by takes asked for before the `revocations`th
     /// revocation (all of them with `.max`): name and id.
     func heldBefore(revocations: Int) -> [(name: String, id: Int64)] {

@@ -13,8 +13,9 @@ import EaselSync
 ///
 /// While renewals are late every room goes; after a renewal found the
 /// leases possibly taken (a revocation), the rooms whose takes were asked
-/// for before it go, a room still loading once it has loaded. Looked at on
-/// the service thread before each message is served and on each tick: a
+/// for before it go; a room still loading fails as its load is delivered
+/// (`vetted`). Looked at on the service thread before each message is
+/// served, before storage's answers are delivered, and on each tick: a
 /// paused process resumes inside its event loop's wait with messages in.
 final class LeaseGuard {
     private let keeper: LeaseKeeper
@@ -44,5 +45,29 @@ final class LeaseGuard {
             }
         }
         if standing.mayServe && !loading { revocationsSettled = standing.revocations }
+    }
+
+    /// A room's load as it may be delivered: failed, its lease let go, when
+    /// the take it followed is no longer vouched for (it loaded while the
+    /// renewals were late, or a revocation came after the take). Checked
+    /// on the service thread as it is delivered, since a room that loads
+    /// serves the hellos and pushes that waited for it at once.
+    func vetted(_ completion: StorageCompletion) -> StorageCompletion {
+        let document: DocumentName
+        switch completion {
+        case .loaded(let name, .success): document = name
+        case .warmed(let name, .success(_?)): document = name
+        default: return completion
+        }
+        if let revocations = held.revocations(of: document.rawValue),
+            keeper.standing().vouches(forTakesAskedAt: revocations)
+        {
+            return completion
+        }
+        storage.unloaded(document, head: 0)
+        let failure = StorageFailure(
+            .moved(to: nil), "this node's leases were not renewed in time to serve \(document.rawValue)")
+        if case .warmed = completion { return .warmed(document, .failure(failure)) }
+        return .loaded(document, .failure(failure))
     }
 }

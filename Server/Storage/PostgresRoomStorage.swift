@@ -71,17 +71,21 @@ final class PostgresRoomStorage: LoadsCreating {
                                 .failure(
                                     StorageFailure(
                                         .moved(to: node.name), "node \(node.name) (\(node.address)) holds the lease")))
-                        case .success(.granted) where !keeper.standing().vouches(forTakesAskedAt: revocations):
+                        case .success(.granted(let lease)):
+                            // Held first: a guard looking meanwhile lets it go.
+                            held.hold(name, row, lease, revocations: revocations)
                             // Granted, maybe, as still this node's to a node
                             // whose row expired: another may take it any moment.
-                            keeper.release(row.id)
-                            completion(
-                                .failure(
-                                    StorageFailure(
-                                        .moved(to: nil), "this node's leases were not renewed in time to serve \(name)")
-                                ))
-                        case .success(.granted(let lease)):
-                            held.hold(name, row, lease, revocations: revocations)
+                            guard keeper.standing().vouches(forTakesAskedAt: revocations) else {
+                                _ = held.remove(name)
+                                keeper.release(row.id)
+                                completion(
+                                    .failure(
+                                        StorageFailure(
+                                            .moved(to: nil),
+                                            "this node's leases were not renewed in time to serve \(name)")))
+                                return
+                            }
                             worker.read { connected in
                                 let loaded = Result { () throws(PostgresError) in try connected.get().load(name) }
                                 completion(loaded.map { $0 }.mapError(StorageFailure.init))
@@ -139,7 +143,7 @@ extension StorageFailure {
         let kind: Kind =
             switch error.reason {
             case .corrupt: .corrupt
-            case .connection, .server, .unexpected: .unavailable
+            case .connection, .server, .unexpected, .refused: .unavailable
             }
         self.init(kind, error.description)
     }

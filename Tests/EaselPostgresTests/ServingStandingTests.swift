@@ -19,7 +19,7 @@ struct ServingStandingTests {
     }
 
     @Test(
-        "a node whose renewals stop going through may not serve once its lease, counted from its last renewal, has run out; the renewal that finds its row expired revokes, and the next one lets it serve again"
+        "a node whose renewals stop going through may not serve once its lease, counted from its last renewal, has run out; the renewal that ends too late to vouch for the lease revokes, and a later one lets it serve again"
     )
     func stalledRenewalsEndServing() throws {
         try withPostgres { server in
@@ -35,13 +35,16 @@ struct ServingStandingTests {
             try blocker.connection.query("SELECT 1 FROM nodes WHERE id = $1 FOR UPDATE") { $0.append(keeper.node.id) }
             let stalled = Date()
             #expect(eventually(keeper) { !$0.mayServe }, "still serving while no renewal went through")
-            #expect(Date().timeIntervalSince(stalled) < 0.6, "served past the lease")
+            // The last renewal was sent before the lock, its lease (less a
+            // tenth) runs out 0.54 s after at the latest; the rest is polling.
+            #expect(Date().timeIntervalSince(stalled) < 0.75, "served past the lease")
             #expect(keeper.standing().revocations == 0)
             Thread.sleep(forTimeInterval: 0.3)
             try blocker.connection.execute("ROLLBACK")
-            // The renewal behind the lock finds the row expired: revoked;
-            // the next finds all well.
-            #expect(eventually(keeper) { $0 == ServingStanding(mayServe: true, revocations: 1) })
+            // The renewal behind the lock ends past the lease it would have
+            // renewed (another node might have taken a lease meanwhile):
+            // revoked; a later one finds all well.
+            #expect(eventually(keeper) { $0.revocations >= 1 && $0.mayServe }, "\(keeper.standing())")
         }
     }
 
@@ -80,9 +83,8 @@ struct ServingStandingTests {
                 """
             ) { $0.append(keeper.node.id) }
             #expect(ended.count == 1, "no session held the node's lock")
-            #expect(eventually(keeper) { $0.revocations == 1 }, "\(keeper.standing())")
-            #expect(
-                eventually(keeper) { $0 == ServingStanding(mayServe: true, revocations: 1) }, "\(keeper.standing())")
+            #expect(eventually(keeper) { $0.revocations >= 1 }, "\(keeper.standing())")
+            #expect(eventually(keeper) { $0.revocations >= 1 && $0.mayServe }, "\(keeper.standing())")
         }
     }
 }

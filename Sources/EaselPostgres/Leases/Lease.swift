@@ -56,8 +56,17 @@ public struct LeaseTiming: Hashable, Sendable {
     /// (`ServingDeadline`).
     public var servesFor: Duration { ttl - ttl / 10 }
 
-    var ttlMilliseconds: Int64 {
-        let (seconds, attoseconds) = ttl.components
+    var ttlMilliseconds: Int64 { ttl.milliseconds }
+}
+
+extension Duration {
+    var nanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+
+    var milliseconds: Int64 {
+        let (seconds, attoseconds) = components
         return seconds * 1_000 + attoseconds / 1_000_000_000_000_000
     }
 }

@@ -90,7 +90,9 @@ public final class LeaseKeeper: Sendable {
                 url: url, store: working, node: node, lost: lost, nodeStarted: { name in nodesChanged.value?(name) },
                 handoverAsked: { document, name in handoverAsked.value?(document, name) }, wakeRead: wakeRead,
                 takeJobs: take))
-        let heart = Locked(Heartbeat(url: url, store: beating, node: node, timing: timing, serving: serving))
+        let heart = Locked(
+            Heartbeat(
+                url: url, store: beating, node: node, timing: timing, serving: serving, registered: registering))
         let askToCheck: @Sendable () -> Void = {
             state.withLock { $0.jobs.append(.checkHeld) }
             Self.wake(wakeWrite)
@@ -243,25 +245,32 @@ private final class Heartbeat {
     let node: NodeIdentity
     let timing: LeaseTiming
     let serving: ServingDeadline
+    /// When the last renewal that went through was sent: the expiry it set
+    /// is no earlier than that plus the lease.
+    var lastRenewed: ContinuousClock.Instant
 
-    init(url: String, store: PostgresStore, node: NodeIdentity, timing: LeaseTiming, serving: ServingDeadline) {
+    init(
+        url: String, store: PostgresStore, node: NodeIdentity, timing: LeaseTiming, serving: ServingDeadline,
+        registered: ContinuousClock.Instant
+    ) {
         self.url = url
         self.store = store
         self.node = node
         self.timing = timing
         self.serving = serving
+        lastRenewed = registered
     }
 
-    /// Renews until `stop` is signalled; asks the lease thread to check the
-    /// node's leases when they may have been taken, and every tenth time.
+    /// Renews until `stop` is signalled, a third of the lease after each
+    /// renewal was sent; asks the lease thread to check the node's leases
+    /// when they may have been taken, and every tenth time.
     func run(until stop: DispatchSemaphore, askToCheck: @Sendable () -> Void) {
         var renewals = 0
-        let every = Int(timing.ttlMilliseconds / 3)
-        var wait = every
-        while stop.wait(timeout: .now() + .milliseconds(wait)) == .timedOut {
-            wait = every
+        var wait = timing.renewEvery
+        while stop.wait(timeout: .now() + .nanoseconds(Int(wait.nanoseconds))) == .timedOut {
+            let sent = ContinuousClock.now
+            wait = timing.renewEvery
             do throws(PostgresError) {
-                let sent = ContinuousClock.now
                 var maybeTaken = false
                 if store?.connection.isBroken != false {
                     // While the session was gone, anyone could take any lease.
@@ -273,7 +282,14 @@ private final class Heartbeat {
                     maybeTaken = true
                 }
                 guard let store else { continue }
-                if try store.renew(node, timing: timing) {
+                let unexpired = try store.renew(node, timing: timing)
+                // The row is compared with the time its transaction began:
+                // a renewal that began before the expiry the last one set,
+                // and ended after it, says unexpired though a take may have
+                // come between. So it counts only if it ended in time.
+                let inTime = ContinuousClock.now < lastRenewed + timing.servesFor
+                lastRenewed = sent
+                if unexpired, inTime {
                     // After a new session, serving waits for the next
                     // renewal, by when the leases taken were reported lost.
                     if !maybeTaken { serving.extend(to: sent + timing.servesFor) }
@@ -286,8 +302,9 @@ private final class Heartbeat {
             } catch {
                 // Tried again soon; meanwhile appends are fenced if another
                 // node takes a lease.
-                wait = 100
+                wait = .milliseconds(100)
             }
+            wait = max(.zero, wait - (ContinuousClock.now - sent))
         }
     }
 }

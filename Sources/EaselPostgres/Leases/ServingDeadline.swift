@@ -16,39 +16,35 @@ import Synchronization
 /// session gone, until a renewal finds all well again.
 final class ServingDeadline: Sendable {
     private let origin: ContinuousClock.Instant
-    /// Nanoseconds after `origin`.
-    private let deadline: Atomic<Int64>
-    private let revocations = Atomic<Int>(0)
+    /// Nanoseconds after `origin`, and the revocations so far: read
+    /// together, so no one sees a new deadline with an old count.
+    private let state: Mutex<(deadline: Int64, revocations: Int)>
 
     init(until instant: ContinuousClock.Instant) {
-        origin = .now
-        deadline = Atomic(0)
-        extend(to: instant)
+        let origin = ContinuousClock.now
+        self.origin = origin
+        state = Mutex(((instant - origin).nanoseconds, 0))
     }
 
     func standing(at now: ContinuousClock.Instant) -> ServingStanding {
-        // The count first: a revocation after it shows in the deadline.
-        let revoked = revocations.load(ordering: .acquiring)
-        return ServingStanding(
-            mayServe: nanoseconds(now) < deadline.load(ordering: .acquiring), revocations: revoked)
+        let nanoseconds = (now - origin).nanoseconds
+        return state.withLock { ServingStanding(mayServe: nanoseconds < $0.deadline, revocations: $0.revocations) }
     }
 
     /// A renewal found the row unexpired on the session holding the lock:
     /// serving may go on until `instant`.
     func extend(to instant: ContinuousClock.Instant) {
-        deadline.store(nanoseconds(instant), ordering: .releasing)
+        let nanoseconds = (instant - origin).nanoseconds
+        state.withLock { $0.deadline = nanoseconds }
     }
 
     /// The leases may have been taken: serve nothing until a renewal says
     /// otherwise.
     func revoke() {
-        deadline.store(.min, ordering: .releasing)
-        revocations.add(1, ordering: .releasing)
-    }
-
-    private func nanoseconds(_ instant: ContinuousClock.Instant) -> Int64 {
-        let (seconds, attoseconds) = (instant - origin).components
-        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+        state.withLock {
+            $0.deadline = .min
+            $0.revocations += 1
+        }
     }
 }
 

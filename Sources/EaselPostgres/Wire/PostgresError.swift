@@ -12,6 +12,10 @@ public struct PostgresError: Error, Hashable, Sendable, CustomStringConvertible 
         /// An answer of a shape the caller did not expect (a column missing,
         /// a value of the wrong size): a bug, or a schema from elsewhere.
         case unexpected
+        /// What an operator asked cannot be done to the database as it
+        /// stands (a document a live node serves, one that exists already,
+        /// a log that does not read): nothing was changed.
+        case refused
     }
 
     public var reason: Reason
@@ -40,7 +44,7 @@ public struct PostgresError: Error, Hashable, Sendable, CustomStringConvertible 
         switch reason {
         case .connection: true
         case .server(let state): state.hasPrefix("08") || ["57P01", "57P02", "57P03"].contains(state)
-        case .corrupt, .unexpected: false
+        case .corrupt, .unexpected, .refused: false
         }
     }
 
