@@ -64,18 +64,23 @@ extension PostgresStore {
                 try connection.query("DELETE FROM uploads WHERE id = $1") { $0.append(upload.rawValue) }
             }
             // Uploading again restarts the grace period, as in the SQLite store.
-            try connection.query(
-                """
-                INSERT INTO blob_documents (hash, document, uploaded_at) VALUES ($1, $2, $3)
-                ON CONFLICT (hash, document) DO UPDATE
-                SET uploaded_at = greatest(blob_documents.uploaded_at, excluded.uploaded_at)
-                """
-            ) {
-                $0.append(bytes: hash.bytes)
-                $0.append(document)
-                $0.append(now)
-            }
+            try attach(hash, to: document, at: now)
             return created ? .created : .alreadyStored
+        }
+    }
+
+    /// Serves a stored blob to a document too (or restarts its grace period there).
+    func attach(_ hash: BlobHash, to document: String, at now: Int64) throws(PostgresError) {
+        try connection.query(
+            """
+            INSERT INTO blob_documents (hash, document, uploaded_at) VALUES ($1, $2, $3)
+            ON CONFLICT (hash, document) DO UPDATE
+            SET uploaded_at = greatest(blob_documents.uploaded_at, excluded.uploaded_at)
+            """
+        ) {
+            $0.append(bytes: hash.bytes)
+            $0.append(document)
+            $0.append(now)
         }
     }
 

@@ -17,30 +17,33 @@ extension PostgresStore {
                 throw PostgresError(.unexpected, "cannot write the log: \(error)")
             }
         }
-        try readConsistently { () throws(PostgresError) in
-            guard let document = try document(named: name) else {
-                throw PostgresError(.unexpected, "no such document: \(name)")
+        try readConsistently { () throws(PostgresError) in try writeLog(of: name, to: add) }
+    }
+
+    /// `exportLog` within the caller's transaction.
+    func writeLog(of name: String, to add: (String) throws(PostgresError) -> Void) throws(PostgresError) {
+        guard let document = try document(named: name) else {
+            throw PostgresError(.refused, "no such document: \(name)")
+        }
+        try add(OpLogJSON.encode(.header(.init(document: name, epoch: document.epoch))))
+        let first = try ops(of: document, after: 0, limit: 1).first?.position
+        var after: UInt64 = 0
+        if document.head > 0, first != 1 {
+            guard let snapshot = try latestSnapshot(of: document, atOrBefore: (first ?? document.head + 1) - 1)
+            else {
+                throw PostgresError(
+                    .corrupt,
+                    "\(name)'s kept ops start at \(first ?? document.head + 1) with no snapshot before them")
             }
-            try add(OpLogJSON.encode(.header(.init(document: name, epoch: document.epoch))))
-            let first = try ops(of: document, after: 0, limit: 1).first?.position
-            var after: UInt64 = 0
-            if document.head > 0, first != 1 {
-                guard let snapshot = try latestSnapshot(of: document, atOrBefore: (first ?? document.head + 1) - 1)
-                else {
-                    throw PostgresError(
-                        .corrupt,
-                        "\(name)'s kept ops start at \(first ?? document.head + 1) with no snapshot before them")
-                }
-                try add(OpLogJSON.encode(.snapshot(snapshot)))
-                after = snapshot.position
-            }
-            // In pages, so a long history is never all in memory at once.
-            while true {
-                let page = try ops(of: document, after: after, limit: 10_000)
-                for stored in page { try add(OpLogJSON.encode(.op(stored))) }
-                guard let last = page.last else { break }
-                after = last.position
-            }
+            try add(OpLogJSON.encode(.snapshot(snapshot)))
+            after = snapshot.position
+        }
+        // In pages, so a long history is never all in memory at once.
+        while true {
+            let page = try ops(of: document, after: after, limit: 10_000)
+            for stored in page { try add(OpLogJSON.encode(.op(stored))) }
+            guard let last = page.last else { break }
+            after = last.position
         }
     }
 

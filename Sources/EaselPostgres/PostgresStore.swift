@@ -217,35 +217,42 @@ public final class PostgresStore {
     public func writeSnapshot(_ snapshot: EncodedSnapshot, of document: PostgresDocument, at now: Int64)
         throws(PostgresError)
     {
+        try connection.transaction { () throws(PostgresError) in
+            try insertSnapshot(snapshot, of: document, at: now)
+        }
+    }
+
+    /// `writeSnapshot` within the caller's transaction.
+    func insertSnapshot(_ snapshot: EncodedSnapshot, of document: PostgresDocument, at now: Int64)
+        throws(PostgresError)
+    {
         guard snapshot.position <= Self.largest, snapshot.highWater.values.allSatisfy({ $0 <= Self.largest }) else {
             throw PostgresError(.unexpected, "a snapshot position or counter past 2^63 - 1")
         }
-        try connection.transaction { () throws(PostgresError) in
-            try connection.query("DELETE FROM snapshots WHERE document = $1 AND position = $2") {
-                $0.append(document.id)
-                $0.append(Int64(snapshot.position))
-            }
-            try connection.query(
-                "INSERT INTO snapshots (document, position, format, state, created_at) VALUES ($1, $2, $3, $4, $5)"
-            ) {
-                $0.append(document.id)
-                $0.append(Int64(snapshot.position))
-                $0.append(Int32(Self.payloadFormat))
-                $0.append(bytes: snapshot.state)
-                $0.append(now)
-            }
-            let replicas = snapshot.highWater.keys.sorted()
-            try connection.query(
-                """
-                INSERT INTO snapshot_counters (document, position, replica, counter)
-                SELECT $1, $2, replica, counter FROM unnest($3::bigint[], $4::bigint[]) AS c(replica, counter)
-                """
-            ) {
-                $0.append(document.id)
-                $0.append(Int64(snapshot.position))
-                $0.append(int8Array: replicas.map { Int64(bitPattern: $0.rawValue) })
-                $0.append(int8Array: replicas.map { Int64(snapshot.highWater[$0] ?? 0) })
-            }
+        try connection.query("DELETE FROM snapshots WHERE document = $1 AND position = $2") {
+            $0.append(document.id)
+            $0.append(Int64(snapshot.position))
+        }
+        try connection.query(
+            "INSERT INTO snapshots (document, position, format, state, created_at) VALUES ($1, $2, $3, $4, $5)"
+        ) {
+            $0.append(document.id)
+            $0.append(Int64(snapshot.position))
+            $0.append(Int32(Self.payloadFormat))
+            $0.append(bytes: snapshot.state)
+            $0.append(now)
+        }
+        let replicas = snapshot.highWater.keys.sorted()
+        try connection.query(
+            """
+            INSERT INTO snapshot_counters (document, position, replica, counter)
+            SELECT $1, $2, replica, counter FROM unnest($3::bigint[], $4::bigint[]) AS c(replica, counter)
+            """
+        ) {
+            $0.append(document.id)
+            $0.append(Int64(snapshot.position))
+            $0.append(int8Array: replicas.map { Int64(bitPattern: $0.rawValue) })
+            $0.append(int8Array: replicas.map { Int64(snapshot.highWater[$0] ?? 0) })
         }
     }
 

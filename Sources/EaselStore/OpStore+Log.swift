@@ -9,6 +9,14 @@ public struct ImportSummary: Hashable, Sendable {
     public var snapshotPosition: UInt64?
     public var ops: Int
     public var head: UInt64
+
+    public init(document: String, epoch: Epoch, snapshotPosition: UInt64?, ops: Int, head: UInt64) {
+        self.document = document
+        self.epoch = epoch
+        self.snapshotPosition = snapshotPosition
+        self.ops = ops
+        self.head = head
+    }
 }
 
 extension OpStore {
@@ -67,14 +75,15 @@ extension OpStore {
 
     /// Creates a document from a log, or with `replace` replaces an existing
     /// document's history and gives it a new epoch (refused while a server
-    /// serves it). Everything or nothing is written.
+    /// serves it). Everything or nothing is written. A new document takes a
+    /// new epoch too, unless `keepingEpoch` (a backup keeps the log's).
     ///
     /// A log with ops past its snapshot is stored with a snapshot at its
     /// head too, as the server leaves a document it unloads: otherwise the
     /// first load would replay the whole log (52,000 ops, most of a second,
     /// before a board of 50,000 entities is welcomed).
     public func importLog(
-        _ lines: some Sequence<String>, as name: String, replace: Bool, at now: Int64
+        _ lines: some Sequence<String>, as name: String, replace: Bool, at now: Int64, keepingEpoch: Bool = false
     ) throws(StoreError) -> ImportSummary {
         let log: OpLogJSON.Log
         do throws(OpLogJSON.ReadError) {
@@ -83,7 +92,7 @@ extension OpStore {
             throw StoreError(.corruptPayload, error.description, document: name)
         }
         let (snapshot, ops) = (log.snapshot, log.ops)
-        let epoch = Epoch(rawValue: UInt64.random(in: 1...UInt64.max))
+        let epoch = keepingEpoch ? log.header.epoch : Epoch(rawValue: UInt64.random(in: 1...UInt64.max))
         try inTransaction { () throws(StoreError) in
             if try documentInfo(name) != nil {
                 guard replace else {
@@ -171,14 +180,7 @@ extension OpStore {
     /// creates it), under a new epoch so clients resync, and brings back the
     /// blobs the backup held for it.
     public func restore(_ name: String, from backupPath: String, at now: Int64) throws -> ImportSummary {
-        let backup = try OpStore(readingBackupAt: backupPath)
-        let backupBlobs = try BlobStore.reading(besideDatabase: backupPath)
-        if backupBlobs == nil, try Schema.opLog.check(backup.database) >= 4 {
-            throw StoreError(
-                .missingFile,
-                "the backup's blob file \(BlobStore.path(besideDatabase: backupPath)) is missing: "
-                    + "copy it beside the backup (a backup is both files)")
-        }
+        let (backup, backupBlobs) = try Self.openBackup(at: backupPath)
         var lines: [String] = []
         try backup.exportLog(name) { lines.append($0) }
         let summary = try importLog(lines, as: name, replace: true, at: now)
@@ -186,5 +188,20 @@ extension OpStore {
             try BlobStore(besideDatabase: path, durability: durability).copyBlobs(of: name, from: backupBlobs, at: now)
         }
         return summary
+    }
+
+    /// A backup opened only to read, with its blob file (nil for a backup
+    /// from before blobs); refused when it should have a blob file and
+    /// the file is missing.
+    public static func openBackup(at path: String) throws(StoreError) -> (opLog: OpStore, blobs: BlobStore?) {
+        let backup = try OpStore(readingBackupAt: path)
+        let blobs = try BlobStore.reading(besideDatabase: path)
+        if blobs == nil, try Schema.opLog.check(backup.database) >= 4 {
+            throw StoreError(
+                .missingFile,
+                "the backup's blob file \(BlobStore.path(besideDatabase: path)) is missing: "
+                    + "copy it beside the backup (a backup is both files)")
+        }
+        return (backup, blobs)
     }
 }

@@ -1,6 +1,7 @@
 import EaselModel
 import EaselPostgres
 import EaselProtocol
+import EaselStore
 import EaselTestSupport
 import Foundation
 import Testing
@@ -62,9 +63,131 @@ struct PostgresAdminTests {
         #expect(stat.output.contains("head      3"))
         #expect(stat.output.contains("snapshot  at 3"))
 
-        let compact = try await EaselChild(["db", "compact", "--doc", "team/board"] + store).finished(timeout: 60)
-        #expect(compact.status != 0)
-        #expect(compact.errors.contains("works on a SQLite file only"), "\(compact.errors)")
-        #expect(try PostgresStore(url: postgres.url, migrating: false).load("team/board").head == 3)
+        let render = try await EaselChild(["render", "--doc", "team/board", "-o", "-"] + store).finished(timeout: 60)
+        #expect(render.status != 0)
+        #expect(render.errors.contains("works on a SQLite file only"), "\(render.errors)")
+    }
+
+    /// A blob stored in the cluster as a node stores one, for `document`.
+    static func storeBlob(_ bytes: [UInt8], for document: String, in store: PostgresStore) throws -> BlobHash {
+        let hash = BlobHash(digesting: bytes)
+        let upload = try store.beginUpload(at: 1)
+        try store.appendChunk(bytes, to: upload, sequence: 0)
+        _ = try store.finishUpload(
+            upload, as: hash, size: Int64(bytes.count), type: .png, document: document, at: 1)
+        return hash
+    }
+
+    @Test(
+        "easel log import, db compact, delete, gc, backup and restore change a cluster's PostgreSQL with --store; delete, restore and a replacing import are refused while a live node holds the document, and change nothing"
+    )
+    func adminCommandsChangePostgres() async throws {
+        let postgres = try LocalPostgres()
+        defer { postgres.stop() }
+        let ops = try Self.board(in: postgres)
+        let store = ["--store", postgres.url]
+        let cluster = try PostgresStore(url: postgres.url, migrating: false)
+        let folder = NSTemporaryDirectory() + "easel-pg-admin-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+
+        // Import: a new document under a new epoch, with a snapshot at its head.
+        let export = try await EaselChild(["log", "export", "--doc", "team/board"] + store).finished(timeout: 60)
+        let imported = try await EaselChild(["log", "import", "--doc", "team/copy"] + store, input: export.output)
+            .finished(timeout: 60)
+        #expect(imported.status == 0, "\(imported.errors)")
+        let copy = try cluster.load("team/copy")
+        #expect(copy.head == 3 && copy.epoch != Epoch(rawValue: 7))
+        #expect(copy.snapshot?.position == 3, "the import left no snapshot at its head")
+        let again = try await EaselChild(["log", "import", "--doc", "team/copy"] + store, input: export.output)
+            .finished(timeout: 60)
+        #expect(again.status != 0 && again.errors.contains("--replace"), "\(again.errors)")
+
+        // A live node holds team/copy: what replaces or removes it is refused.
+        let node = try PostgresStore(url: postgres.url, migrating: false)
+        let identity = try node.registerNode(
+            name: "live", address: "127.0.0.1:7", timing: LeaseTiming(ttl: .seconds(60)))
+        let copyRow = try #require(try cluster.document(named: "team/copy"))
+        guard case .granted = try node.takeLease(of: copyRow, for: identity) else {
+            Issue.record("the live node did not get the lease")
+            return
+        }
+        let refusedDelete = try await EaselChild(["db", "delete", "--doc", "team/copy", "--yes"] + store)
+            .finished(timeout: 60)
+        #expect(refusedDelete.status != 0)
+        #expect(refusedDelete.errors.contains("node live (127.0.0.1:7) serves team/copy"), "\(refusedDelete.errors)")
+        let refusedImport = try await EaselChild(
+            ["log", "import", "--doc", "team/copy", "--replace"] + store, input: export.output
+        ).finished(timeout: 60)
+        #expect(refusedImport.status != 0 && refusedImport.errors.contains("serves team/copy"))
+        #expect(try cluster.load("team/copy").epoch == copy.epoch, "a refused import changed the document")
+        try node.releaseLease(of: copyRow.id, by: identity)
+        let deleted = try await EaselChild(["db", "delete", "--doc", "team/copy", "--yes"] + store)
+            .finished(timeout: 60)
+        #expect(deleted.status == 0, "\(deleted.errors)")
+        #expect(try cluster.document(named: "team/copy") == nil)
+
+        // Compact: the ops a snapshot covers go; the document loads the same.
+        _ = try cluster.snapshot("team/board", at: 5)
+        let compacted = try await EaselChild(["db", "compact", "--doc", "team/board"] + store).finished(timeout: 60)
+        #expect(compacted.output.contains("dropped 3 ops of team/board"), "\(compacted.output) \(compacted.errors)")
+        let board = try cluster.load("team/board")
+        #expect(board.head == 3 && board.tail.isEmpty && board.snapshot?.position == 3)
+        #expect(
+            board.document().stateHash
+                == CommittedHistory(name: "team/board", epoch: board.epoch, tail: ops).document().stateHash)
+
+        // Blobs: one a document shows, one nothing refers to.
+        let shown = try Self.storeBlob(Array(repeating: 1, count: 3000), for: "team/pictures", in: cluster)
+        let garbage = try Self.storeBlob(Array(repeating: 2, count: 2000), for: "team/pictures", in: cluster)
+        let pictures = try cluster.createDocument("team/pictures", epoch: Epoch(rawValue: 9), at: 1)
+        guard case .granted(let lease) = try node.takeLease(of: pictures, for: identity) else {
+            Issue.record("no lease of team/pictures")
+            return
+        }
+        let image = LoggedOp(
+            position: 1, op: op(1, Self.replica, .create(.image, [.blob(shown), .width(30), .height(20)])),
+            author: "ada", receivedAt: 1)
+        #expect(cluster.commit([FencedAppend(document: pictures, ops: [image], lease: lease)]) == [.committed])
+        try node.releaseLease(of: pictures.id, by: identity)
+        let collected = try await EaselChild(["db", "gc", "--grace-seconds", "0"] + store).finished(timeout: 60)
+        #expect(
+            collected.output.contains("removed 1 blobs (2000 bytes); kept 1 referenced"),
+            "\(collected.output) \(collected.errors)")
+        #expect(try cluster.blobBytes(garbage) == nil && cluster.blobBytes(shown) != nil)
+
+        // Backup: a SQLite database and blob file, epochs kept.
+        let backup = folder + "/cluster.db"
+        let backedUp = try await EaselChild(["db", "backup", "--to", backup] + store).finished(timeout: 60)
+        #expect(backedUp.output.contains("backed up 2 documents"), "\(backedUp.output) \(backedUp.errors)")
+        let copied = try OpStore(readingBackupAt: backup)
+        #expect(try copied.listDocuments().map(\.info.name) == ["team/board", "team/pictures"])
+        #expect(try copied.documentInfo("team/board")?.epoch == Epoch(rawValue: 7))
+        #expect(try BlobStore.reading(besideDatabase: backup)?.blobInfo(shown, document: "team/pictures") != nil)
+        let twice = try await EaselChild(["db", "backup", "--to", backup] + store).finished(timeout: 60)
+        #expect(twice.status != 0 && twice.errors.contains("already exists"), "\(twice.errors)")
+
+        // Restore: the document and its image come back, under a new epoch.
+        #expect(
+            try await EaselChild(["db", "delete", "--doc", "team/pictures", "--yes"] + store).finished().status == 0)
+        _ = try await EaselChild(["db", "gc", "--grace-seconds", "0"] + store).finished(timeout: 60)
+        #expect(try cluster.blobBytes(shown) == nil, "the deleted document's image outlived gc")
+        let restored = try await EaselChild(
+            ["db", "restore", "--doc", "team/pictures", "--from", backup] + store
+        ).finished(timeout: 60)
+        #expect(restored.output.contains("restored team/pictures"), "\(restored.output) \(restored.errors)")
+        let back = try cluster.load("team/pictures")
+        #expect(back.head == 1 && back.epoch != Epoch(rawValue: 9))
+        #expect(try cluster.locateBlob(shown, document: "team/pictures") != nil)
+        #expect(try cluster.blobBytes(shown) == Array(repeating: 1, count: 3000))
+
+        // The same backup restores into a single server's SQLite file.
+        let single = folder + "/single.db"
+        _ = try OpStore(path: single)
+        let intoSQLite = try await EaselChild(
+            ["db", "restore", "--doc", "team/pictures", "--from", backup, "--db", single]
+        ).finished(timeout: 60)
+        #expect(intoSQLite.status == 0, "\(intoSQLite.errors)")
+        #expect(try OpStore(path: single).load("team/pictures").head == 1)
     }
 }

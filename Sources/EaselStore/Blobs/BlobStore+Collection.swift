@@ -7,6 +7,13 @@ public struct BlobCollection: Hashable, Sendable {
     /// Blobs no document references yet, kept for their grace period.
     public var inGrace: Int
     public var kept: Int
+
+    public init(removed: Int, removedBytes: Int64, inGrace: Int, kept: Int) {
+        self.removed = removed
+        self.removedBytes = removedBytes
+        self.inGrace = inGrace
+        self.kept = kept
+    }
 }
 
 extension BlobStore {

@@ -23,6 +23,7 @@ struct Render: ParsableCommand {
     var embedImages = false
 
     func run() throws {
+        try database.requireSQLite("easel render")
         let history = try HistorySource.loadDatabase(path: database.db, document: doc)
         let document = try history.document(at: at)
         var options = SVGRenderer.Options()

@@ -47,7 +47,7 @@ struct DBCompact: ParsableCommand {
     @Option(help: "The document.") var doc: String
 
     func run() throws {
-        let dropped = try database.open(for: "easel db compact").compact(doc)
+        let dropped = try database.openEither().compact(doc)
         print("dropped \(dropped) ops of \(doc)")
     }
 }
@@ -61,7 +61,7 @@ struct DBDelete: ParsableCommand {
 
     func run() throws {
         guard yes else { throw ValidationError("deleting \(doc) cannot be undone; add --yes to confirm") }
-        try database.open(for: "easel db delete").deleteDocument(doc)
+        try database.openEither().deleteDocument(doc)
         print("deleted \(doc)")
     }
 }
@@ -75,8 +75,16 @@ struct DBBackup: ParsableCommand {
     var to: String
 
     func run() throws {
-        try database.open(for: "easel db backup").backup(to: to)
-        print("backed up \(database.db) to \(to) and its blobs to \(BlobStore.path(besideDatabase: to))")
+        switch try database.openEither() {
+        case .sqlite(let store):
+            try store.backup(to: to)
+            print("backed up \(database.db) to \(to) and its blobs to \(BlobStore.path(besideDatabase: to))")
+        case .postgres(let store):
+            let summary = try store.backup(to: to, at: nowMilliseconds)
+            print(
+                "backed up \(summary.documents) documents to \(to) and \(summary.blobs) blobs to "
+                    + BlobStore.path(besideDatabase: to))
+        }
     }
 }
 
@@ -88,7 +96,7 @@ struct DBRestore: ParsableCommand {
     @Option(help: "The document.") var doc: String
 
     func run() throws {
-        let summary = try database.open(for: "easel db restore").restore(doc, from: from, at: nowMilliseconds)
+        let summary = try database.openEither().restore(doc, from: from, at: nowMilliseconds)
         print("restored \(doc) from \(from): head \(summary.head), new epoch \(summary.epoch)")
     }
 }
@@ -112,9 +120,7 @@ struct DBCollect: ParsableCommand {
 
     func run() throws {
         guard graceSeconds >= 0 else { throw ValidationError("--grace-seconds cannot be negative") }
-        let store = try database.open(for: "easel db gc")
-        let result = try BlobStore(besideDatabase: store.path)
-            .collect(referencedBy: store, graceStart: nowMilliseconds - graceSeconds * 1000)
+        let result = try database.openEither().collectBlobs(graceStart: nowMilliseconds - graceSeconds * 1000)
         print(
             "removed \(result.removed) blobs (\(result.removedBytes) bytes); kept \(result.kept) referenced "
                 + "and \(result.inGrace) in their grace period")

@@ -12,7 +12,7 @@ struct DatabaseOptions: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "A cluster's PostgreSQL database instead of --db (list, snapshot, log export and stat).",
+            "A cluster's PostgreSQL database instead of --db.",
             valueName: "postgres://…"))
     var store: String?
 
@@ -29,7 +29,8 @@ struct DatabaseOptions: ParsableArguments {
     func requireSQLite(_ command: String) throws {
         if store != nil {
             throw CommandError(
-                "\(command) works on a SQLite file only: on PostgreSQL use its own tools (pg_dump, psql) for now")
+                "\(command) works on a SQLite file only: back the document up (easel db backup --store …) and use the backup"
+            )
         }
     }
 
@@ -78,6 +79,42 @@ enum AdminDatabase {
         switch self {
         case .sqlite(let store): try store.exportLog(document, write: write)
         case .postgres(let store): try store.exportLog(document, write: write)
+        }
+    }
+
+    func compact(_ document: String) throws -> Int {
+        switch self {
+        case .sqlite(let store): try store.compact(document)
+        case .postgres(let store): try store.compact(document)
+        }
+    }
+
+    func deleteDocument(_ document: String) throws {
+        switch self {
+        case .sqlite(let store): try store.deleteDocument(document)
+        case .postgres(let store): try store.deleteDocument(document)
+        }
+    }
+
+    func importLog(_ lines: [String], as document: String, replace: Bool, at now: Int64) throws -> ImportSummary {
+        switch self {
+        case .sqlite(let store): try store.importLog(lines, as: document, replace: replace, at: now)
+        case .postgres(let store): try store.importLog(lines, as: document, replace: replace, at: now)
+        }
+    }
+
+    func restore(_ document: String, from backup: String, at now: Int64) throws -> ImportSummary {
+        switch self {
+        case .sqlite(let store): try store.restore(document, from: backup, at: now)
+        case .postgres(let store): try store.restore(document, from: backup, at: now)
+        }
+    }
+
+    func collectBlobs(graceStart: Int64) throws -> BlobCollection {
+        switch self {
+        case .sqlite(let store):
+            try BlobStore(besideDatabase: store.path).collect(referencedBy: store, graceStart: graceStart)
+        case .postgres(let store): try store.collectBlobs(graceStart: graceStart)
         }
     }
 }

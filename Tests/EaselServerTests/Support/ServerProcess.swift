@@ -125,13 +125,24 @@ final class EaselChild: @unchecked Sendable {
     private let output = Pipe()
     private let errors = Pipe()
 
-    init(_ arguments: [String]) throws {
+    /// `input` is written to its standard input, which is then closed.
+    init(_ arguments: [String], input: String? = nil) throws {
         process.executableURL = try ServerProcess.executable()
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.filter { $0.key != "EASEL_SECRET" }
         process.standardOutput = output
         process.standardError = errors
+        let stdin = Pipe()
+        if input != nil { process.standardInput = stdin }
         try process.run()
+        if let input {
+            // On a thread of its own: more than a pipe holds would block
+            // until the child reads it.
+            Thread.detachNewThread {
+                stdin.fileHandleForWriting.write(Data(input.utf8))
+                try? stdin.fileHandleForWriting.close()
+            }
+        }
     }
 
     deinit {
@@ -258,7 +269,8 @@ final class OutsideClient {
             let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
         else {
             let running = process.isRunning
-            let stderr = running ? "" : String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let stderr =
+                running ? "" : String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             let when = waited.map { running ? " within \(Int($0)) s (still running)" : " before it exited" } ?? ""
             throw ServerProcessError("the outside client printed \(text.debugDescription)\(when); stderr: \(stderr)")
         }
