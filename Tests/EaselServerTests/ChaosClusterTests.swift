@@ -23,7 +23,7 @@ struct ChaosClusterTests {
     }
 
     @Test(
-        "bots on 20 documents through the router lose no acknowledged op, find none stored twice, have none refused and converge while nodes are SIGKILLed 4 times, SIGSTOPped past their lease once, drained once and one is added; a killed or drained node's documents are served again within 5 s, a paused one's within 10 s, and the added node is handed its share within 15 s"
+        "bots on 50 documents through the router lose no acknowledged op, find none stored twice, have none refused and converge while nodes are SIGKILLed 4 times, SIGSTOPped past their lease once, drained once and one is added; a killed or drained node's documents are served again within 5 s, a paused one's within 10 s, and the added node is handed its share within 15 s"
     )
     func killedAndPausedNodesLoseNothingAcknowledged() async throws {
         let folder = NSTemporaryDirectory() + "easel-chaos-cluster-\(UUID().uuidString)"
@@ -31,7 +31,8 @@ struct ChaosClusterTests {
         let report = folder + "-report.json"
         defer { try? FileManager.default.removeItem(atPath: report) }
         let run = try await EaselChild([
-            "chaos", "cluster", "--kills", "4", "--pauses", "1", "--drains", "1", "--adds", "1", "--documents", "20",
+            "chaos", "cluster", "--kills", "4", "--pauses", "1", "--drains", "1", "--adds", "1", "--documents", "50",
+            "--bots-per-document", "1",
             "--seed", "7",
             "--actions-per-second", "\(4 / sanitizerSlowdown)", "--folder", folder, "--report", report,
         ]).finished(timeout: 300 * sanitizerSlowdown)
@@ -39,7 +40,7 @@ struct ChaosClusterTests {
         let verdict = try JSONDecoder().decode(Report.self, from: Data(contentsOf: URL(fileURLWithPath: report)))
         #expect(verdict.passed && verdict.lost == 0, "\(verdict.unsettled) \(verdict.problems)")
         #expect(verdict.kills == 4 && verdict.pauses == 1 && verdict.drains == 1 && verdict.adds == 1)
-        #expect(verdict.bots == 40)
+        #expect(verdict.bots == 50)
         // The router sends the added node about a quarter of the documents:
         // their nodes hand them over while their rooms are loaded.
         #expect(verdict.addedShareMedian > 0, "the added node was handed no document")
