@@ -14,6 +14,11 @@ extension PostgresStore {
     @discardableResult
     public func compact(_ name: String) throws(PostgresError) -> Int {
         try connection.transaction { () throws(PostgresError) -> Int in
+            // KEY SHARE: an import or restore (FOR UPDATE) waits, appends do not.
+            let locked = try connection.query("SELECT id FROM documents WHERE name = $1 FOR KEY SHARE") {
+                $0.append(name)
+            }
+            guard locked.count == 1 else { throw PostgresError(.refused, "no such document: \(name)") }
             let document = try existing(name)
             guard let latest = try latestSnapshotPosition(of: document) else { return 0 }
             let dropped = try connection.query("DELETE FROM ops WHERE document = $1 AND position <= $2") {
@@ -57,11 +62,11 @@ extension PostgresStore {
         guard head <= Self.largest, log.ops.allSatisfy({ $0.op.id.counter <= Self.largest }) else {
             throw PostgresError(.refused, "a position or counter in the log is past 2^63 - 1")
         }
-        var random = SystemRandomNumberGenerator()
-        let epoch = Epoch(rawValue: random.next())
+        // Never 0: a room takes that for no epoch yet.
+        let epoch = Epoch(rawValue: UInt64.random(in: 1...UInt64.max))
         let snapshotAtHead = log.ops.isEmpty ? nil : Self.snapshot(atHeadOf: log, name: name, epoch: epoch)
         try connection.transaction { () throws(PostgresError) in
-            var document: PostgresDocument
+            let document: PostgresDocument
             if try self.document(named: name) != nil {
                 guard replace else {
                     throw PostgresError(.refused, "\(name) exists; --replace replaces its history")
@@ -109,40 +114,53 @@ extension PostgresStore {
         return document
     }
 
-    /// Within the caller's transaction: the document's row and its lease
-    /// row locked, so no node takes the lease until it ends; refused when a
-    /// live node holds it. The lease is left to no node, with its fence
-    /// raised: an append a node that lost it still has in flight fails.
+    /// Within the caller's transaction: the document's lease row and its
+    /// row locked (in the order an append locks them), so no node takes
+    /// the lease until it ends; refused when a live node holds it. The lease
+    /// is left to no node, with its fence raised: an append a node that
+    /// lost it still has in flight fails.
     func lockedUnserved(_ name: String) throws(PostgresError) -> PostgresDocument {
+        let leaseQuery =
+            "SELECT node FROM leases WHERE document = (SELECT id FROM documents WHERE name = $1) FOR UPDATE"
+        var lease = try connection.query(leaseQuery) { $0.append(name) }
         let rows = try connection.query("SELECT id FROM documents WHERE name = $1 FOR UPDATE") { $0.append(name) }
         guard rows.count == 1 else { throw PostgresError(.refused, "no such document: \(name)") }
-        let id = try rows.int64(0, 0)
-        let lease = try connection.query("SELECT node FROM leases WHERE document = $1 FOR UPDATE") { $0.append(id) }
-        if lease.count == 1, !lease.isNull(0, 0) {
-            // Alive as a take judges it: its row unexpired, its session
-            // holding the lock on its id.
-            let node = try lease.int64(0, 0)
-            let holder = try connection.query(
-                """
-                SELECT name, address FROM nodes
-                WHERE id = $1 AND expires_at > now() AND NOT pg_try_advisory_xact_lock_shared(id)
-                """
-            ) { $0.append(node) }
-            if holder.count == 1 {
-                throw PostgresError(
-                    .refused,
-                    "node \(try holder.text(0, 0)) (\(try holder.text(0, 1))) serves \(name): try again once "
-                        + "nobody has it open (an idle room unloads), or drain that node")
-            }
+        // A take that inserted the lease row before the document's row was
+        // locked (an insert waits for that lock now).
+        if lease.count == 0 { lease = try connection.query(leaseQuery) { $0.append(name) } }
+        if lease.count == 1, !lease.isNull(0, 0), let holder = try liveNode(lease.int64(0, 0)) {
+            throw PostgresError(
+                .refused,
+                "node \(holder.name) (\(holder.address)) serves \(name): try again once nobody has it open "
+                    + "(an idle room unloads), or drain that node")
         }
+        let id = try rows.int64(0, 0)
         try connection.query("UPDATE leases SET node = NULL, handover_to = NULL, fence = fence + 1 WHERE document = $1")
         {
             $0.append(id)
         }
-        guard let document = try document(named: name) else {
-            throw PostgresError(.unexpected, "\(name) vanished under its lock")
-        }
-        return document
+        return try existing(name)
+    }
+
+    /// The node, if it is alive as a take judges it: its row unexpired, its
+    /// session holding the lock on its id.
+    func liveNode(_ id: Int64) throws(PostgresError) -> (name: String, address: String)? {
+        let holder = try connection.query(
+            """
+            SELECT name, address FROM nodes
+            WHERE id = $1 AND expires_at > now() AND NOT pg_try_advisory_xact_lock_shared(id)
+            """
+        ) { $0.append(id) }
+        return holder.count == 1 ? (try holder.text(0, 0), try holder.text(0, 1)) : nil
+    }
+
+    /// The live node holding the document's lease, if any: looked at
+    /// without a lock, to refuse early what `lockedUnserved` would.
+    func servingNode(of name: String) throws(PostgresError) -> (name: String, address: String)? {
+        let lease = try connection.query(
+            "SELECT node FROM leases WHERE document = (SELECT id FROM documents WHERE name = $1) AND node IS NOT NULL"
+        ) { $0.append(name) }
+        return lease.count == 1 ? try liveNode(try lease.int64(0, 0)) : nil
     }
 
     /// Inserts positioned ops as they are, a page of rows a statement;

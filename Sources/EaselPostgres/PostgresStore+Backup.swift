@@ -18,12 +18,23 @@ extension PostgresStore {
     /// blob with the documents it was uploaded to into a new SQLite
     /// database at `path` and its blob file beside it, read in one
     /// repeatable-read transaction: one moment of the cluster, whatever the
-    /// nodes commit meanwhile. Epochs are kept. Never overwrites a file; a
-    /// backup that fails is removed.
+    /// nodes commit meanwhile (a transaction that long holds PostgreSQL's
+    /// vacuum back while it runs). Epochs and creation times are kept.
+    /// Never overwrites a file; a backup that fails is removed.
     public func backup(to path: String, at now: Int64) throws -> BackupSummary {
         let blobPath = BlobStore.path(besideDatabase: path)
-        for file in [path, blobPath] where FileManager.default.fileExists(atPath: file) {
-            throw PostgresError(.refused, "\(file) already exists: a backup never overwrites a file")
+        // Made here, or refused: the cleanup below removes only what this made.
+        for file in [path, blobPath] {
+            let descriptor = open(file, O_CREAT | O_EXCL | O_WRONLY, 0o644)
+            guard descriptor >= 0 else {
+                if file == blobPath { try? FileManager.default.removeItem(atPath: path) }
+                throw PostgresError(
+                    .refused,
+                    errno == EEXIST
+                        ? "\(file) already exists: a backup never overwrites a file"
+                        : "cannot create \(file): \(String(cString: strerror(errno)))")
+            }
+            close(descriptor)
         }
         do {
             let opLog = try OpStore(path: path)
@@ -48,9 +59,17 @@ extension PostgresStore {
     /// The blobs the backup held for it come first, so no op of the restored
     /// history names a blob the cluster lacks.
     public func restore(_ name: String, from backupPath: String, at now: Int64) throws -> ImportSummary {
+        if let holder = try servingNode(of: name) {
+            throw PostgresError(
+                .refused,
+                "node \(holder.name) (\(holder.address)) serves \(name): try again once nobody has it open "
+                    + "(an idle room unloads), or drain that node")
+        }
         let (backup, backupBlobs) = try OpStore.openBackup(at: backupPath)
         var lines: [String] = []
         try backup.exportLog(name) { lines.append($0) }
+        // Refused after all (a node took the document since the look above),
+        // the blobs stay, unreferenced, until `easel db gc`.
         if let backupBlobs {
             for blob in try backupBlobs.blobs(ofDocument: name) {
                 try bringBack(blob, of: name, from: backupBlobs, at: now)
@@ -62,13 +81,15 @@ extension PostgresStore {
     // MARK: Copying out
 
     private func copyDocuments(into opLog: OpStore, at now: Int64) throws(PostgresError) -> Int {
-        let names = try connection.query("SELECT name FROM documents ORDER BY name")
+        let names = try connection.query("SELECT name, created_at FROM documents ORDER BY name")
         for row in 0..<names.count {
             let name = try names.text(row, 0)
+            let createdAt = try names.int64(row, 1)
             var lines: [String] = []
             try writeLog(of: name) { lines.append($0) }
             do {
-                _ = try opLog.importLog(lines, as: name, replace: false, at: now, keepingEpoch: true)
+                // Dated as the document was created, not as backed up.
+                _ = try opLog.importLog(lines, as: name, replace: false, at: createdAt, keepingEpoch: true)
             } catch {
                 throw PostgresError(.unexpected, "cannot write \(name) into the backup: \(error)")
             }

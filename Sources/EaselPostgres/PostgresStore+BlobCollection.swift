@@ -42,10 +42,11 @@ extension PostgresStore {
     /// documents that no longer exist, once past the grace period.
     ///
     /// Safe while nodes serve: the references are read in one consistent
-    /// view, and a blob goes only if, in the removing transaction, no
-    /// document had it uploaded within the grace period (a node finishing
-    /// an upload of it meanwhile attaches it anew). An op committed between
-    /// the two refers to a blob uploaded just before it, which is in grace.
+    /// view; a blob goes only if, once its row is locked, no document had
+    /// it uploaded within the grace period, and a node finishing an upload
+    /// of it locks that row too, so it attaches the blob before, or stores
+    /// it anew after. An op committed between the two refers to a blob
+    /// uploaded just before it, which is in grace.
     public func collectBlobs(graceStart: Int64) throws(PostgresError) -> BlobCollection {
         let references = try blobReferences()
         return try connection.transaction { () throws(PostgresError) -> BlobCollection in
@@ -76,25 +77,32 @@ extension PostgresStore {
                     result.inGrace += 1
                     continue
                 }
-                // Its chunks go with its upload (ON DELETE CASCADE).
-                let removed = try connection.query(
-                    """
-                    WITH gone AS (
-                        DELETE FROM blobs b WHERE hash = $1 AND NOT EXISTS (
-                            SELECT 1 FROM blob_documents d WHERE d.hash = b.hash AND d.uploaded_at >= $2)
-                        RETURNING upload
-                    )
-                    DELETE FROM uploads WHERE id IN (SELECT upload FROM gone) RETURNING 1
-                    """
+                // Locked, then looked at again in a statement of its own
+                // (it sees what committed meanwhile): a node finishing an
+                // upload of it locks the row too (`finishUpload`), so it
+                // attaches the blob before this looks, or stores it anew after.
+                let locked = try connection.query("SELECT upload FROM blobs WHERE hash = $1 FOR UPDATE") {
+                    $0.append(bytes: hash.bytes)
+                }
+                let fresh = try connection.query(
+                    "SELECT 1 FROM blob_documents WHERE hash = $1 AND uploaded_at >= $2 LIMIT 1"
                 ) {
                     $0.append(bytes: hash.bytes)
                     $0.append(graceStart)
                 }
+                guard locked.count == 1, fresh.count == 0 else {
+                    result.inGrace += locked.count
+                    continue
+                }
+                try connection.query("DELETE FROM blobs WHERE hash = $1") { $0.append(bytes: hash.bytes) }
+                // Its chunks go with its upload (ON DELETE CASCADE).
+                let upload = try locked.int64(0, 0)
+                let removed = try connection.query("DELETE FROM uploads WHERE id = $1 RETURNING 1") {
+                    $0.append(upload)
+                }
                 if removed.count == 1 {
                     result.removed += 1
                     result.removedBytes += try blobs.int64(row, 1)
-                } else {
-                    result.inGrace += 1
                 }
             }
             return result

@@ -50,7 +50,7 @@ extension PostgresStore {
             let inserted = try connection.query(
                 """
                 INSERT INTO blobs (hash, upload, size, type, created_at) VALUES ($1, $2, $3, $4, $5)
-                ON CONFLICT (hash) DO NOTHING
+                ON CONFLICT (hash) DO UPDATE SET created_at = blobs.created_at RETURNING xmax = 0
                 """
             ) {
                 $0.append(bytes: hash.bytes)
@@ -59,7 +59,9 @@ extension PostgresStore {
                 $0.append(type.rawValue)
                 $0.append(now)
             }
-            let created = inserted.changed == 1
+            // Updated (to lock it, changing nothing) when it was stored
+            // already: `easel db gc` cannot remove it under this attach.
+            let created = try inserted.bool(0, 0)
             if !created {
                 try connection.query("DELETE FROM uploads WHERE id = $1") { $0.append(upload.rawValue) }
             }

@@ -50,12 +50,12 @@ extension PostgresStore {
     /// Snapshots the document at its head (unless a snapshot is there
     /// already); the position.
     public func snapshot(_ name: String, at now: Int64) throws(PostgresError) -> UInt64 {
-        guard let document = try document(named: name) else {
-            throw PostgresError(.unexpected, "no such document: \(name)")
-        }
-        let snapshot = try encodedSnapshot(of: name)
+        let document = try existing(name)
+        let (snapshot, epoch) = try encodedSnapshot(of: name)
         if try latestSnapshotPosition(of: document) != snapshot.position {
-            try writeSnapshot(snapshot, of: document, at: now)
+            guard try writeSnapshot(snapshot, of: document, epoch: epoch, at: now) else {
+                throw PostgresError(.refused, "\(name)'s history was replaced meanwhile: snapshot it again")
+            }
         }
         return snapshot.position
     }

@@ -213,12 +213,25 @@ public final class PostgresStore {
     // MARK: Snapshots
 
     /// Stores a snapshot of a document at a committed position (a second
-    /// one at the same position replaces the first).
-    public func writeSnapshot(_ snapshot: EncodedSnapshot, of document: PostgresDocument, at now: Int64)
-        throws(PostgresError)
-    {
-        try connection.transaction { () throws(PostgresError) in
+    /// one at the same position replaces the first), unless its history
+    /// was replaced since the snapshot was made (an import or restore gave
+    /// it another epoch): a snapshot of the old history would not be one of
+    /// the new. Whether it was stored.
+    @discardableResult
+    public func writeSnapshot(
+        _ snapshot: EncodedSnapshot, of document: PostgresDocument, epoch: Epoch, at now: Int64
+    ) throws(PostgresError) -> Bool {
+        try connection.transaction { () throws(PostgresError) -> Bool in
+            // KEY SHARE waits for an import's or restore's FOR UPDATE, and
+            // never for an append moving the head.
+            let current = try connection.query("SELECT epoch, head FROM documents WHERE id = $1 FOR KEY SHARE") {
+                $0.append(document.id)
+            }
+            guard current.count == 1, try current.int64(0, 0) == Int64(bitPattern: epoch.rawValue),
+                snapshot.position <= UInt64(clamping: try current.int64(0, 1))
+            else { return false }
             try insertSnapshot(snapshot, of: document, at: now)
+            return true
         }
     }
 
@@ -256,11 +269,13 @@ public final class PostgresStore {
         }
     }
 
-    /// The document's snapshot at its head, encoded, nothing written.
-    public func encodedSnapshot(of name: String) throws(PostgresError) -> EncodedSnapshot {
+    /// The document's snapshot at its head, encoded, nothing written; and
+    /// the epoch of the history it is of.
+    public func encodedSnapshot(of name: String) throws(PostgresError) -> (snapshot: EncodedSnapshot, epoch: Epoch) {
         let loaded = try load(name)
-        return EncodedSnapshot(
+        let snapshot = EncodedSnapshot(
             StateSnapshot(position: loaded.head, state: loaded.document().snapshotOps, highWater: loaded.highWater))
+        return (snapshot, loaded.epoch)
     }
 
     // MARK: Transactions

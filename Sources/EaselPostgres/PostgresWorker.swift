@@ -116,8 +116,8 @@ public final class PostgresWorker: Sendable {
         guard let document = try store.document(named: name),
             try store.latestSnapshotPosition(of: document) ?? 0 < document.head
         else { return }
-        let snapshot = try store.encodedSnapshot(of: name)
-        try store.writeSnapshot(snapshot, of: document, at: Int64(Date().timeIntervalSince1970 * 1000))
+        let (snapshot, epoch) = try store.encodedSnapshot(of: name)
+        try store.writeSnapshot(snapshot, of: document, epoch: epoch, at: Int64(Date().timeIntervalSince1970 * 1000))
     }
 }
 

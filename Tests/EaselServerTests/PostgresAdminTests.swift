@@ -137,6 +137,29 @@ struct PostgresAdminTests {
             board.document().stateHash
                 == CommittedHistory(name: "team/board", epoch: board.epoch, tail: ops).document().stateHash)
 
+        // Replacing a history raises its lease's fence: an append its last
+        // holder still had in flight is fenced, and stores nothing.
+        let boardRow = try #require(try cluster.document(named: "team/board"))
+        let held = try cluster.connection.query("SELECT node, fence FROM leases WHERE document = $1") {
+            $0.append(boardRow.id)
+        }
+        let oldLease = Lease(node: try held.int64(0, 0), fence: try held.int64(0, 1))
+        let boardLog = try await EaselChild(["log", "export", "--doc", "team/board"] + store).finished(timeout: 60)
+        let replaced = try await EaselChild(
+            ["log", "import", "--doc", "team/board", "--replace"] + store, input: boardLog.output
+        ).finished(timeout: 60)
+        #expect(replaced.status == 0, "\(replaced.errors)")
+        let late = LoggedOp(
+            position: 4, op: op(4, Self.replica, .delete(EntityID(opID(1, Self.replica)))), author: "ada", receivedAt: 4
+        )
+        #expect(cluster.commit([FencedAppend(document: boardRow, ops: [late], lease: oldLease)]) == [.fenced])
+        #expect(try cluster.load("team/board").head == 3)
+        // A snapshot a node made of the old history (epoch 7) is not stored
+        // over the new one.
+        let stale = EncodedSnapshot(StateSnapshot(position: 3, state: [], highWater: [:]))
+        #expect(try !cluster.writeSnapshot(stale, of: boardRow, epoch: Epoch(rawValue: 7), at: 9))
+        #expect(try cluster.load("team/board").document().visibleCount == 1)
+
         // Blobs: one a document shows, one nothing refers to.
         let shown = try Self.storeBlob(Array(repeating: 1, count: 3000), for: "team/pictures", in: cluster)
         let garbage = try Self.storeBlob(Array(repeating: 2, count: 2000), for: "team/pictures", in: cluster)
@@ -162,10 +185,22 @@ struct PostgresAdminTests {
         #expect(backedUp.output.contains("backed up 2 documents"), "\(backedUp.output) \(backedUp.errors)")
         let copied = try OpStore(readingBackupAt: backup)
         #expect(try copied.listDocuments().map(\.info.name) == ["team/board", "team/pictures"])
-        #expect(try copied.documentInfo("team/board")?.epoch == Epoch(rawValue: 7))
+        #expect(try copied.documentInfo("team/pictures")?.epoch == Epoch(rawValue: 9))
         #expect(try BlobStore.reading(besideDatabase: backup)?.blobInfo(shown, document: "team/pictures") != nil)
         let twice = try await EaselChild(["db", "backup", "--to", backup] + store).finished(timeout: 60)
         #expect(twice.status != 0 && twice.errors.contains("already exists"), "\(twice.errors)")
+
+        // Restore is refused while a live node holds the document.
+        guard case .granted = try node.takeLease(of: pictures, for: identity) else {
+            Issue.record("no lease of team/pictures")
+            return
+        }
+        let refusedRestore = try await EaselChild(
+            ["db", "restore", "--doc", "team/pictures", "--from", backup] + store
+        ).finished(timeout: 60)
+        #expect(refusedRestore.status != 0 && refusedRestore.errors.contains("serves team/pictures"))
+        #expect(try cluster.load("team/pictures").epoch == Epoch(rawValue: 9))
+        try node.releaseLease(of: pictures.id, by: identity)
 
         // Restore: the document and its image come back, under a new epoch.
         #expect(

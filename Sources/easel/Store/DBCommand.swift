@@ -96,7 +96,7 @@ struct DBRestore: ParsableCommand {
     @Option(help: "The document.") var doc: String
 
     func run() throws {
-        let summary = try database.openEither().restore(doc, from: from, at: nowMilliseconds)
+        let summary = try database.openEither(migrating: true).restore(doc, from: from, at: nowMilliseconds)
         print("restored \(doc) from \(from): head \(summary.head), new epoch \(summary.epoch)")
     }
 }

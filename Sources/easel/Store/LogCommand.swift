@@ -37,7 +37,8 @@ struct LogImport: ParsableCommand {
     func run() throws {
         _ = try DocumentName(doc)
         // A new SQLite file is created: importing is how a database starts.
-        let store = database.store == nil ? .sqlite(try OpStore(path: database.db)) : try database.openEither()
+        let store =
+            database.store == nil ? .sqlite(try OpStore(path: database.db)) : try database.openEither(migrating: true)
         var lines: [String] = []
         while let line = readLine(strippingNewline: true) { lines.append(line) }
         let summary = try store.importLog(lines, as: doc, replace: replace, at: nowMilliseconds)

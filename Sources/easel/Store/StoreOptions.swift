@@ -34,14 +34,16 @@ struct DatabaseOptions: ParsableArguments {
         }
     }
 
-    /// The SQLite file, or the PostgreSQL database `--store` names.
-    func openEither() throws -> AdminDatabase {
+    /// The SQLite file, or the PostgreSQL database `--store` names; with
+    /// `migrating`, a PostgreSQL database no node has opened yet gets
+    /// Easel's tables (a command that writes documents may be its first).
+    func openEither(migrating: Bool = false) throws -> AdminDatabase {
         guard let store else { return .sqlite(try open()) }
         guard store.hasPrefix("postgres://") || store.hasPrefix("postgresql://") else {
             throw ValidationError("--store takes a PostgreSQL URL (postgres://…); the SQLite file is --db")
         }
         do {
-            return .postgres(try PostgresStore(url: store, migrating: false))
+            return .postgres(try PostgresStore(url: store, migrating: migrating))
         } catch {
             throw CommandError("cannot use the PostgreSQL database \(PostgresConnection.redacted(store)): \(error)")
         }
