@@ -87,6 +87,33 @@ struct BlobBeforeOpTests {
         #expect(released.count == 2 && shows(released[0], photo) && shows(released[1], other))
     }
 
+    @Test(
+        "with two images uploading, the first one stored goes out at once, and an edit of it made while the second waited follows its create: every op reaches the server after the create of what it edits"
+    )
+    func anEditOfTheFirstImageNeverOvertakesItsCreate() throws {
+        var client = try harness.client()
+        harness.connect(&client)
+        client.awaitBlob(photo)
+        client.awaitBlob(other)
+        try placeImage(&client, photo)
+        try placeImage(&client, other, at: Point(x: 200, y: 200))
+        try client.send(.tap(at: Point(x: 50, y: 50)), at: harness.start)
+        try client.perform(.deleteSelection, at: harness.start)
+        #expect(pushedOps(&client).isEmpty)
+        client.blobStored(photo)
+        let first = pushedOps(&client)
+        #expect(first.count == 1 && shows(first[0], photo), "the photo's create waited for nothing: \(first)")
+        client.blobStored(other)
+        let pushed = first + pushedOps(&client)
+        #expect(pushed.count == 3)
+        #expect(pushed.map(\.id.counter) == pushed.map(\.id.counter).sorted(), "\(pushed.map(\.action))")
+        guard case .delete(let deleted)? = pushed.last?.action else {
+            Issue.record("expected the delete last, got \(pushed.map(\.action))")
+            return
+        }
+        #expect(deleted == pushed[0].entity)
+    }
+
     @Test("an upload that fails while the client is offline drops the image's ops, which never go out")
     func anUploadFailedOfflineDropsTheImagesOps() throws {
         var client = try harness.client()

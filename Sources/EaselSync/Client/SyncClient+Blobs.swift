@@ -56,24 +56,25 @@ extension SyncClient {
     }
 
     /// Moves the unsent ops from the first that refers to a blob still
-    /// uploading on (all of them, while ops are held already) from the
-    /// outbox to the held list, in order.
+    /// uploading on from the outbox to the held list, in order. While ops
+    /// are held, the outbox holds only ops made before them: ops made since
+    /// join the held list as they are made (`queue`).
     mutating func holdOpsAwaitingBlobs() {
-        if !heldOps.isEmpty {
-            heldOps += unsent
-            unsent = []
+        guard heldOps.isEmpty, !awaitedBlobs.isEmpty, let first = unsent.firstIndex(where: waitsForABlob) else {
             return
         }
-        guard !awaitedBlobs.isEmpty, let first = unsent.firstIndex(where: waitsForABlob) else { return }
         heldOps = Array(unsent[first...])
         unsent.removeSubrange(first...)
     }
 
-    /// Puts the held ops before the first that still waits for a blob back
-    /// at the front of the outbox: they were made before what is there now.
+    /// Moves the held ops before the first that still waits for a blob to
+    /// the end of the outbox: everything there was made before them.
+    /// Putting them anywhere else once sent an image's edits ahead of its
+    /// create when two images uploaded at once, and the server refused the
+    /// edits of an entity it did not know yet (206).
     private mutating func releaseHeldOps() {
         let ready = heldOps.firstIndex(where: waitsForABlob) ?? heldOps.endIndex
-        unsent = Array(heldOps[..<ready]) + unsent
+        unsent += heldOps[..<ready]
         heldOps.removeSubrange(..<ready)
     }
 

@@ -42,6 +42,12 @@ extension SyncClient {
     /// what waits to be sent — typing offline, or faster than pushes go —
     /// travels as runs; each op here is alone in its transaction.
     private mutating func queue(_ ops: [Op]) {
+        // Behind an op that waits for a blob, every later op waits too, in
+        // the order it was made (SyncClient+Blobs.swift).
+        if !heldOps.isEmpty {
+            heldOps += ops
+            return
+        }
         if ops.count == 1, let last = unsent.last,
             unsent.count < 2 || unsent[unsent.count - 2].transaction != last.transaction,
             last.transaction == TransactionID(last.id), ops[0].transaction == TransactionID(ops[0].id),

@@ -123,7 +123,7 @@ public struct SyncClient: Sendable {
 
     /// Local ops the server has not acknowledged, in the order they were made.
     public var unacknowledged: [Op] {
-        inFlight.flatMap({ $0.ops }) + awaitingResend.flatMap { $0 } + heldOps + unsent
+        inFlight.flatMap({ $0.ops }) + awaitingResend.flatMap { $0 } + unsent + heldOps
     }
 
     /// The last `count` of `unacknowledged`, copying only those: a page
@@ -137,8 +137,8 @@ public struct SyncClient: Sendable {
             latest.insert(contentsOf: taken, at: 0)
             needed -= taken.count
         }
-        take(unsent)
         take(heldOps)
+        take(unsent)
         for ops in awaitingResend.reversed() { take(ops) }
         for push in inFlight.reversed() { take(push.ops) }
         return latest
