@@ -98,7 +98,8 @@ extension BinaryReader {
                 x: try float("erased entity \(index)'s x"), y: try float("erased entity \(index)'s y"),
                 scale: try float("erased entity \(index)'s scale"),
                 rotation: try float("erased entity \(index)'s rotation"))
-            erased.append(ErasedEntity(entity: EntityID(OpID(counter: counter, replica: replica)), transform: transform))
+            erased.append(
+                ErasedEntity(entity: EntityID(OpID(counter: counter, replica: replica)), transform: transform))
         }
         return erased
     }
@@ -111,5 +112,15 @@ extension BinaryReader {
             throw DecodeError(.unknownTag, "unknown \(what()) \(raw) at byte \(offset - 1)")
         }
         return value
+    }
+}
+
+extension Field {
+    /// A field whose value is one number: checked whole as it is read.
+    var isNumber: Bool {
+        switch self {
+        case .x, .y, .scale, .rotation, .weight, .size, .width, .height: true
+        default: false
+        }
     }
 }

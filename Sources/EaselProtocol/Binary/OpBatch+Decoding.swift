@@ -39,7 +39,8 @@ extension BinaryReader {
             let counter = try varint("an entity's counter")
             // Counter 0 names the document itself, 0@0000000000000000, and nothing else.
             guard counter > 0 || replica == EntityID.document.author else {
-                throw DecodeError(.invalidValue, "entity \(entities.count) has counter 0 but is not the document (replica 0)")
+                throw DecodeError(
+                    .invalidValue, "entity \(entities.count) has counter 0 but is not the document (replica 0)")
             }
             entities.append(EntityID(OpID(counter: counter, replica: replica)))
         }
@@ -100,8 +101,27 @@ extension BinaryReader {
             transaction = opTransaction
 
             let action = if let headerAction { headerAction } else { try extendedAction(index) }
+            if action == .set {
+                let entity = try reference(into: entities, "op \(index)'s entity index")
+                let field = try field()
+                let op = Op(id: id, transaction: opTransaction, action: .set(entity, field))
+                // A set of a number, the bulk of what merges: the number was
+                // read finite and the counter positive; of what `validate`
+                // asks, the transaction's bond to the op is left. Anything
+                // else, or a failure, goes the whole way for its error.
+                if field.isNumber, entity != .document, opTransaction.first.replica == id.replica,
+                    opTransaction.first.counter > 0, opTransaction.first.counter <= id.counter
+                {
+                    ops.append(element(position, consume op))
+                    continue
+                }
+                try op.validateForWire(index: index)
+                ops.append(element(position, consume op))
+                continue
+            }
             let op = Op(
-                id: id, transaction: opTransaction, action: try actionBody(action, id: id, entities: entities, replicas: replicas, index: index))
+                id: id, transaction: opTransaction,
+                action: try actionBody(action, id: id, entities: entities, replicas: replicas, index: index))
             try op.validateForWire(index: index)
             ops.append(element(position, consume op))
         }
