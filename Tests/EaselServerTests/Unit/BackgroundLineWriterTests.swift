@@ -48,7 +48,7 @@ import Testing
                 writer.write("thread \(thread) line \(index) \(String(repeating: "x", count: 80))\n")
             }
         }
-        writer.flush()
+        writer.flush(timeout: 60)
         close(writeEnd)
         let lines = finish().split(separator: "\n")
         #expect(lines.count == 2_000)
@@ -71,7 +71,7 @@ import Testing
         for line in sent { writer.write(line) }
 
         let finish = readAll(readEnd)
-        writer.flush()
+        writer.flush(timeout: 60)
         close(writeEnd)
         // Lines go in order; a run of dropped ones is counted in a line
         // right after the last line queued before them, so every line's
@@ -135,7 +135,9 @@ import Testing
             made.signal()
         }.start()
         made.wait()
-        try #require(writer.withLock { $0 }).flush()
+        // Answered by the thread itself, which names itself first: the
+        // default 2 s ran out on a loaded CI machine before it ran at all.
+        try #require(writer.withLock { $0 }).flush(timeout: 60)
         let tasks = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")
         let logThreads = tasks.filter { task in
             (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8))
