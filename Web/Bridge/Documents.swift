@@ -5,6 +5,8 @@ import EaselProtocol
 /// one thread.
 nonisolated(unsafe) private var documents: [Int32: Document] = [:]
 nonisolated(unsafe) private var nextHandle: Int32 = 1
+/// Every document's `ops` messages are read into the same storage.
+nonisolated(unsafe) private var opsReader = OpsMessageReader()
 
 /// A new, empty document; its handle.
 @_cdecl("easel_document_open")
@@ -31,6 +33,18 @@ public func easelDocumentReceive(_ handle: Int32, _ pointer: UnsafeRawPointer, _
     // value instead of going through the dictionary once per op.
     guard var document = documents.removeValue(forKey: handle) else { return Status.unknown.rawValue }
     defer { documents[handle] = document }
+    if json == 0 {
+        // An `ops` message, the one that comes by the thousand, is read in
+        // place and merged as plain number sets (`ReceivedOps`).
+        do throws(DecodeError) {
+            if try opsReader.read(UnsafeRawBufferPointer(start: pointer, count: Int(max(count, 0)))) {
+                document.apply(opsReader.ops)
+                return 0
+            }
+        } catch {
+            return Int32(error.code.rawValue)
+        }
+    }
     let message: Message
     do throws(DecodeError) {
         message = try Message(decoding: bytes(at: pointer, count: count), as: json != 0 ? .json : .binary)
@@ -40,6 +54,7 @@ public func easelDocumentReceive(_ handle: Int32, _ pointer: UnsafeRawPointer, _
     // Indices, not `for in`: iterating would copy every op.
     switch message {
     case .ops(let ops):
+        // JSON: binary `ops` merge above.
         for index in ops.indices { document.apply(ops[index].op) }
     case .welcome(let welcome):
         switch welcome.content {

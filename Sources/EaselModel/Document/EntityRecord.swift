@@ -47,6 +47,19 @@ struct EntityRecord: Hashable, Sendable {
         }
     }
 
+    /// `merge(_:stampedAt:)` of a field that holds one number, without the
+    /// field as an enum.
+    @inline(__always)
+    mutating func merge(number value: Float, into field: FieldID, stampedAt stamp: OpID) -> MergeOutcome {
+        switch field {
+        case .x: x.merge(value.canonical, stampedAt: stamp)
+        case .y: y.merge(value.canonical, stampedAt: stamp)
+        case .scale: scale.merge(value.canonical, stampedAt: stamp)
+        case .rotation: rotation.merge(value.canonical, stampedAt: stamp)
+        default: mergeWritten(field.number(value.canonical), stampedAt: stamp)
+        }
+    }
+
     private mutating func mergeWritten(_ field: Field, stampedAt stamp: OpID) -> MergeOutcome {
         written.merge(field, stampedAt: stamp, unwritten: Self.unwrittenValue(of: field.id))
     }
@@ -109,7 +122,9 @@ struct EntityRecord: Hashable, Sendable {
     var character: Register<String> { typed(.character) { if case .character(let value) = $0 { value } else { nil } } }
     var text: Register<String> { typed(.text) { if case .text(let value) = $0 { value } else { nil } } }
     var font: Register<String> { typed(.font) { if case .font(let value) = $0 { value } else { nil } } }
-    var textStyle: Register<TextStyle> { typed(.textStyle) { if case .textStyle(let value) = $0 { value } else { nil } } }
+    var textStyle: Register<TextStyle> {
+        typed(.textStyle) { if case .textStyle(let value) = $0 { value } else { nil } }
+    }
     var alignment: Register<TextAlignment> {
         typed(.alignment) { if case .alignment(let value) = $0 { value } else { nil } }
     }

@@ -44,7 +44,11 @@ extension ByteWriter {
 
 extension BinaryReader {
     mutating func field() throws(DecodeError) -> Field {
-        let tag = try byte("a field tag")
+        try field(tag: try byte("a field tag"))
+    }
+
+    /// A field whose tag was just read.
+    mutating func field(tag: UInt8) throws(DecodeError) -> Field {
         guard let id = FieldID(rawValue: tag) else {
             throw DecodeError(.unknownTag, "unknown field tag \(tag) at byte \(offset - 1)")
         }
@@ -112,15 +116,5 @@ extension BinaryReader {
             throw DecodeError(.unknownTag, "unknown \(what()) \(raw) at byte \(offset - 1)")
         }
         return value
-    }
-}
-
-extension Field {
-    /// A field whose value is one number: checked whole as it is read.
-    var isNumber: Bool {
-        switch self {
-        case .x, .y, .scale, .rotation, .weight, .size, .width, .height: true
-        default: false
-        }
     }
 }

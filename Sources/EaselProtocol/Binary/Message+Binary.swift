@@ -140,7 +140,7 @@ extension Message {
     }
 
     /// The frame's layout byte and the message's tag.
-    private static func header(_ reader: inout BinaryReader) throws(DecodeError) -> MessageType {
+    static func header(_ reader: inout BinaryReader) throws(DecodeError) -> MessageType {
         guard reader.remaining <= ProtocolLimits.messageBytes else {
             throw DecodeError(
                 .tooLarge, "the message is \(reader.remaining) bytes; at most \(ProtocolLimits.messageBytes)")

@@ -4,26 +4,37 @@ extension BinaryReader {
     /// Reads an op batch of at most `limit` ops, each checked as the model
     /// would check it (`Op.validate`).
     mutating func opBatch(limit: Int) throws(DecodeError) -> [Op] {
-        try opBatch(limit: limit, positioned: false) { _, op in op }
+        var sink = OpSink()
+        try opBatch(limit: limit, positioned: false, into: &sink)
+        return sink.ops
     }
 
     /// Positioned ops (4.4): a batch whose every op is preceded by its
     /// position's difference from the previous op's.
     mutating func positionedOps(limit: Int) throws(DecodeError) -> [PositionedOp] {
-        try opBatch(limit: limit, positioned: true) { position, op in PositionedOp(position: position, op: op) }
+        var sink = PositionedOpSink()
+        try opBatch(limit: limit, positioned: true, into: &sink)
+        return sink.ops
     }
 
     /// Positioned ops read as ops alone: the positions are checked and
     /// dropped.
     mutating func positionedOpsWithoutPositions(limit: Int) throws(DecodeError) -> [Op] {
-        try opBatch(limit: limit, positioned: true) { _, op in op }
+        var sink = OpSink()
+        try opBatch(limit: limit, positioned: true, into: &sink)
+        return sink.ops
     }
 
-    /// Builds each element as its op is read, so no op is copied from one
-    /// array into another.
-    private mutating func opBatch<Element>(
-        limit: Int, positioned: Bool, _ element: (UInt64, consuming Op) -> Element
-    ) throws(DecodeError) -> [Element] {
+    /// Positioned ops laid out for merging, into a sink's `ReceivedOps`.
+    mutating func receivedOps(limit: Int, into sink: inout ReceivedOpsSink) throws(DecodeError) {
+        try opBatch(limit: limit, positioned: true, into: &sink)
+    }
+
+    /// Hands each op to `sink` as it is read and checked, so no op is
+    /// copied from one array into another.
+    private mutating func opBatch(
+        limit: Int, positioned: Bool, into sink: inout some DecodedOpSink
+    ) throws(DecodeError) {
         let replicaCount = try count(of: "replicas", limit: limit * 2, minimumBytes: 8)
         var replicas: [ReplicaID] = []
         replicas.reserveCapacity(replicaCount)
@@ -47,8 +58,7 @@ extension BinaryReader {
 
         let opCount = try count(
             of: "ops", limit: limit, minimumBytes: OpBatch.minimumOpBytes + (positioned ? 1 : 0))
-        var ops: [Element] = []
-        ops.reserveCapacity(opCount)
+        sink.begin(entities: entities, opCount: opCount)
         var position: UInt64 = 0
         var replica = replicas.first
         var counter: UInt64 = 0
@@ -101,41 +111,56 @@ extension BinaryReader {
             transaction = opTransaction
 
             let action = if let headerAction { headerAction } else { try extendedAction(index) }
+            let op: Op
             if action == .set {
-                let entity = try reference(into: entities, "op \(index)'s entity index")
-                let field = try field()
-                let op = Op(id: id, transaction: opTransaction, action: .set(entity, field))
-                // A set of a number, the bulk of what merges: the number was
-                // read finite and the counter positive; of what `validate`
-                // asks, the transaction's bond to the op is left. Anything
-                // else, or a failure, goes the whole way for its error.
-                if field.isNumber, entity != .document, opTransaction.first.replica == id.replica,
-                    opTransaction.first.counter > 0, opTransaction.first.counter <= id.counter
-                {
-                    ops.append(element(position, consume op))
-                    continue
+                let entry = try entryIndex(into: entities, "op \(index)'s entity index")
+                let tag = try byte("a field tag")
+                if let fieldID = FieldID.holdingOneNumber(tag: tag) {
+                    let value = try float(fieldID.description)
+                    // A set of a number, the bulk of what merges: the number
+                    // was read finite and the counter is positive; of what
+                    // `validate` asks, the entity and the transaction's
+                    // bond to the op are left. Anything else goes the
+                    // whole way, for its error.
+                    let entity = entities[entry]
+                    // Counter 0 in the table is the document (checked above).
+                    if entity.creation.counter != 0, opTransaction.first.replica == id.replica,
+                        opTransaction.first.counter > 0, opTransaction.first.counter <= id.counter,
+                        let set = NumberSet(
+                            id: id, transaction: opTransaction, entry: Int32(entry), field: fieldID, value: value)
+                    {
+                        sink.numberSet(set, entity: entity, position: position)
+                        continue
+                    }
+                    op = Op(id: id, transaction: opTransaction, action: .set(entity, fieldID.number(value)))
+                } else {
+                    op = Op(id: id, transaction: opTransaction, action: .set(entities[entry], try field(tag: tag)))
                 }
-                try op.validateForWire(index: index)
-                ops.append(element(position, consume op))
-                continue
+            } else {
+                op = Op(
+                    id: id, transaction: opTransaction,
+                    action: try actionBody(action, id: id, entities: entities, replicas: replicas, index: index))
             }
-            let op = Op(
-                id: id, transaction: opTransaction,
-                action: try actionBody(action, id: id, entities: entities, replicas: replicas, index: index))
             try op.validateForWire(index: index)
-            ops.append(element(position, consume op))
+            sink.op(op, position: position)
         }
-        return ops
+    }
+
+    /// The index of an entry of a batch table; `what` is built only for an
+    /// error.
+    @inline(__always)
+    mutating func entryIndex<T>(into table: [T], _ what: @autoclosure () -> String) throws(DecodeError) -> Int {
+        let index = try varint(what())
+        guard index < UInt64(table.count) else {
+            throw DecodeError(.invalidValue, "\(what()) is \(index); the table has \(table.count) entries")
+        }
+        return Int(index)
     }
 
     /// An entry of a batch table; `what` is built only for an error.
     @inline(__always)
     mutating func reference<T>(into table: [T], _ what: @autoclosure () -> String) throws(DecodeError) -> T {
-        let index = try varint(what())
-        guard index < UInt64(table.count) else {
-            throw DecodeError(.invalidValue, "\(what()) is \(index); the table has \(table.count) entries")
-        }
-        return table[Int(index)]
+        table[try entryIndex(into: table, what())]
     }
 
     private mutating func actionBody(
@@ -163,8 +188,7 @@ extension BinaryReader {
             }
             return .create(kind, fields)
         case .set:
-            let entity = try reference(into: entities, "op \(index)'s entity index")
-            return .set(entity, try field())
+            preconditionFailure("a set is read by opBatch itself")
         case .delete:
             return .delete(try reference(into: entities, "op \(index)'s entity index"))
         case .restore:

@@ -6,7 +6,10 @@ import Foundation
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Measure Easel against its peers (build with -c release).",
-        subcommands: [BenchMerge.self, BenchText.self, BenchWasm.self, BenchInk.self, BenchReceive.self, BenchStore.self, BenchServe.self, BenchRouter.self, BenchRelay.self, BenchBlobs.self]
+        subcommands: [
+            BenchMerge.self, BenchText.self, BenchWasm.self, BenchInk.self, BenchReceive.self, BenchStore.self,
+            BenchServe.self, BenchRouter.self, BenchRelay.self, BenchBlobs.self,
+        ]
     )
 }
 
@@ -35,12 +38,19 @@ struct BenchMerge: ParsableCommand {
         var decodeAndApply: [Double] = []
         var applyOnly: [Double] = []
         var decodeOnly: [Double] = []
+        var decodeMessages: [Double] = []
+        let expected = workload.stateApplyingEachOp()
         var loro: [Double] = []
         var loroBytes = 0
         for run in 1...runs {
-            decodeAndApply.append(try workload.timeDecodeAndApply().seconds)
+            let merged = try workload.timeDecodeAndApply()
+            guard merged.hash == expected else {
+                throw ValidationError("the merged state \(merged.hash) is not the ops' state \(expected)")
+            }
+            decodeAndApply.append(merged.seconds)
             applyOnly.append(timeApplyOnly(workload))
             decodeOnly.append(try timeDecodeOnly(workload))
+            decodeMessages.append(try timeDecodeMessages(workload))
             if peer != "none" {
                 let (seconds, bytes) = try runLoro()
                 loro.append(seconds)
@@ -54,6 +64,7 @@ struct BenchMerge: ParsableCommand {
         )
         print(row("Easel decode + apply", count / median(decodeAndApply), bytes: wireBytes))
         print(row("Easel decode only", count / median(decodeOnly), bytes: nil))
+        print(row("Easel decode Message", count / median(decodeMessages), bytes: nil))
         print(row("Easel apply only", count / median(applyOnly), bytes: nil))
         if !loro.isEmpty {
             print(row("Loro import", count / median(loro), bytes: loroBytes))
@@ -61,7 +72,22 @@ struct BenchMerge: ParsableCommand {
         }
     }
 
+    /// Decoding as a merging receiver does (`OpsMessageReader`).
     private func timeDecodeOnly(_ workload: MergeWorkload) throws -> Double {
+        var decoded = 0
+        var reader = OpsMessageReader()
+        let elapsed = try ContinuousClock().measure {
+            for bytes in workload.messages {
+                guard try reader.read(bytes) else { throw ValidationError("not an ops message") }
+                decoded += reader.ops.count
+            }
+        }
+        precondition(decoded == workload.ops.count)
+        return elapsed.seconds
+    }
+
+    /// Decoding into `Message` values, the general form.
+    private func timeDecodeMessages(_ workload: MergeWorkload) throws -> Double {
         var decoded = 0
         let elapsed = try ContinuousClock().measure {
             for bytes in workload.messages {
@@ -87,7 +113,8 @@ struct BenchMerge: ParsableCommand {
 
     private func runLoro() throws -> (seconds: Double, bytes: Int) {
         let result = try runPeer(
-            ["python3", peer, "--entities", "\(entities)", "--sets", "\(sets)", "--writers", "\(writers)"], name: "Loro")
+            ["python3", peer, "--entities", "\(entities)", "--sets", "\(sets)", "--writers", "\(writers)"], name: "Loro"
+        )
         guard let seconds = result["seconds"] as? Double, let bytes = result["bytes"] as? Int else {
             throw ValidationError("the Loro peer gave no seconds and bytes: \(result)")
         }

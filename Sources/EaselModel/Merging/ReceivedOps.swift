@@ -1,0 +1,74 @@
+/// A batch of ops as a receiver merges it (`Document.apply(_:)`): sets of
+/// numbers as plain `NumberSet`s naming entities by their index in one
+/// table, so each entity is looked up once a batch and no op is copied
+/// as an enum; every other op as itself, in its place among them.
+///
+/// A decoder fills one (EaselProtocol: `Message.receivedOps(binary:)`)
+/// after checking every op, so applying it never fails halfway.
+public struct ReceivedOps: Sendable {
+    /// The entities the number sets name, by index.
+    public private(set) var entities: [EntityID]
+    @usableFromInline private(set) var numberSets: [NumberSet] = []
+    private(set) var others: [Op] = []
+    /// For each of `others`, how many number sets came before it.
+    private(set) var othersFollow: [Int32] = []
+
+    public init(entities: [EntityID], capacity: Int) {
+        self.entities = entities
+        numberSets.reserveCapacity(capacity)
+    }
+
+    public var count: Int { numberSets.count + others.count }
+
+    /// Empties the batch for the next one, whose table is `entities`,
+    /// keeping the storage: a receiver reads message after message into
+    /// the same one.
+    public mutating func removeAll(startingWith entities: [EntityID], capacity: Int) {
+        self.entities = entities
+        numberSets.removeAll(keepingCapacity: true)
+        numberSets.reserveCapacity(capacity)
+        others.removeAll(keepingCapacity: true)
+        othersFollow.removeAll(keepingCapacity: true)
+    }
+
+    /// Adds a number set after the ops already added; its entry must be in
+    /// the table (the decoder checked it).
+    @inlinable
+    public mutating func append(_ set: NumberSet) {
+        precondition(set.entry >= 0 && Int(set.entry) < entities.count, "a number set names no table entry")
+        numberSets.append(set)
+    }
+
+    /// Adds any op after those already added.
+    public mutating func append(_ op: consuming Op) {
+        othersFollow.append(Int32(numberSets.count))
+        others.append(op)
+    }
+
+    /// The ops in the order they were added, as `Op`s.
+    public var ops: [Op] {
+        var ops: [Op] = []
+        ops.reserveCapacity(count)
+        forEachInOrder(
+            numberSet: { set in ops.append(set.op(entity: entities[Int(set.entry)])) },
+            other: { ops.append($0) })
+        return ops
+    }
+
+    /// Walks the ops in the order they were added.
+    @inline(__always)
+    func forEachInOrder(numberSet: (NumberSet) -> Void, other: (Op) -> Void) {
+        var nextOther = 0
+        for index in numberSets.indices {
+            while nextOther < others.count, othersFollow[nextOther] == index {
+                other(others[nextOther])
+                nextOther += 1
+            }
+            numberSet(numberSets[index])
+        }
+        while nextOther < others.count {
+            other(others[nextOther])
+            nextOther += 1
+        }
+    }
+}
