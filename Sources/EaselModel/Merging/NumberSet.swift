@@ -25,6 +25,7 @@ public struct NumberSet: Hashable, Sendable {
     }
 
     /// The same set as an op.
+    @inlinable
     public func op(entity: EntityID) -> Op {
         Op(id: id, transaction: transaction, action: .set(entity, field.number(value)))
     }
@@ -42,7 +43,7 @@ extension FieldID {
 
     /// The field a tag names when it holds one number; nil for any other
     /// tag.
-    @inlinable
+    @inlinable @inline(__always)
     public static func holdingOneNumber(tag: UInt8) -> FieldID? {
         switch tag {
         case 1: .x
@@ -59,6 +60,7 @@ extension FieldID {
 
     /// The field holding `value`; a field that holds no number is a
     /// programming error.
+    @inlinable
     public func number(_ value: Float) -> Field {
         switch self {
         case .x: .x(value)

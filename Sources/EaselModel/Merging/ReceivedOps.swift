@@ -3,15 +3,15 @@
 /// table, so each entity is looked up once a batch and no op is copied
 /// as an enum; every other op as itself, in its place among them.
 ///
-/// A decoder fills one (EaselProtocol: `Message.receivedOps(binary:)`)
+/// A decoder fills one (EaselProtocol: `OpsMessageReader`)
 /// after checking every op, so applying it never fails halfway.
 public struct ReceivedOps: Sendable {
     /// The entities the number sets name, by index.
     public private(set) var entities: [EntityID]
     @usableFromInline private(set) var numberSets: [NumberSet] = []
-    private(set) var others: [Op] = []
+    @usableFromInline private(set) var others: [Op] = []
     /// For each of `others`, how many number sets came before it.
-    private(set) var othersFollow: [Int32] = []
+    @usableFromInline private(set) var othersFollow: [Int32] = []
 
     public init(entities: [EntityID], capacity: Int) {
         self.entities = entities
@@ -46,13 +46,29 @@ public struct ReceivedOps: Sendable {
     }
 
     /// The ops in the order they were added, as `Op`s.
-    public var ops: [Op] {
-        var ops: [Op] = []
-        ops.reserveCapacity(count)
-        forEachInOrder(
-            numberSet: { set in ops.append(set.op(entity: entities[Int(set.entry)])) },
-            other: { ops.append($0) })
-        return ops
+    public var ops: [Op] { map { op, _ in op } }
+
+    /// Each op in the order it was added, a number set made an `Op`, and
+    /// its index, transformed. Inlinable, so a decoder that wants `Op`s
+    /// builds them in a loop of its own, without a call for each.
+    @inlinable
+    public func map<T>(_ transform: (consuming Op, Int) -> T) -> [T] {
+        var result: [T] = []
+        result.reserveCapacity(count)
+        var nextOther = 0
+        for index in numberSets.indices {
+            while nextOther < others.count, othersFollow[nextOther] == index {
+                result.append(transform(others[nextOther], result.count))
+                nextOther += 1
+            }
+            let set = numberSets[index]
+            result.append(transform(set.op(entity: entities[Int(set.entry)]), result.count))
+        }
+        while nextOther < others.count {
+            result.append(transform(others[nextOther], result.count))
+            nextOther += 1
+        }
+        return result
     }
 
     /// Walks the ops in the order they were added.

@@ -54,14 +54,9 @@ extension BinaryReader {
         }
         // Autoclosures below: the field's name is built only for an error.
         switch id {
-        case .x: return .x(try float(id.description))
-        case .y: return .y(try float(id.description))
-        case .scale: return .scale(try float(id.description))
-        case .rotation: return .rotation(try float(id.description))
-        case .weight: return .weight(try float(id.description))
-        case .size: return .size(try float(id.description))
-        case .width: return .width(try float(id.description))
-        case .height: return .height(try float(id.description))
+        // One read for every number: eight inlined reads made this the
+        // WebAssembly module's second largest function.
+        case .x, .y, .scale, .rotation, .weight, .size, .width, .height: return id.number(try float(id.description))
         case .zKey:
             let string = try string(id.description, limit: ModelLimits.zKeyBytes, limitCode: .invalidValue)
             do {

@@ -4,25 +4,27 @@ extension BinaryReader {
     /// Reads an op batch of at most `limit` ops, each checked as the model
     /// would check it (`Op.validate`).
     mutating func opBatch(limit: Int) throws(DecodeError) -> [Op] {
-        var sink = OpSink()
+        var sink = ReceivedOpsSink(received: ReceivedOps(entities: [], capacity: 0))
         try opBatch(limit: limit, positioned: false, into: &sink)
-        return sink.ops
+        return sink.received.ops
     }
 
     /// Positioned ops (4.4): a batch whose every op is preceded by its
-    /// position's difference from the previous op's.
+    /// position's difference from the previous op's. Read as a merging
+    /// receiver reads them, then made ops: one loop, compiled once.
     mutating func positionedOps(limit: Int) throws(DecodeError) -> [PositionedOp] {
-        var sink = PositionedOpSink()
+        var sink = ReceivedOpsSink(received: ReceivedOps(entities: [], capacity: 0), positions: [])
         try opBatch(limit: limit, positioned: true, into: &sink)
-        return sink.ops
+        let positions = sink.positions ?? []
+        return sink.received.map { op, index in PositionedOp(position: positions[index], op: op) }
     }
 
     /// Positioned ops read as ops alone: the positions are checked and
     /// dropped.
     mutating func positionedOpsWithoutPositions(limit: Int) throws(DecodeError) -> [Op] {
-        var sink = OpSink()
+        var sink = ReceivedOpsSink(received: ReceivedOps(entities: [], capacity: 0))
         try opBatch(limit: limit, positioned: true, into: &sink)
-        return sink.ops
+        return sink.received.ops
     }
 
     /// Positioned ops laid out for merging, into a sink's `ReceivedOps`.
@@ -33,7 +35,7 @@ extension BinaryReader {
     /// Hands each op to `sink` as it is read and checked, so no op is
     /// copied from one array into another.
     private mutating func opBatch(
-        limit: Int, positioned: Bool, into sink: inout some DecodedOpSink
+        limit: Int, positioned: Bool, into sink: inout ReceivedOpsSink
     ) throws(DecodeError) {
         let replicaCount = try count(of: "replicas", limit: limit * 2, minimumBytes: 8)
         var replicas: [ReplicaID] = []
@@ -129,7 +131,7 @@ extension BinaryReader {
                         let set = NumberSet(
                             id: id, transaction: opTransaction, entry: Int32(entry), field: fieldID, value: value)
                     {
-                        sink.numberSet(set, entity: entity, position: position)
+                        sink.numberSet(set, position: position)
                         continue
                     }
                     op = Op(id: id, transaction: opTransaction, action: .set(entity, fieldID.number(value)))

@@ -36,7 +36,7 @@ struct BenchWasm: ParsableCommand {
         var browser: [Double] = []
         var expected = ""
         for run in 1...runs {
-            let (seconds, hash) = try workload.timeDecodeAndApply()
+            let (seconds, hash) = try workload.timeDecodeAndApply(passes: 5)
             native.append(seconds)
             expected = hash.hex
             wasm.append(try timed(["node", script, file.path, module], "the module under Node", expecting: expected))
@@ -64,11 +64,14 @@ struct BenchWasm: ParsableCommand {
     /// messages, each after its length.
     static func workloadFile(_ workload: MergeWorkload) -> [UInt8] {
         let base = Message.ops(
-            workload.base.snapshotOps.enumerated().map { PositionedOp(position: UInt64($0.offset + 1), op: $0.element) })
+            workload.base.snapshotOps.enumerated().map { PositionedOp(position: UInt64($0.offset + 1), op: $0.element) }
+        )
         var bytes: [UInt8] = []
         for message in [base.binaryEncoded()] + workload.messages {
             let length = UInt32(message.count)
-            for shift in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8(truncatingIfNeeded: length >> UInt32(shift))) }
+            for shift in stride(from: 0, to: 32, by: 8) {
+                bytes.append(UInt8(truncatingIfNeeded: length >> UInt32(shift)))
+            }
             bytes += message
         }
         return bytes
