@@ -70,21 +70,4 @@ public struct ReceivedOps: Sendable {
         }
         return result
     }
-
-    /// Walks the ops in the order they were added.
-    @inline(__always)
-    func forEachInOrder(numberSet: (NumberSet) -> Void, other: (Op) -> Void) {
-        var nextOther = 0
-        for index in numberSets.indices {
-            while nextOther < others.count, othersFollow[nextOther] == index {
-                other(others[nextOther])
-                nextOther += 1
-            }
-            numberSet(numberSets[index])
-        }
-        while nextOther < others.count {
-            other(others[nextOther])
-            nextOther += 1
-        }
-    }
 }

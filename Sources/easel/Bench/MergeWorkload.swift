@@ -66,9 +66,8 @@ extension MergeWorkload {
     /// WebAssembly side times itself (`easel bench wasm`), so both are
     /// timed in their steady state.
     func timeDecodeAndApply(passes: Int) throws -> (seconds: Double, hash: StateHash) {
-        _ = try timeDecodeAndApply()
+        var hash = try timeDecodeAndApply().hash
         var timings: [Double] = []
-        var hash = base.stateHash
         for _ in 0..<passes {
             let pass = try timeDecodeAndApply()
             timings.append(pass.seconds)
