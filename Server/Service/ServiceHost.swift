@@ -24,6 +24,8 @@ final class ServiceHost: @unchecked Sendable {
     /// Whether the last storage answer was a failure, so the first success
     /// after one is logged as a recovery. Storage answers on its own thread.
     let storageHealth = StorageHealth()
+    /// Appends slower than this from handoff to commit are logged.
+    let slowCommits = SlowCommits(threshold: .milliseconds(250))
     /// The web canvas's files; nil when the server runs without a page.
     let site: WebSite?
     /// Where queued messages are framed for one write; lws is told it may

@@ -143,6 +143,7 @@ public final class OpStore {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """)
             var expected = first.position
+            var payload = ByteWriter(capacity: 64)
             for stored in ops {
                 guard stored.position == expected, stored.position <= Self.largest,
                     stored.op.id.counter <= Self.largest
@@ -162,7 +163,8 @@ public final class OpStore {
                 try insert.bind(5, stored.author)
                 try insert.bind(6, stored.receivedAt)
                 try insert.bind(7, Self.opFormat)
-                try insert.bind(8, OpBatchCoding.encode([stored.op]))
+                OpBatchCoding.encode(stored.op, into: &payload)
+                try insert.bind(8, payload.bytes)
                 do throws(StoreError) {
                     try insert.step()
                 } catch {

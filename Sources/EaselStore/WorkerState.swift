@@ -113,21 +113,21 @@ private struct Turns: ~Copyable {
                     usleep(2_000)
                 }
             ) { () throws(StoreError) -> [Result<Void, StoreError>] in
-                var results: [Result<Void, StoreError>] = []
-                results.reserveCapacity(appends.count)
-                for job in appends {
-                    let result = Result { () throws(StoreError) in
-                        if job.document == faults.failAppendsTo {
-                            throw StoreError(
-                                .sqlite(code: 10), "injected fault: appends to this document fail",
-                                document: job.document, sql: "INSERT INTO ops …")
-                        }
-                        try store.savepoint { () throws(StoreError) in try store.append(job.ops, to: job.document) }
+                var results = [Result<Void, StoreError>](repeating: .success(()), count: appends.count)
+                for indices in Self.byDocument(appends) {
+                    // A document's appends follow each other: one savepoint,
+                    // one head lookup and one prepared insert for all of them.
+                    // Only if that fails does each get its own savepoint, so
+                    // a bad append fails alone, as it would have alone.
+                    if indices.count > 1,
+                        case .success = try attempt(
+                            indices.flatMap { appends[$0].ops }, to: appends[indices[0]].document)
+                    {
+                        continue
                     }
-                    // An I/O error rolls back the whole transaction, not just
-                    // the savepoint: then every append in it has failed.
-                    if case .failure(let error) = result, !store.database.isInTransaction { throw error }
-                    results.append(result)
+                    for index in indices {
+                        results[index] = try attempt(appends[index].ops, to: appends[index].document)
+                    }
                 }
                 return results
             }
@@ -148,6 +148,39 @@ private struct Turns: ~Copyable {
         metrics.record(committedOps: committedOps, failedAppends: failedAppends)
         if !faults.acknowledgeBeforeCommit { callBack(appends, results) }
         snapshotWhereDue()
+    }
+
+    /// Appends ops to a document in a savepoint of the open transaction,
+    /// and says how that went. An I/O error rolls back the whole
+    /// transaction, not just the savepoint: then every append in it has
+    /// failed, and this throws.
+    private func attempt(_ ops: [StoredOp], to document: String) throws(StoreError) -> Result<Void, StoreError> {
+        let result = Result { () throws(StoreError) in
+            if document == faults.failAppendsTo {
+                throw StoreError(
+                    .sqlite(code: 10), "injected fault: appends to this document fail", document: document,
+                    sql: "INSERT INTO ops …")
+            }
+            try store.savepoint { () throws(StoreError) in try store.append(ops, to: document) }
+        }
+        if case .failure(let error) = result, !store.database.isInTransaction { throw error }
+        return result
+    }
+
+    /// The indices of the appends to each document, in order, documents
+    /// in the order they first came.
+    private static func byDocument(_ appends: [AppendJob]) -> [[Int]] {
+        var slots: [String: Int] = [:]
+        var groups: [[Int]] = []
+        for (index, job) in appends.enumerated() {
+            if let slot = slots[job.document] {
+                groups[slot].append(index)
+            } else {
+                slots[job.document] = groups.count
+                groups.append([index])
+            }
+        }
+        return groups
     }
 
     private func callBack(_ appends: [AppendJob], _ results: [Result<Void, StoreError>]) {

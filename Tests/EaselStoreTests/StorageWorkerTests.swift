@@ -80,6 +80,66 @@ struct StorageWorkerTests {
         #expect(try store.head(of: "bad") == 0)
     }
 
+    /// A document's appends in one commit share a savepoint; a bad one
+    /// among them must still fail alone, the appends before it committed.
+    @Test func aBadAppendAmongADocumentsAppendsInOneCommitFailsAloneAndThoseBeforeItCommit() throws {
+        let worker = try StorageWorker(path: file.path)
+        defer { worker.shutdown() }
+        makeDocuments(["board", "other"], in: worker)
+        let history = StoreHistory(seed: 11, length: 30).positioned()
+        // 1-10 and 11-20 follow each other; the third repeats 15-20, a gap
+        // after 20; the fourth, 21-30, follows 20 and commits.
+        let appends = [Array(history[0..<10]), Array(history[10..<20]), Array(history[14..<20]), Array(history[20...])]
+        let release = holdWorker(worker)
+        let results = Locked([Int: Bool]())
+        let group = DispatchGroup()
+        for (index, ops) in appends.enumerated() {
+            group.enter()
+            worker.append(ops, to: "board") { result in
+                results.withLock { $0[index] = (try? result.get()) != nil }
+                group.leave()
+            }
+        }
+        group.enter()
+        worker.append(Array(history[0..<5]), to: "other") { result in
+            results.withLock { $0[4] = (try? result.get()) != nil }
+            group.leave()
+        }
+        let before = worker.metrics.transactions
+        release.signal()
+        group.wait()
+        #expect(worker.metrics.transactions - before == 1)
+        #expect(results.value == [0: true, 1: true, 2: false, 3: true, 4: true])
+        let store = try OpStore(path: file.path)
+        #expect(try store.head(of: "board") == 30)
+        #expect(try store.ops(of: "board", after: 0).map(\.position) == Array(1...30))
+        #expect(try store.head(of: "other") == 5)
+    }
+
+    /// Many appends to one document in one commit, as one busy room makes
+    /// them: every op stored once, in order, each callback told so.
+    @Test func aDocumentsManyAppendsInOneCommitAreAllStoredInOrder() throws {
+        let worker = try StorageWorker(path: file.path)
+        defer { worker.shutdown() }
+        makeDocuments(["board"], in: worker)
+        let history = StoreHistory(seed: 12, length: 200).positioned()
+        let release = holdWorker(worker)
+        let succeeded = Locked(0)
+        let group = DispatchGroup()
+        for start in stride(from: 0, to: 200, by: 1) {
+            group.enter()
+            worker.append([history[start]], to: "board") { result in
+                if (try? result.get()) != nil { succeeded.withLock { $0 += 1 } }
+                group.leave()
+            }
+        }
+        release.signal()
+        group.wait()
+        #expect(succeeded.value == 200)
+        let store = try OpStore(path: file.path)
+        #expect(try store.ops(of: "board", after: 0) == history)
+    }
+
     /// A second connection sees the ops when the callback runs: the
     /// acknowledgement follows the commit.
     @Test(arguments: [false, true])

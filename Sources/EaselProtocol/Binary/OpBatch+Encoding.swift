@@ -3,7 +3,7 @@ import EaselModel
 extension ByteWriter {
     /// Writes `ops` as an op batch. Cost: O(ops + fields + samples), with
     /// the two tables as the only allocations besides the output.
-    mutating func opBatch(_ ops: [Op]) {
+    mutating func opBatch(_ ops: some Collection<Op>) {
         opBatch(ops, positions: [UInt64]?.none)
     }
 
@@ -160,16 +160,33 @@ struct BatchTables {
         case .set(let entity, _), .delete(let entity), .restore(let entity), .append(let entity, _, _),
             .insertText(let entity, _), .deleteText(let entity, _), .textSnapshot(let entity, _):
             registerCharacters(of: op.action)
-            if let known = entityIndex[entity] {
+            if let known = knownIndex(of: entity) {
                 opEntities.append(known)
             } else {
                 let index = Int32(entities.count)
-                entityIndex[entity] = index
+                if entities.count >= Self.entitiesScanned {
+                    if entityIndex.isEmpty {
+                        for (index, entity) in entities.enumerated() { entityIndex[entity] = Int32(index) }
+                    }
+                    entityIndex[entity] = index
+                }
                 entities.append(entity)
                 entityReplicas.append(self.index(of: entity.author))
                 opEntities.append(index)
             }
         }
+    }
+
+    /// Entities a table holds before it indexes them: most batches are a
+    /// push of a few ops on one or two entities, where building a
+    /// dictionary costs more than scanning.
+    private static let entitiesScanned = 8
+
+    private func knownIndex(of entity: EntityID) -> Int32? {
+        if entities.count <= Self.entitiesScanned {
+            return entities.firstIndex(of: entity).map { Int32($0) }
+        }
+        return entityIndex[entity]
     }
 
     /// The replicas of the characters a text op names go in the table too.

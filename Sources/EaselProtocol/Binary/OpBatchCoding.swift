@@ -10,6 +10,13 @@ public enum OpBatchCoding {
         return writer.bytes
     }
 
+    /// One op as a batch of one, in place of what `writer` held: a writer
+    /// reused op after op allocates nothing for its bytes.
+    public static func encode(_ op: Op, into writer: inout ByteWriter) {
+        writer.removeAll()
+        writer.opBatch(CollectionOfOne(op))
+    }
+
     /// Decodes a whole batch of at most `limit` ops; nothing may trail it.
     public static func decode(_ bytes: [UInt8], limit: Int = .max / 4) throws(DecodeError) -> [Op] {
         let result = bytes.withUnsafeBytes { buffer in
