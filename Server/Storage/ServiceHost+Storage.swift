@@ -7,7 +7,8 @@ import Foundation
 extension ServiceHost {
     func store(_ output: ServerOutput) {
         let started = ContinuousClock.now
-        _ = storage.perform(output) { [inbox, metrics, logger = log.logger, storageHealth, slowCommits, weak self] completion in
+        _ = storage.perform(output) {
+            [inbox, metrics, logger = log.logger, storageHealth, slowCommits, weak self] completion in
             var completion = completion
             if case .stored(_, .success, let ops) = completion {
                 let took = ContinuousClock.now - started

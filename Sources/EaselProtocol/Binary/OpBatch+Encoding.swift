@@ -77,7 +77,8 @@ extension ByteWriter {
             appendSamples(samples)
         case .insertText(_, let insertion):
             varint(index)
-            let typesOn = op.id.counter > 1 && insertion.originLeft == OpID(counter: op.id.counter - 1, replica: op.id.replica)
+            let typesOn =
+                op.id.counter > 1 && insertion.originLeft == OpID(counter: op.id.counter - 1, replica: op.id.replica)
             var flags: UInt8 = typesOn ? OpBatch.typesOn : 0
             if insertion.originLeft != nil { flags |= OpBatch.hasOriginLeft }
             if insertion.originRight != nil { flags |= OpBatch.hasOriginRight }
