@@ -21,6 +21,13 @@ final class LiveConnection {
     var role: ConnectionIdentity.Role?
     /// The close frame is out; the connection waits for the peer's.
     private(set) var closeSent = false
+    /// Waiting to be written at the end of the loop's turn (`Fanout`).
+    var flushQueued = false
+    /// A write failed outside its writable callback, where lws cannot
+    /// close it: its next writable callback does.
+    var writeFailed = false
+    /// lws has closed it: its `wsi` is no more.
+    var isGone = false
 
     init(id: ConnectionID, wsi: OpaquePointer, encoding: WireEncoding, messageBytes: Int) {
         self.id = id
@@ -57,11 +64,14 @@ extension LiveConnection {
     ///
     /// No write is bigger than the batch: lws keeps what the socket did not
     /// take of a write, so a bigger one would leave a reader that stalls
-    /// holding that much of the server's memory.
+    /// holding that much of the server's memory. Writing stops while lws
+    /// holds such a rest (it asks for the writable callback itself then);
+    /// asking the socket first (`lws_send_pipe_choked`, a `poll` each
+    /// write) bounded nothing more and cost a system call a write.
     func flush(through batch: FrameBatch) -> Int32 {
         let text = encoding == .json
         while let next = outgoing.next() {
-            guard lws_send_pipe_choked(wsi) == 0 else {
+            guard lws_partial_buffered(wsi) == 0 else {
                 wantsToWrite()
                 return 0
             }

@@ -119,6 +119,7 @@ final class ServiceHost: @unchecked Sendable {
             let adopting = arriving
             arriving = []
             for socket in adopting { lws.adopt(socket) }
+            fanout.flushQueued(through: batch)
         }
         frontDoor.stop()
         for case .adopt(let socket) in inbox.drain().items { close(socket) }
