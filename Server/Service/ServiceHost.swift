@@ -56,6 +56,7 @@ final class ServiceHost: @unchecked Sendable {
     var connections: [ConnectionID: LiveConnection] { fanout.connections }
     private var nextConnection: UInt64 = 1
     private var lastTick = Timestamp(milliseconds: 0)
+    private var spareOutputs: [ServerOutput] = []
     private var memoryReturn = MemoryReturn()
     var shutdown = Shutdown()
     /// Set for a node of several: told when a stop begins, so other nodes
@@ -263,7 +264,16 @@ final class ServiceHost: @unchecked Sendable {
                 break
             }
         }
-        for output in server.takeOutputs() {
+        // The buffer goes back to `spareOutputs` after: one allocation for
+        // the life of the server, not one a callback.
+        var outputs: [ServerOutput] = []
+        swap(&outputs, &spareOutputs)
+        defer {
+            outputs.removeAll(keepingCapacity: true)
+            swap(&outputs, &spareOutputs)
+        }
+        server.takeOutputs(into: &outputs)
+        for output in outputs {
             switch output {
             case .send(let message, let recipients):
                 send(message, to: recipients)

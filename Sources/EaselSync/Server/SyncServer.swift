@@ -382,15 +382,28 @@ public final class SyncServer {
     /// delivered here, one coalesced message per connection and room.
     /// What happened since the last call, for the host's log.
     public func takeEvents() -> [ServerEvent] {
-        defer { events.removeAll(keepingCapacity: true) }
-        return events
+        // Emptying an array the caller now shares would allocate a fresh
+        // one, after every callback of the host's loop, mostly for nothing.
+        guard !events.isEmpty else { return [] }
+        var taken: [ServerEvent] = []
+        swap(&taken, &events)
+        return taken
     }
 
     public func takeOutputs() -> [ServerOutput] {
+        var taken: [ServerOutput] = []
+        takeOutputs(into: &taken)
+        return taken
+    }
+
+    /// What to carry out, in place of what `buffer` held: a host that
+    /// hands back the same buffer every turn allocates none.
+    public func takeOutputs(into buffer: inout [ServerOutput]) {
         for room in roomsToFlush { room.flush(into: &io) }
         roomsToFlush.removeAll(keepingCapacity: true)
-        defer { io.outputs.removeAll(keepingCapacity: true) }
-        return io.outputs
+        buffer.removeAll(keepingCapacity: true)
+        guard !io.outputs.isEmpty else { return }
+        swap(&buffer, &io.outputs)
     }
 
     // MARK: Rooms
