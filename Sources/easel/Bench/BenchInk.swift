@@ -37,7 +37,8 @@ struct BenchInk: ParsableCommand {
             let start = DispatchTime.now().uptimeNanoseconds
             var pieces = 0
             for stroke in workload {
-                pieces += InkOutline(InkLine(samples: stroke.samples, tool: stroke.tool, weight: 4), weight: 4).pieces.count
+                pieces +=
+                    InkOutline(InkLine(samples: stroke.samples, tool: stroke.tool, weight: 4), weight: 4).pieces.count
             }
             native.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
             precondition(pieces > 0)
@@ -72,7 +73,8 @@ struct BenchInk: ParsableCommand {
             Entity(
                 preview: EntityID(OpID(counter: 1, replica: ReplicaID(rawValue: 0x1C))), transform: Transform(),
                 style: Style(color: .black, weight: 4),
-                content: .stroke(StrokeContent(tool: stroke.tool, endCap: .round, samples: Array(stroke.samples.prefix(count)))))
+                content: .stroke(
+                    StrokeContent(tool: stroke.tool, endCap: .round, samples: Array(stroke.samples.prefix(count)))))
         }
         /// Seconds per sample drawing `strokes` again at every sample from
         /// sample `from` on, grown and whole.
@@ -92,7 +94,8 @@ struct BenchInk: ParsableCommand {
                     }
                     let start = DispatchTime.now().uptimeNanoseconds
                     for count in (max(from, 1) + 1)..<(stroke.samples.count + 1) {
-                        bytes += renderer.fragment(of: entity(stroke, count), layers: .none, growing: &growing).utf8.count
+                        bytes +=
+                            renderer.fragment(of: entity(stroke, count), layers: .none, growing: &growing).utf8.count
                     }
                     spent += DispatchTime.now().uptimeNanoseconds - start
                 }
@@ -159,7 +162,9 @@ struct BenchInk: ParsableCommand {
                 let t = Double(step) / 120
                 switch kind {
                 case 0: return Point(x: Float(300 * t), y: Float(40 * sin(2 * .pi * 2 * t)))
-                case 1: return Point(x: Float(300 * t), y: step % 20 < 10 ? Float(step % 10) * 6 : Float(10 - step % 10) * 6)
+                case 1:
+                    return Point(
+                        x: Float(300 * t), y: step % 20 < 10 ? Float(step % 10) * 6 : Float(10 - step % 10) * 6)
                 default:
                     return Point(x: Float(250 * t - 20 * sin(2 * .pi * 4 * t)), y: Float(20 * cos(2 * .pi * 4 * t)))
                 }
@@ -192,7 +197,8 @@ struct BenchInk: ParsableCommand {
         var editor = Editor(replica: ReplicaID(rawValue: 0x1C))
         for (index, stroke) in strokes.enumerated() {
             let origin = Point(x: Float(index % 20) * 320, y: Float(index / 20) * 120)
-            _ = try? editor.perform(.setDrawing(DrawingSettings(tool: stroke.tool, weight: stroke.tool.ink.defaultWeight)))
+            _ = try? editor.perform(
+                .setDrawing(DrawingSettings(tool: stroke.tool, weight: stroke.tool.ink.defaultWeight)))
             guard let first = stroke.samples.first else { continue }
             let points = stroke.samples.map {
                 DrawPoint(location: Point(x: origin.x + $0.x, y: origin.y + $0.y), time: $0.time, force: $0.force)

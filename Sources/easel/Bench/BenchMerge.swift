@@ -8,7 +8,7 @@ struct Bench: ParsableCommand {
         abstract: "Measure Easel against its peers (build with -c release).",
         subcommands: [
             BenchMerge.self, BenchText.self, BenchWasm.self, BenchInk.self, BenchReceive.self, BenchStore.self,
-            BenchServe.self, BenchRouter.self, BenchRelay.self, BenchBlobs.self,
+            BenchServe.self, BenchRouter.self, BenchRelay.self, BenchBlobs.self, BenchAll.self,
         ]
     )
 }
@@ -31,45 +31,81 @@ struct BenchMerge: ParsableCommand {
     @Option(help: "Runs of each side; medians are reported.") var runs = 5
     @Option(help: "The Loro script, or 'none' to measure Easel alone.")
     var peer = "Benchmarks/peers/loro_merge.py"
+    @Option(help: "The Python that runs it (one with loro installed).") var python = "python3"
 
-    func run() throws {
-        let workload = try MergeWorkload(entities: entities, sets: sets, writers: writers, seed: 1)
-        let wireBytes = workload.messages.reduce(0) { $0 + $1.count }
+    /// Every run's seconds, each side's.
+    struct Measured {
+        var sets: Int
+        var wireBytes: Int
         var decodeAndApply: [Double] = []
         var applyOnly: [Double] = []
         var decodeOnly: [Double] = []
         var decodeMessages: [Double] = []
-        let expected = workload.stateApplyingEachOp()
         var loro: [Double] = []
         var loroBytes = 0
+
+        var rows: [BenchRow] {
+            let count = Double(sets)
+            func rates(_ seconds: [Double]) -> [Double] { seconds.map { count / $0 / 1e6 } }
+            let loroRates = rates(loro)
+            return [
+                BenchRow(
+                    workload: "W1 merge", metric: "decode + apply", unit: "M sets/s", easel: rates(decodeAndApply),
+                    peer: loro.isEmpty ? nil : "Loro", peerValues: loroRates, higherIsBetter: true),
+                BenchRow(
+                    workload: "W1 merge", metric: "bytes an op on the wire", unit: "bytes",
+                    easel: [Double(wireBytes) / count], peer: loro.isEmpty ? nil : "Loro",
+                    peerValues: loro.isEmpty ? [] : [Double(loroBytes) / count], higherIsBetter: false),
+                BenchRow(
+                    workload: "W1 merge", metric: "decode only", unit: "M sets/s", easel: rates(decodeOnly),
+                    higherIsBetter: true),
+                BenchRow(
+                    workload: "W1 merge", metric: "apply only", unit: "M sets/s", easel: rates(applyOnly),
+                    higherIsBetter: true),
+            ]
+        }
+    }
+
+    func run() throws {
+        let measured = try measure()
+        let count = Double(measured.sets)
+        print("merge, \(measured.sets) property sets on \(entities) entities by \(writers) writers, median of \(runs):")
+        print(row("Easel decode + apply", count / median(measured.decodeAndApply), bytes: measured.wireBytes))
+        print(row("Easel decode only", count / median(measured.decodeOnly), bytes: nil))
+        print(row("Easel decode Message", count / median(measured.decodeMessages), bytes: nil))
+        print(row("Easel apply only", count / median(measured.applyOnly), bytes: nil))
+        if !measured.loro.isEmpty {
+            print(row("Loro import", count / median(measured.loro), bytes: measured.loroBytes))
+            print(
+                String(
+                    format: "ratio Easel (decode + apply) / Loro: %.1fx",
+                    median(measured.loro) / median(measured.decodeAndApply)))
+        }
+    }
+
+    /// Runs both sides `runs` times, checking that every merge reached the
+    /// state applying each op one by one reaches.
+    func measure() throws -> Measured {
+        let workload = try MergeWorkload(entities: entities, sets: sets, writers: writers, seed: 1)
+        var measured = Measured(sets: workload.ops.count, wireBytes: workload.messages.reduce(0) { $0 + $1.count })
+        let expected = workload.stateApplyingEachOp()
         for run in 1...runs {
             let merged = try workload.timeDecodeAndApply()
             guard merged.hash == expected else {
                 throw ValidationError("the merged state \(merged.hash) is not the ops' state \(expected)")
             }
-            decodeAndApply.append(merged.seconds)
-            applyOnly.append(timeApplyOnly(workload))
-            decodeOnly.append(try timeDecodeOnly(workload))
-            decodeMessages.append(try timeDecodeMessages(workload))
+            measured.decodeAndApply.append(merged.seconds)
+            measured.applyOnly.append(timeApplyOnly(workload))
+            measured.decodeOnly.append(try timeDecodeOnly(workload))
+            measured.decodeMessages.append(try timeDecodeMessages(workload))
             if peer != "none" {
                 let (seconds, bytes) = try runLoro()
-                loro.append(seconds)
-                loroBytes = bytes
+                measured.loro.append(seconds)
+                measured.loroBytes = bytes
             }
             print("run \(run)/\(runs) done")
         }
-        let count = Double(workload.ops.count)
-        print(
-            "merge, \(workload.ops.count) property sets on \(entities) entities by \(writers) writers, median of \(runs):"
-        )
-        print(row("Easel decode + apply", count / median(decodeAndApply), bytes: wireBytes))
-        print(row("Easel decode only", count / median(decodeOnly), bytes: nil))
-        print(row("Easel decode Message", count / median(decodeMessages), bytes: nil))
-        print(row("Easel apply only", count / median(applyOnly), bytes: nil))
-        if !loro.isEmpty {
-            print(row("Loro import", count / median(loro), bytes: loroBytes))
-            print(String(format: "ratio Easel (decode + apply) / Loro: %.1fx", median(loro) / median(decodeAndApply)))
-        }
+        return measured
     }
 
     /// Decoding as a merging receiver does (`OpsMessageReader`).
@@ -113,7 +149,7 @@ struct BenchMerge: ParsableCommand {
 
     private func runLoro() throws -> (seconds: Double, bytes: Int) {
         let result = try runPeer(
-            ["python3", peer, "--entities", "\(entities)", "--sets", "\(sets)", "--writers", "\(writers)"], name: "Loro"
+            [python, peer, "--entities", "\(entities)", "--sets", "\(sets)", "--writers", "\(writers)"], name: "Loro"
         )
         guard let seconds = result["seconds"] as? Double, let bytes = result["bytes"] as? Int else {
             throw ValidationError("the Loro peer gave no seconds and bytes: \(result)")

@@ -11,7 +11,8 @@ import EaselSync
 struct BenchReceive: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "receive",
-        abstract: "Receive a canvas workload through the client engine; compare with raw Document.apply in the same run."
+        abstract:
+            "Receive a canvas workload through the client engine; compare with raw Document.apply in the same run."
     )
 
     @Option(help: "Entities on the canvas.") var entities = 1000
@@ -20,6 +21,12 @@ struct BenchReceive: ParsableCommand {
     @Option(help: "Runs of each side; medians are reported.") var runs = 5
 
     func run() throws {
+        _ = try measure()
+    }
+
+    /// The measurements, printed as they come; their rows for `easel bench
+    /// all`.
+    func measure() throws -> [BenchRow] {
         let workload = try MergeWorkload(entities: entities, sets: sets, writers: writers, seed: 1)
         var raw: [Double] = []
         var decodeAndApply: [Double] = []
@@ -41,12 +48,19 @@ struct BenchReceive: ParsableCommand {
         let count = Double(workload.ops.count)
         print("receiving \(workload.ops.count) property sets on \(entities) entities, median of \(runs):")
         print(String(format: "  raw Document.apply (decoded ops)   %6.2f M sets/s", count / median(raw) / 1e6))
-        print(String(format: "  decode + apply (bench merge)       %6.2f M sets/s", count / median(decodeAndApply) / 1e6))
+        print(
+            String(format: "  decode + apply (bench merge)       %6.2f M sets/s", count / median(decodeAndApply) / 1e6))
         print(String(format: "  client receive (decode + engine)   %6.2f M sets/s", count / median(received) / 1e6))
         print(
             String(
                 format: "ratio receive / raw apply: %.2fx; receive / decode + apply: %.2fx (all reached state %@)",
                 median(raw) / median(received), median(decodeAndApply) / median(received), expected.hex))
+        return [
+            BenchRow(
+                workload: "receive path", metric: "client receive", unit: "M sets/s",
+                easel: received.map { count / $0 / 1e6 }, peer: "raw apply", peerValues: raw.map { count / $0 / 1e6 },
+                higherIsBetter: true)
+        ]
     }
 
     private func timeRawApply(_ workload: MergeWorkload) -> (Double, StateHash) {

@@ -32,6 +32,13 @@ struct BenchStore: ParsableCommand {
             try runPostgres(sizes: batches.split(separator: ",").compactMap { Int($0) })
             return
         }
+        _ = try measure()
+    }
+
+    /// The SQLite measurements, printed as they come; their rows for
+    /// `easel bench all`.
+    func measure() throws -> [BenchRow] {
+        var rows: [BenchRow] = []
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("easel-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -50,6 +57,11 @@ struct BenchStore: ParsableCommand {
                     let rawPath = folder.appendingPathComponent("raw-\(durability)-\(batch)-\(run).db").path
                     raw.append(try Self.rawInserts(path: rawPath, durability: durability, batch: batch, total: total))
                 }
+                rows.append(
+                    BenchRow(
+                        workload: "S2 durable appends", metric: "\(durability.rawValue), batch \(batch)",
+                        unit: "k ops/s", easel: easel.map { $0 / 1e3 }, peer: "sqlite3 shell",
+                        peerValues: raw.map { $0 / 1e3 }, higherIsBetter: true))
                 let (e, r) = (median(easel), median(raw))
                 print(
                     String(
@@ -70,6 +82,12 @@ struct BenchStore: ParsableCommand {
                 format:
                     "load of a %d-op document, fresh connection: %.0f ms replaying the log, %.0f ms from a snapshot (%d ops of state)",
                 loadOps, median(withoutSnapshot) * 1000, median(withSnapshot) * 1000, stateOps))
+        rows.append(
+            BenchRow(
+                workload: "S2 load", metric: "\(loadOps) ops, from a snapshot", unit: "ms",
+                easel: withSnapshot.map { $0 * 1000 }, peer: "replaying the log",
+                peerValues: withoutSnapshot.map { $0 * 1000 }, higherIsBetter: false))
+        return rows
     }
 
     /// Ops a second through the storage worker, each batch acknowledged

@@ -23,7 +23,8 @@ struct BenchText: ParsableCommand {
     @Option(
         help: ArgumentHelp(
             "How many times each short merge (ops together, the outbox's, a snapshot, the peers' imports) is timed in a run.",
-            discussion: "A merge of a few milliseconds is easily caught by a busy neighbour: several a run keep the median steady."
+            discussion:
+                "A merge of a few milliseconds is easily caught by a busy neighbour: several a run keep the median steady."
         ))
     var merges = 5
     @Option(help: "Peers to run beside Easel (loro, yrs), or 'none'.") var peers = "loro,yrs"
@@ -38,9 +39,11 @@ struct BenchText: ParsableCommand {
             visibility: .hidden))
     var profileDocumentMerges = 0
     @Option(
-        help: ArgumentHelp("Replay the trace this many times, print the median, and stop, for a profiler.", visibility: .hidden))
+        help: ArgumentHelp(
+            "Replay the trace this many times, print the median, and stop, for a profiler.", visibility: .hidden))
     var profileReplays = 0
-    @Option(help: ArgumentHelp("Load the trace's snapshot this many times and stop, for a profiler.", visibility: .hidden))
+    @Option(
+        help: ArgumentHelp("Load the trace's snapshot this many times and stop, for a profiler.", visibility: .hidden))
     var profileSnapshotLoads = 0
     @Option(
         help: ArgumentHelp(
@@ -79,7 +82,9 @@ struct BenchText: ParsableCommand {
             return
         }
         if profileSnapshotLoads > 0 {
-            for _ in 0..<profileSnapshotLoads { try check(try TextSequence(snapshot: snapshot), against: trace, "the snapshot") }
+            for _ in 0..<profileSnapshotLoads {
+                try check(try TextSequence(snapshot: snapshot), against: trace, "the snapshot")
+            }
             return
         }
         if profileMerges > 0 {
@@ -102,7 +107,9 @@ struct BenchText: ParsableCommand {
             if var last = outbox.last, last.join(op) { outbox[outbox.count - 1] = last } else { outbox.append(op) }
         }
         let outboxMessages = Self.messages(outbox)
-        print("an outbox joins the \(documentOps.count) ops into \(outbox.count), \(outboxMessages.reduce(0) { $0 + $1.count }) bytes on the wire")
+        print(
+            "an outbox joins the \(documentOps.count) ops into \(outbox.count), \(outboxMessages.reduce(0) { $0 + $1.count }) bytes on the wire"
+        )
         // What a client joining the merged document receives: its state as
         // a welcome's snapshot, in the frames the server sends.
         let welcomeFrames = Message.welcome(
@@ -110,15 +117,23 @@ struct BenchText: ParsableCommand {
                 epoch: Epoch(rawValue: 1), position: UInt64(documentOps.count),
                 content: .snapshot(try Self.decodeAndMerge(outboxMessages).get().snapshotOps))
         ).wireFrames(as: .binary)
-        print("a welcome of the merged document: \(welcomeFrames.reduce(0) { $0 + $1.count }) bytes in \(welcomeFrames.count) frames")
+        print(
+            "a welcome of the merged document: \(welcomeFrames.reduce(0) { $0 + $1.count }) bytes in \(welcomeFrames.count) frames"
+        )
         if profileWelcomeLoads > 0 {
-            return try profileLoop("decode + load, a welcome", profileWelcomeLoads) { Self.decodeAndLoad(welcomeFrames) }
+            return try profileLoop("decode + load, a welcome", profileWelcomeLoads) {
+                Self.decodeAndLoad(welcomeFrames)
+            }
         }
         if profileDocumentMerges > 0 {
-            return try profileLoop("decode + merge, outbox", profileDocumentMerges) { Self.decodeAndMerge(outboxMessages) }
+            return try profileLoop("decode + merge, outbox", profileDocumentMerges) {
+                Self.decodeAndMerge(outboxMessages)
+            }
         }
         let wireBytes = messages.reduce(0) { $0 + $1.count }
-        print("on the wire: \(wireBytes) bytes in \(messages.count) ops messages, \(String(format: "%.2f", Double(wireBytes) / Double(documentOps.count))) bytes an op")
+        print(
+            "on the wire: \(wireBytes) bytes in \(messages.count) ops messages, \(String(format: "%.2f", Double(wireBytes) / Double(documentOps.count))) bytes an op"
+        )
 
         var timings: [String: [Double]] = [:]
         var peerBytes: [String: (update: Int, snapshot: Int)] = [:]
@@ -155,7 +170,9 @@ struct BenchText: ParsableCommand {
                 var loadError: ModelError?
                 timings["load a snapshot", default: []].append(
                     measure {
-                        do throws(ModelError) { loaded = try TextSequence(snapshot: snapshot) } catch { loadError = error }
+                        do throws(ModelError) { loaded = try TextSequence(snapshot: snapshot) } catch {
+                            loadError = error
+                        }
                     })
                 if let loadError { throw loadError }
                 try check(loaded, against: trace, "the snapshot")
@@ -208,7 +225,8 @@ struct BenchText: ParsableCommand {
             "text, \(trace.patches.count) patches, median of \(runs) runs (of \(runs * merges) timings for the short merges) (min-max), milliseconds:"
         )
         for name in [
-            "replay", "replay in the module (Node)", "merge op by op", "merge ops together", "decode + merge in the document",
+            "replay", "replay in the module (Node)", "merge op by op", "merge ops together",
+            "decode + merge in the document",
             "decode + merge, outbox", "decode + load, a welcome", "load a snapshot",
         ]
             + peerNames.flatMap({ ["\($0) replay", "\($0) merge"] })
@@ -230,7 +248,10 @@ struct BenchText: ParsableCommand {
                 "merge op by op", "merge ops together", "decode + merge in the document", "decode + merge, outbox",
                 "decode + load, a welcome", "load a snapshot",
             ] {
-                print(String(format: "ratio Loro merge / Easel %@: %.2fx", name, median(loro) / median(timings[name] ?? [1])))
+                print(
+                    String(
+                        format: "ratio Loro merge / Easel %@: %.2fx", name, median(loro) / median(timings[name] ?? [1]))
+                )
             }
         }
         for (pair, ratios) in pairedRatios.sorted(by: { $0.key < $1.key }) {
@@ -307,8 +328,11 @@ struct BenchText: ParsableCommand {
     ) throws {
         let merged = try Self.decodeAndMerge(messages).get()
         let encoded = OpBatchCoding.encode(merged.snapshotOps)
-        let peers = peerBytes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value.snapshot)" }.joined(separator: ", ")
-        print("the encoded document (a store's snapshot): \(encoded.count) bytes\(peers.isEmpty ? "" : " (peers' snapshots: \(peers))")")
+        let peers = peerBytes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value.snapshot)" }.joined(
+            separator: ", ")
+        print(
+            "the encoded document (a store's snapshot): \(encoded.count) bytes\(peers.isEmpty ? "" : " (peers' snapshots: \(peers))")"
+        )
         var loaded = Document()
         loaded.apply(contentsOf: try OpBatchCoding.decode(encoded))
         guard let sequence = loaded.textSequence(of: note), sequence.string == trace.endContent else {
@@ -346,11 +370,13 @@ struct BenchText: ParsableCommand {
                         action: .insertText(
                             note,
                             TextInsertion(
-                                originLeft: insert.originLeft, originRight: insert.originRight, scalars: insert.scalars))))
+                                originLeft: insert.originLeft, originRight: insert.originRight, scalars: insert.scalars)
+                        )))
             case .delete(let delete):
                 deletes += 1
                 let id = OpID(counter: deletes, replica: ReplicaID(rawValue: 3))
-                documentOps.append(Op(id: id, transaction: TransactionID(id), action: .deleteText(note, Array(delete.runs))))
+                documentOps.append(
+                    Op(id: id, transaction: TransactionID(id), action: .deleteText(note, Array(delete.runs))))
             }
         }
         return documentOps

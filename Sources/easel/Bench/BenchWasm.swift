@@ -27,6 +27,12 @@ struct BenchWasm: ParsableCommand {
     @Flag(help: "Time the module in headless Chromium too (Web/bench/merge_chromium.py).") var chromium = false
 
     func run() throws {
+        _ = try measure()
+    }
+
+    /// The measurements, printed as they come; their rows for `easel bench
+    /// all`.
+    func measure() throws -> [BenchRow] {
         let workload = try MergeWorkload(entities: entities, sets: sets, writers: writers, seed: 1)
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("easel-wasm-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: file) }
@@ -58,6 +64,19 @@ struct BenchWasm: ParsableCommand {
         print(String(format: "ratio Node / native: %.2fx", median(native) / median(wasm)))
         if chromium { print(String(format: "ratio Chromium / native: %.2fx", median(native) / median(browser))) }
         print("every side reached state \(expected)")
+        func rates(_ seconds: [Double]) -> [Double] { seconds.map { count / $0 / 1e6 } }
+        var rows = [
+            BenchRow(
+                workload: "module merge", metric: "under Node", unit: "M sets/s", easel: rates(wasm),
+                peer: "native Swift", peerValues: rates(native), higherIsBetter: true)
+        ]
+        if chromium {
+            rows.append(
+                BenchRow(
+                    workload: "module merge", metric: "in Chromium", unit: "M sets/s", easel: rates(browser),
+                    peer: "native Swift", peerValues: rates(native), higherIsBetter: true))
+        }
+        return rows
     }
 
     /// The base document as one `ops` message, then the workload's

@@ -52,6 +52,8 @@ final class PeerProcess {
     func finish() throws {
         try input.fileHandleForWriting.close()
         process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw ValidationError("\(name) exited with \(process.terminationStatus)") }
+        guard process.terminationStatus == 0 else {
+            throw ValidationError("\(name) exited with \(process.terminationStatus)")
+        }
     }
 }

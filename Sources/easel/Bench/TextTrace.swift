@@ -57,7 +57,9 @@ struct TextTrace {
                 ops.append(.delete(text.delete(patch.position..<patch.position + patch.deleted)))
             }
             if !patch.inserted.isEmpty {
-                ops.append(.insert(text.insert(patch.inserted, at: patch.position, id: OpID(counter: counter, replica: replica))))
+                ops.append(
+                    .insert(
+                        text.insert(patch.inserted, at: patch.position, id: OpID(counter: counter, replica: replica))))
                 counter += UInt64(patch.inserted.count)
             }
         }

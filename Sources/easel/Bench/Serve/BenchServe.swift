@@ -35,6 +35,20 @@ struct BenchServe: ParsableCommand {
     ]
 
     func run() throws {
+        _ = try measure()
+    }
+
+    /// What `easel bench all` keeps of a run: the table's rows, and every
+    /// push's milliseconds to receipt and to ack, for the plot.
+    struct Measured {
+        var rows: [BenchRow] = []
+        var receiptMilliseconds: [Double] = []
+        var ackMilliseconds: [Double] = []
+    }
+
+    /// The measurements, reported as they come.
+    func measure() throws -> Measured {
+        var measured = Measured()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("easel-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -80,6 +94,11 @@ struct BenchServe: ParsableCommand {
         )
         report(String(format: "  bare relay:  %.2f M deliveries/s (64-byte messages)", relayRate / 1e6))
         report(String(format: "  ratio: %.2fx", easelRate / relayRate))
+        measured.rows.append(
+            BenchRow(
+                workload: "S1 fan-out", metric: "\(opsPerPush) set(s) a push, 1 -> \(readers)", unit: "M deliveries/s",
+                easel: easel.map { $0.deliveriesPerSecond / 1e6 }, peer: "bare relay",
+                peerValues: relay.map { $0.deliveriesPerSecond / 1e6 }, higherIsBetter: true))
 
         report(
             "latency: \(writers) writers x \(rate) pushes/s, \(latencySeconds) s a run (first second left out), median of \(runs)"
@@ -107,6 +126,14 @@ struct BenchServe: ParsableCommand {
                 median(latencies.map { percentile($0.receiptMilliseconds, 99) }),
                 median(latencies.map { percentile($0.ackMilliseconds, 50) }),
                 median(latencies.map { percentile($0.ackMilliseconds, 99) })))
+        for (percent, name) in [(50.0, "p50"), (99.0, "p99")] {
+            measured.rows.append(
+                BenchRow(
+                    workload: "S1 latency", metric: "push to receipt \(name), \(writers) x \(Int(rate))/s", unit: "ms",
+                    easel: latencies.map { percentile($0.receiptMilliseconds, percent) }, higherIsBetter: false))
+        }
+        measured.receiptMilliseconds = latencies.flatMap(\.receiptMilliseconds)
+        measured.ackMilliseconds = latencies.flatMap(\.ackMilliseconds)
         report(
             String(
                 format: "  server CPU %.0f%%, RSS %.1f MB", median(latencies.map(\.serverCPU)) * 100,
@@ -146,6 +173,12 @@ struct BenchServe: ParsableCommand {
                     "  easel serve, each connection in a room of its own: %.1f kB (RSS %.1f -> %.1f MB): %.1f kB a room",
                 rooms.bytesEach / 1e3, Double(rooms.residentBefore) / 1e6, Double(rooms.residentAfter) / 1e6,
                 (rooms.bytesEach - easelIdle.bytesEach) / 1e3))
+        measured.rows.append(
+            BenchRow(
+                workload: "S3 idle memory", metric: "a connection, \(idle) joined", unit: "kB",
+                easel: [easelIdle.bytesEach / 1e3], peer: "bare relay", peerValues: [relayIdle.bytesEach / 1e3],
+                higherIsBetter: false))
+        return measured
     }
 }
 
