@@ -32,6 +32,7 @@ struct BenchMerge: ParsableCommand {
     @Option(help: "The Loro script, or 'none' to measure Easel alone.")
     var peer = "Benchmarks/peers/loro_merge.py"
     @Option(help: "The Python that runs it (one with loro installed).") var python = "python3"
+    @Option(help: "Yrs's script (Benchmarks/peers/yrs_merge.py, needs pycrdt), or 'none'.") var yrs = "none"
 
     /// Every run's seconds, each side's.
     struct Measured {
@@ -43,19 +44,26 @@ struct BenchMerge: ParsableCommand {
         var decodeMessages: [Double] = []
         var loro: [Double] = []
         var loroBytes = 0
+        var yrs: [Double] = []
+        var yrsBytes = 0
 
         var rows: [BenchRow] {
             let count = Double(sets)
             func rates(_ seconds: [Double]) -> [Double] { seconds.map { count / $0 / 1e6 } }
-            let loroRates = rates(loro)
-            return [
-                BenchRow(
-                    workload: "W1 merge", metric: "decode + apply", unit: "M sets/s", easel: rates(decodeAndApply),
-                    peer: loro.isEmpty ? nil : "Loro", peerValues: loroRates, higherIsBetter: true),
-                BenchRow(
-                    workload: "W1 merge", metric: "bytes an op on the wire", unit: "bytes",
-                    easel: [Double(wireBytes) / count], peer: loro.isEmpty ? nil : "Loro",
-                    peerValues: loro.isEmpty ? [] : [Double(loroBytes) / count], higherIsBetter: false),
+            var rows: [BenchRow] = []
+            for (name, seconds, bytes) in [("Loro", loro, loroBytes), ("Yrs", yrs, yrsBytes)]
+            where !seconds.isEmpty || (name == "Loro" && yrs.isEmpty) {
+                rows.append(
+                    BenchRow(
+                        workload: "W1 merge", metric: "decode + apply", unit: "M sets/s", easel: rates(decodeAndApply),
+                        peer: seconds.isEmpty ? nil : name, peerValues: rates(seconds), higherIsBetter: true))
+                rows.append(
+                    BenchRow(
+                        workload: "W1 merge", metric: "bytes an op on the wire", unit: "bytes",
+                        easel: [Double(wireBytes) / count], peer: seconds.isEmpty ? nil : name,
+                        peerValues: seconds.isEmpty ? [] : [Double(bytes) / count], higherIsBetter: false))
+            }
+            return rows + [
                 BenchRow(
                     workload: "W1 merge", metric: "decode only", unit: "M sets/s", easel: rates(decodeOnly),
                     higherIsBetter: true),
@@ -74,12 +82,15 @@ struct BenchMerge: ParsableCommand {
         print(row("Easel decode only", count / median(measured.decodeOnly), bytes: nil))
         print(row("Easel decode Message", count / median(measured.decodeMessages), bytes: nil))
         print(row("Easel apply only", count / median(measured.applyOnly), bytes: nil))
-        if !measured.loro.isEmpty {
-            print(row("Loro import", count / median(measured.loro), bytes: measured.loroBytes))
+        for (name, seconds, bytes) in [
+            ("Loro", measured.loro, measured.loroBytes), ("Yrs", measured.yrs, measured.yrsBytes),
+        ]
+        where !seconds.isEmpty {
+            print(row("\(name) import", count / median(seconds), bytes: bytes))
             print(
                 String(
-                    format: "ratio Easel (decode + apply) / Loro: %.1fx",
-                    median(measured.loro) / median(measured.decodeAndApply)))
+                    format: "ratio Easel (decode + apply) / %@: %.1fx", name as NSString,
+                    median(seconds) / median(measured.decodeAndApply)))
         }
     }
 
@@ -99,9 +110,14 @@ struct BenchMerge: ParsableCommand {
             measured.decodeOnly.append(try timeDecodeOnly(workload))
             measured.decodeMessages.append(try timeDecodeMessages(workload))
             if peer != "none" {
-                let (seconds, bytes) = try runLoro()
+                let (seconds, bytes) = try runPeer(peer, name: "Loro")
                 measured.loro.append(seconds)
                 measured.loroBytes = bytes
+            }
+            if yrs != "none" {
+                let (seconds, bytes) = try runPeer(yrs, name: "Yrs")
+                measured.yrs.append(seconds)
+                measured.yrsBytes = bytes
             }
             print("run \(run)/\(runs) done")
         }
@@ -147,12 +163,13 @@ struct BenchMerge: ParsableCommand {
         return elapsed.seconds
     }
 
-    private func runLoro() throws -> (seconds: Double, bytes: Int) {
-        let result = try runPeer(
-            [python, peer, "--entities", "\(entities)", "--sets", "\(sets)", "--writers", "\(writers)"], name: "Loro"
+    /// One run of a peer's script on the same workload.
+    private func runPeer(_ script: String, name: String) throws -> (seconds: Double, bytes: Int) {
+        let result = try easel.runPeer(
+            [python, script, "--entities", "\(entities)", "--sets", "\(sets)", "--writers", "\(writers)"], name: name
         )
         guard let seconds = result["seconds"] as? Double, let bytes = result["bytes"] as? Int else {
-            throw ValidationError("the Loro peer gave no seconds and bytes: \(result)")
+            throw ValidationError("the \(name) peer gave no seconds and bytes: \(result)")
         }
         return (seconds, bytes)
     }

@@ -11,7 +11,7 @@ struct BenchAll: ParsableCommand {
         commandName: "all",
         abstract: "Run every benchmark beside its peer; one table, as text, JSON and a latency plot.",
         discussion: """
-            Workloads: W1 merge (Loro), the receive path, the module under Node and in Chromium (native \
+            Workloads: W1 merge (Loro, Yrs), the receive path, the module under Node and in Chromium (native \
             Swift), S2 durable appends (the sqlite3 shell) and loads, S1 fan-out (a bare libwebsockets relay) \
             and push latency, S3 idle memory (the relay). A workload that fails is a row saying why, and the \
             command then exits with an error after writing what it has. --quick runs every workload small, \
@@ -43,11 +43,12 @@ struct BenchAll: ParsableCommand {
 
         let mergeSize = quick ? ["--sets", "100000", "--runs", "3"] : []
         section("W1 merge") {
-            let peer = missing.contains("loro") ? ["--peer", "none"] : ["--python", environment.python]
-            var measured = try BenchMerge.parse(mergeSize + peer).measure().rows
-            if !missing.contains("loro") { return measured }
-            measured[0].note = "Loro is not installed (pip install loro failed)"
-            return measured
+            let loro = missing.contains("loro") ? ["--peer", "none"] : []
+            let yrs = missing.contains("pycrdt") ? [] : ["--yrs", "Benchmarks/peers/yrs_merge.py"]
+            var rows = try BenchMerge.parse(mergeSize + loro + yrs + ["--python", environment.python]).measure().rows
+            let absent = ["loro", "pycrdt"].filter(missing.contains)
+            if !absent.isEmpty { rows[0].note = "not installed (pip failed): \(absent.joined(separator: ", "))" }
+            return rows
         }
         section("receive path") { try BenchReceive.parse(mergeSize).measure() }
         if FileManager.default.fileExists(atPath: module) {
