@@ -332,11 +332,43 @@ struct Member {
     var sentThrough: UInt64
     var lastHeard: Timestamp
     /// The latest presence, relayed or held back by the throttle.
-    var presence: Presence?
+    var presence: Presence? {
+        get { boxedPresence?.value }
+        set { boxedPresence = newValue.map(Boxed.init) }
+    }
+    /// On the heap: a presence is about 200 bytes, and inline it made every
+    /// member's slot in the room's table that much bigger, whether or not
+    /// the member ever sent one (most of an idle connection's cost beyond
+    /// lws's own, `easel bench serve`'s memory figure).
+    private var boxedPresence: Boxed<Presence>?
     var presenceRelayedAt: Timestamp?
     var presenceHeld = false
     /// A push of it was refused for now (`SyncServer`'s record says why).
     var holdsPushesBack = false
+
+    init(
+        replica: ReplicaID, user: UserInfo, author: String, role: ConnectionIdentity.Role, protocolVersion: UInt32,
+        sentThrough: UInt64, lastHeard: Timestamp, presence: Presence?
+    ) {
+        self.replica = replica
+        self.user = user
+        self.author = author
+        self.role = role
+        self.protocolVersion = protocolVersion
+        self.sentThrough = sentThrough
+        self.lastHeard = lastHeard
+        self.presence = presence
+    }
+}
+
+/// An immutable value kept on the heap, so a struct holding one stays a
+/// pointer wide; setting a new value replaces the box.
+final class Boxed<Value: Sendable>: Sendable {
+    let value: Value
+
+    init(_ value: Value) {
+        self.value = value
+    }
 }
 
 /// A push accepted and waiting for storage.
