@@ -6,27 +6,21 @@ peers, committed every 100 writes (one gesture). A fresh document that holds
 the entities imports every writer's updates; only that import is timed.
 Prints one JSON line: {"peer": "loro", "sets": N, "seconds": S, "bytes": B}.
 """
-import argparse
 import json
 import random
 import sys
 import time
+
+from merge_workload import FIELDS, GESTURE, arguments, writes
 
 try:
     from loro import ExportMode, LoroDoc, LoroMap, VersionVector
 except ImportError:
     sys.exit("loro_merge.py needs Loro's Python package: python3 -m pip install loro")
 
-FIELDS = ("x", "y", "scale", "rotation")
-
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--entities", type=int, default=1000)
-    parser.add_argument("--sets", type=int, default=1_000_000)
-    parser.add_argument("--writers", type=int, default=4)
-    parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args()
+    args = arguments()
     rng = random.Random(args.seed)
 
     base = LoroDoc()
@@ -49,9 +43,9 @@ def main() -> None:
         entities = doc.get_map("entities")
         handles = [entities.get(key) for key in keys]
         handles = [h.container if hasattr(h, "container") else h for h in handles]
-        for index in range(args.sets // args.writers):
-            handles[rng.randrange(len(handles))].insert(rng.choice(FIELDS), rng.uniform(-2000, 2000))
-            if index % 100 == 99:
+        for index, entity, field, value in writes(rng, args.sets // args.writers, len(handles)):
+            handles[entity].insert(field, value)
+            if index % GESTURE == GESTURE - 1:
                 doc.commit()
         doc.commit()
         updates.append(doc.export(ExportMode.Updates(base_version)))

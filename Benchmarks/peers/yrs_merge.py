@@ -7,28 +7,22 @@ clients, one transaction every 100 writes (one gesture). A fresh document
 that holds the entities applies every writer's update; only that is timed.
 Prints one JSON line: {"peer": "yrs", "sets": N, "seconds": S, "bytes": B}.
 """
-import argparse
 import importlib.metadata
 import json
 import random
 import sys
 import time
 
+from merge_workload import FIELDS, GESTURE, arguments, writes
+
 try:
     from pycrdt import Doc, Map
 except ImportError:
     sys.exit("yrs_merge.py needs pycrdt (Yrs's Python binding): python3 -m pip install pycrdt")
 
-FIELDS = ("x", "y", "scale", "rotation")
-
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--entities", type=int, default=1000)
-    parser.add_argument("--sets", type=int, default=1_000_000)
-    parser.add_argument("--writers", type=int, default=4)
-    parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args()
+    args = arguments()
     rng = random.Random(args.seed)
 
     base = Doc(client_id=1)
@@ -47,10 +41,11 @@ def main() -> None:
         doc.apply_update(base_update)
         entities = doc.get("entities", type=Map)
         handles = [entities[key] for key in keys]
-        for start in range(0, per_writer, 100):
+        planned = list(writes(rng, per_writer, len(handles)))
+        for start in range(0, per_writer, GESTURE):
             with doc.transaction():
-                for _ in range(min(100, per_writer - start)):
-                    handles[rng.randrange(len(handles))][rng.choice(FIELDS)] = rng.uniform(-2000, 2000)
+                for _, entity, field, value in planned[start:start + GESTURE]:
+                    handles[entity][field] = value
         updates.append(doc.get_update(base_state))
 
     receiver = Doc()
