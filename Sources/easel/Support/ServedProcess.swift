@@ -11,17 +11,26 @@ final class ServedProcess: Sendable {
     /// Runs `easel ARGUMENTS` and waits for the port in its start line.
     /// Its log goes to the file `log` (appended to) when given, else to
     /// this process's standard error.
-    init(_ arguments: [String], log: String? = nil) throws {
+    convenience init(_ arguments: [String], log: String? = nil) throws {
         guard let executable = Bundle.main.executableURL else {
             throw ServedProcessError("cannot find the easel executable")
         }
         if let command = Self.profilingCommand, let program = command.first {
-            process.executableURL = URL(fileURLWithPath: program)
-            process.arguments = command.dropFirst() + arguments
+            try self.init(program: URL(fileURLWithPath: program), command.dropFirst() + arguments, log: log)
         } else {
-            process.executableURL = executable
-            process.arguments = arguments
+            try self.init(program: executable, arguments, log: log)
         }
+    }
+
+    /// Runs another program (a peer's server), found on the PATH, which
+    /// prints "127.0.0.1:PORT" once it listens.
+    convenience init(command: [String]) throws {
+        try self.init(program: URL(fileURLWithPath: "/usr/bin/env"), command, log: nil)
+    }
+
+    private init(program: URL, _ arguments: [String], log: String?) throws {
+        process.executableURL = program
+        process.arguments = arguments
         process.standardOutput = output
         if let log {
             if !FileManager.default.fileExists(atPath: log) {
@@ -49,7 +58,8 @@ final class ServedProcess: Sendable {
             }
         }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        throw ServedProcessError("easel \(arguments.joined(separator: " ")) did not start: \(text)")
+        throw ServedProcessError(
+            "\(program.lastPathComponent) \(arguments.joined(separator: " ")) did not start: \(text)")
     }
 
     deinit {

@@ -12,8 +12,8 @@ struct BenchAll: ParsableCommand {
         abstract: "Run every benchmark beside its peer; one table, as text, JSON and a latency plot.",
         discussion: """
             Workloads: W1 merge (Loro, Yrs), the receive path, the module under Node and in Chromium (native \
-            Swift), S2 durable appends (the sqlite3 shell) and loads, S1 fan-out (a bare libwebsockets relay) \
-            and push latency, S3 idle memory (the relay). A workload that fails is a row saying why, and the \
+            Swift), S2 durable appends (the sqlite3 shell) and loads, S1 fan-out (a bare libwebsockets relay; \
+            pycrdt-websocket) and push latency, S3 idle memory (the relay), blobs (nginx, when installed). A workload that fails is a row saying why, and the \
             command then exits with an error after writing what it has. --quick runs every workload small, \
             to check that each runs and converges, not to time it (CI runs it, in a debug build).
             """)
@@ -66,7 +66,14 @@ struct BenchAll: ParsableCommand {
                 "--runs", "1", "--seconds", "1", "--readers", "10", "--writers", "20", "--latency-seconds", "3",
                 "--idle", "100",
             ]
-            let measured = try BenchServe.parse(oneSet + (quick ? small : [])).measure()
+            let pycrdt =
+                missing.contains("pycrdt-websocket") || missing.contains("websockets")
+                ? [] : ["--pycrdt", environment.python]
+            var measured = try BenchServe.parse(oneSet + pycrdt + (quick ? small : [])).measure()
+            if pycrdt.isEmpty {
+                measured.rows.append(
+                    .missing("S1 fan-out", "pycrdt-websocket", note: "not installed (pip failed): pycrdt-websocket"))
+            }
             latency = measured
             // Pushes of ten sets too; its latency and memory rows repeat the first's.
             let tenSets = try BenchServe.parse(
@@ -77,6 +84,20 @@ struct BenchAll: ParsableCommand {
             let after = (rows.lastIndex { $0.workload == "S1 fan-out" } ?? -1) + 1
             rows.insert(contentsOf: tenSets.rows.filter { $0.workload == "S1 fan-out" }, at: after)
             return rows
+        }
+        if FileManager.default.isExecutableFile(atPath: "/usr/sbin/nginx") {
+            section("blobs") {
+                try BenchBlobs.parse(
+                    quick
+                        ? [
+                            "--runs", "1", "--count", "4", "--size", "\(1 << 20)", "--writers", "10",
+                            "--latency-seconds", "2",
+                        ]
+                        : ["--latency-seconds", "5"]
+                ).measure()
+            }
+        } else {
+            rows.append(.missing("blobs", "", note: "no nginx at /usr/sbin/nginx (Debian: nginx-light)"))
         }
 
         let seconds = Date().timeIntervalSince(started)

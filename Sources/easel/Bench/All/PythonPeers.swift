@@ -5,7 +5,9 @@ import Foundation
 struct PythonPeers {
     let folder: URL
     /// Import name → pip name.
-    static let packages = [("loro", "loro"), ("pycrdt", "pycrdt"), ("pycrdt_websocket", "pycrdt-websocket")]
+    static let packages = [
+        ("loro", "loro"), ("pycrdt", "pycrdt"), ("pycrdt.websocket", "pycrdt-websocket"), ("websockets", "websockets"),
+    ]
 
     /// Makes the environment if it is missing and installs what it lacks;
     /// the packages that still cannot be imported, by pip name.

@@ -33,6 +33,12 @@ struct BenchBlobs: ParsableCommand {
     @Option(help: "Seconds of each latency run.") var latencySeconds = 10.0
 
     func run() throws {
+        _ = try measure()
+    }
+
+    /// The measurements, reported as they come; their rows for `easel bench
+    /// all`.
+    func measure() throws -> [BenchRow] {
         guard FileManager.default.isExecutableFile(atPath: nginx) else {
             throw BenchError("no nginx at \(nginx) (Debian: apt-get install nginx), or give --nginx")
         }
@@ -106,6 +112,18 @@ struct BenchBlobs: ParsableCommand {
             String(
                 format: "  push to receipt p99: %.2f ms without uploads, %.2f ms while %.0f MB/s upload: %.2fx",
                 median(quiet), median(busy), median(uploaded), median(busy) / median(quiet)))
+        let blobs = "\(count) x \(size >> 20) MiB, \(concurrency) at a time"
+        return [
+            BenchRow(
+                workload: "blobs", metric: "upload, \(blobs)", unit: "MB/s", easel: easel.map(\.upload),
+                peer: "nginx", peerValues: reference.map(\.upload), higherIsBetter: true),
+            BenchRow(
+                workload: "blobs", metric: "download, \(blobs)", unit: "MB/s", easel: easel.map(\.download),
+                peer: "nginx", peerValues: reference.map(\.download), higherIsBetter: true),
+            BenchRow(
+                workload: "blobs", metric: "push to receipt p99 while uploading", unit: "ms", easel: busy,
+                peer: "no uploads", peerValues: quiet, higherIsBetter: false),
+        ]
     }
 
     struct Transfer {

@@ -27,6 +27,12 @@ struct BenchServe: ParsableCommand {
     @Option(help: "Seconds of the latency run.") var latencySeconds = 10.0
     @Option(help: "Idle connections for the memory measurement.") var idle = 1000
     @Option(help: "The server's durability setting.") var durability: Durability = .full
+    @Option(
+        help: """
+            A Python with pycrdt-websocket and websockets (`easel bench all` makes one): runs its server \
+            (Benchmarks/peers/pycrdt_websocket_server.py) in the saturation runs too.
+            """)
+    var pycrdt: String?
 
     /// The load is one writer pushing as fast as the server takes it, and
     /// every connection in one room: a load, not an abuse.
@@ -66,6 +72,10 @@ struct BenchServe: ParsableCommand {
         let saturation = Saturation(readers: readers, seconds: seconds, window: window)
         var easel: [Saturation.Sample] = []
         var relay: [Saturation.Sample] = []
+        var yjs: [Saturation.Sample] = []
+        let updates = try pycrdt.map { python in
+            try Self.pycrdtUpdates(python: python, count: Int(seconds * 30_000), sets: opsPerPush, in: folder)
+        }
         for run in 0..<runs {
             let relayProcess = try ServedProcess(relayArguments)
             relay.append(try saturation.relay(port: relayProcess.port, server: relayProcess))
@@ -76,6 +86,24 @@ struct BenchServe: ParsableCommand {
                     port: server.port, server: server, document: "bench/saturation", opsPerPush: opsPerPush,
                     maxOps: Int(seconds * 3_000_000)))
             server.stop()
+            if let python = pycrdt, let updates {
+                let peer = try ServedProcess(command: [python, "Benchmarks/peers/pycrdt_websocket_server.py"])
+                // A window of a few hundred: at its few hundred updates a
+                // second, a window of `window` would take a minute to drain.
+                var slower = saturation
+                slower.window = min(window, 500)
+                yjs.append(
+                    try slower.pycrdt(
+                        port: peer.port, server: peer, room: "saturation-\(run)", updates: updates,
+                        setsPerUpdate: opsPerPush))
+                peer.stop()
+                report(
+                    String(
+                        format:
+                            "  run %d: pycrdt-websocket %.2f M deliveries/s (%.1f k sets/s, CPU %.0f%%, load %.0f%%)",
+                        run + 1, yjs[run].deliveriesPerSecond / 1e6, yjs[run].unitsPerSecond / 1e3,
+                        yjs[run].serverCPU * 100, yjs[run].loadCPU * 100))
+            }
             report(
                 String(
                     format:
@@ -99,6 +127,18 @@ struct BenchServe: ParsableCommand {
                 workload: "S1 fan-out", metric: "\(opsPerPush) set(s) a push, 1 -> \(readers)", unit: "M deliveries/s",
                 easel: easel.map { $0.deliveriesPerSecond / 1e6 }, peer: "bare relay",
                 peerValues: relay.map { $0.deliveriesPerSecond / 1e6 }, higherIsBetter: true))
+        if !yjs.isEmpty {
+            let yjsRate = median(yjs.map(\.deliveriesPerSecond))
+            report(
+                String(
+                    format: "  pycrdt-websocket: %.4f M deliveries/s; ratio %.1fx", yjsRate / 1e6, easelRate / yjsRate))
+            measured.rows.append(
+                BenchRow(
+                    workload: "S1 fan-out", metric: "\(opsPerPush) set(s) a push, 1 -> \(readers)",
+                    unit: "M deliveries/s", easel: easel.map { $0.deliveriesPerSecond / 1e6 },
+                    peer: "pycrdt-websocket", peerValues: yjs.map { $0.deliveriesPerSecond / 1e6 },
+                    higherIsBetter: true))
+        }
 
         report(
             "latency: \(writers) writers x \(rate) pushes/s, \(latencySeconds) s a run (first second left out), median of \(runs)"
@@ -179,6 +219,30 @@ struct BenchServe: ParsableCommand {
                 easel: [easelIdle.bytesEach / 1e3], peer: "bare relay", peerValues: [relayIdle.bytesEach / 1e3],
                 higherIsBetter: false))
         return measured
+    }
+}
+
+extension BenchServe {
+    /// The writer's messages for pycrdt-websocket, made by its own library
+    /// (Benchmarks/peers/pycrdt_updates.py): the first creates the entities.
+    static func pycrdtUpdates(python: String, count: Int, sets: Int, in folder: URL) throws -> [[UInt8]] {
+        let file = folder.appendingPathComponent("pycrdt-updates.bin")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [python, "Benchmarks/peers/pycrdt_updates.py", String(count), String(sets), file.path]
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw BenchError("Benchmarks/peers/pycrdt_updates.py failed") }
+        let bytes = [UInt8](try Data(contentsOf: file))
+        var updates: [[UInt8]] = []
+        var offset = 0
+        while offset + 4 <= bytes.count {
+            let length = (0..<4).reduce(0) { $0 | Int(bytes[offset + $1]) << (8 * $1) }
+            guard offset + 4 + length <= bytes.count else { throw BenchError("\(file.path) is cut short") }
+            updates.append(Array(bytes[(offset + 4)..<(offset + 4 + length)]))
+            offset += 4 + length
+        }
+        return updates
     }
 }
 

@@ -92,6 +92,45 @@ struct Saturation {
             writerReceive: { $0.drain() })
     }
 
+    // MARK: pycrdt-websocket
+
+    /// Yjs updates through pycrdt-websocket: `updates[0]` creates the
+    /// entities and goes before the clock starts; each later one sets
+    /// `setsPerUpdate` numbers. Every client of the room gets every update
+    /// as a sync message of type update (0, 2), which readers count.
+    func pycrdt(
+        port: Int, server: ServedProcess, room: String, updates: [[UInt8]], setsPerUpdate: Int
+    ) throws -> Sample {
+        guard let creation = updates.first else { throw BenchError("no updates to send") }
+        let path = "/" + room
+        let writer = try LoadSocket(port: port, subprotocol: nil, path: path)
+        let sockets = try (0..<readers).map { _ in try LoadSocket(port: port, subprotocol: nil, path: path) }
+        func isUpdate(_ message: UnsafeRawBufferPointer) -> Bool {
+            message.count > 2 && message[0] == 0 && message[1] == 2
+        }
+        writer.send(creation)
+        var created = [Bool](repeating: false, count: sockets.count)
+        var loop = LoadLoop([writer] + sockets)
+        let deadline = Date().addingTimeInterval(30)
+        while created.contains(false) {
+            guard Date() < deadline else { throw BenchError("the readers did not receive the entities") }
+            try loop.poll(milliseconds: 100) { index in
+                guard index > 0 else {
+                    _ = writer.drain()
+                    return
+                }
+                _ = sockets[index - 1].receive { if isUpdate($0) { created[index - 1] = true } }
+            }
+        }
+        return try run(
+            writer: writer, readers: sockets, server: server,
+            payload: { $0 + 1 < updates.count ? (updates[$0 + 1], setsPerUpdate) : nil },
+            receive: { socket, count in
+                socket.receive { if isUpdate($0) { count += setsPerUpdate } }
+            },
+            writerReceive: { $0.drain() })
+    }
+
     // MARK: Easel
 
     /// Pushes of `opsPerPush` property sets on 100 entities, through
