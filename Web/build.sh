@@ -5,8 +5,8 @@
 #
 #   Web/build.sh [OUTPUT_DIR]      default: .build-wasm
 #
-# Needs the Swift toolchain's Embedded Swift (swiftc, clang, wasm-ld) and the
-# wasi-libc package (.ci/setup installs it).
+# Needs the Swift toolchain's Embedded Swift (swiftc, clang, wasm-ld), the
+# wasi-libc package and Binaryen's wasm-opt (.ci/setup installs both).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -17,6 +17,10 @@ toolchain=$(dirname "$(dirname "$(readlink -f "$swiftc_path")")")
 wasi=/usr/lib/wasm32-wasi
 if [ ! -f "$wasi/libc.a" ]; then
     echo "build-wasm: $wasi/libc.a is missing: install Debian's wasi-libc (.ci/setup does)" >&2
+    exit 1
+fi
+if ! command -v wasm-opt >/dev/null; then
+    echo "build-wasm: wasm-opt is missing: install Debian's binaryen (.ci/setup does)" >&2
     exit 1
 fi
 
@@ -64,8 +68,13 @@ link() {
         "$toolchain/lib/swift/embedded/wasm32-unknown-none-wasm/libswiftUnicodeDataTables.a" \
         -o "$2"
 }
-link --strip-all "$out/easel.wasm"
+link --strip-all "$out/easel.linked.wasm"
 link --strip-debug "$out/easel.debug.wasm"
+# Binaryen's optimiser over the whole linked module (LLVM saw one module at
+# a time): 1,399,031 -> 1,169,976 bytes, 496,360 -> 465,949 gzipped, with
+# the merge as fast under Node (40 alternating passes of each, same process:
+# within 5 %, either way). The debug module stays as linked, names and all.
+wasm-opt -all -O3 "$out/easel.linked.wasm" -o "$out/easel.wasm"
 
 # The folder `easel serve` serves (Docs/web.md): the pages, the JavaScript
 # shell and the module, flat.
