@@ -2,10 +2,12 @@
 creating 100 entities (a map of maps), then COUNT updates each setting SETS
 numbers (the x of a shape, in one transaction), as y-websocket sync messages (type 0, update 2, the
 update's length as a varuint, the update), written to FILE each after its
-length as a little-endian 32-bit integer.
+length as a little-endian 32-bit integer. Prints one JSON line:
+{"updates": N, "bytes": B}.
 
     python3 Benchmarks/peers/pycrdt_updates.py COUNT SETS FILE"""
 
+import json
 import random
 import struct
 import sys
@@ -41,6 +43,7 @@ def main():
         for update in updates:
             message = b"\x00\x02" + varuint(len(update)) + update
             file.write(struct.pack("<I", len(message)) + message)
+    print(json.dumps({"updates": len(updates), "bytes": sum(map(len, updates))}))
 
 
 if __name__ == "__main__":

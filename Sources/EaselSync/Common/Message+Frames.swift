@@ -67,22 +67,13 @@ extension Message {
         }
     }
 
-    /// A message that never needs splitting, ready to encode as one frame:
-    /// one without ops (an ack, presence, an error, a ping), whose size
-    /// other limits bound far below a message's. Nil for the rest, which go
-    /// through `wireFrames`.
-    public var singleFrame: SingleFrame? {
+    /// Whether the message never needs splitting: one without ops (an ack,
+    /// presence, a ping), whose size other limits bound far below a
+    /// message's, so its one encoding is its one frame.
+    public var travelsInOneFrame: Bool {
         switch self {
-        case .ack, .presence, .leave, .ping, .pong: SingleFrame(message: self)
-        case .hello, .welcome, .push, .ops, .error: nil
-        }
-    }
-
-    public struct SingleFrame: Sendable {
-        fileprivate let message: Message
-
-        public func encoded(as encoding: WireEncoding) -> [UInt8] {
-            message.encoded(as: encoding)
+        case .ack, .presence, .leave, .ping, .pong: true
+        case .hello, .welcome, .push, .ops, .error: false
         }
     }
 

@@ -227,12 +227,9 @@ extension BenchServe {
     /// (Benchmarks/peers/pycrdt_updates.py): the first creates the entities.
     static func pycrdtUpdates(python: String, count: Int, sets: Int, in folder: URL) throws -> [[UInt8]] {
         let file = folder.appendingPathComponent("pycrdt-updates.bin")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [python, "Benchmarks/peers/pycrdt_updates.py", String(count), String(sets), file.path]
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw BenchError("Benchmarks/peers/pycrdt_updates.py failed") }
+        _ = try runPeer(
+            [python, "Benchmarks/peers/pycrdt_updates.py", String(count), String(sets), file.path],
+            name: "Benchmarks/peers/pycrdt_updates.py")
         let bytes = [UInt8](try Data(contentsOf: file))
         var updates: [[UInt8]] = []
         var offset = 0
