@@ -122,14 +122,11 @@ final class Fanout {
     /// come), then the joiner's own last piece with its peers.
     private func sendWelcome(_ welcome: Welcome, to connection: LiveConnection, at now: Timestamp) {
         var bytes = 0
-        var ready = true
+        var awaited: SharedWelcome?
         if SharedWelcome.isBig(welcome), let document = connection.document {
             let shared = sharedWelcome(welcome, in: document, as: connection.encoding)
             connection.outgoing.append(shared)
-            if shared.frames == nil {
-                shared.waiting.append(connection.id)
-                ready = false
-            }
+            if shared.frames == nil { awaited = shared }
             bytes += shared.byteCount
             let ending = SharedWelcome.encodeEnding(of: welcome, as: connection.encoding)
             for (index, frame) in ending.enumerated() {
@@ -143,8 +140,15 @@ final class Fanout {
                 bytes += frame.count
             }
         }
-        welcomesDue[connection.id] = now + limits.welcomeMilliseconds(forBytes: bytes)
-        if !closedForReadingTooSlowly(connection), ready { connection.wantsToWrite() }
+        let allowance = limits.welcomeMilliseconds(forBytes: bytes)
+        if let awaited {
+            // The joiner cannot read what is not yet encoded: its clock
+            // starts when the encoder hands the frames back.
+            awaited.waiting.append(.init(connection: connection.id, allowance: allowance))
+        } else {
+            welcomesDue[connection.id] = now + allowance
+        }
+        if !closedForReadingTooSlowly(connection), awaited == nil { connection.wantsToWrite() }
     }
 
     private func sharedWelcome(_ welcome: Welcome, in document: DocumentName, as encoding: WireEncoding)
@@ -167,16 +171,17 @@ final class Fanout {
         return shared
     }
 
-    /// The encoder is done: the joiners waiting for it may write, and the
-    /// deadline grows with what they have to take.
-    func encoded(_ number: UInt64, _ frames: [OutFrame]) {
+    /// The encoder is done: the joiners waiting for it may write, and their
+    /// deadlines start now, grown by what they have to take. However long
+    /// the encoding took, it is the server's time, not the joiner's.
+    func encoded(_ number: UInt64, _ frames: [OutFrame], at now: Timestamp) {
         guard let shared = encoding.removeValue(forKey: number) else { return }
         shared.finish(frames)
         let extra = limits.welcomeMilliseconds(forBytes: shared.byteCount) - Int64(limits.welcomeMilliseconds)
         // Closing ones too: their close frame waits behind the welcome.
-        for id in shared.waiting {
-            guard let connection = connections[id] else { continue }
-            if let due = welcomesDue[id] { welcomesDue[id] = due + extra }
+        for joiner in shared.waiting {
+            guard let connection = connections[joiner.connection] else { continue }
+            if connection.outgoing.awaitsWelcome { welcomesDue[joiner.connection] = now + joiner.allowance + extra }
             connection.wantsToWrite()
         }
         shared.waiting = []

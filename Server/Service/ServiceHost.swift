@@ -314,7 +314,7 @@ final class ServiceHost: @unchecked Sendable {
         for item in items {
             switch item {
             case .storage(let completion): (leaseGuard?.vetted(completion) ?? completion).deliver(to: server, at: now)
-            case .encoded(let number, let frames): fanout.encoded(number, frames)
+            case .encoded(let number, let frames): fanout.encoded(number, frames, at: now)
             case .blob(let number, let answer): http.storageAnswered(answer, for: number)
             case .adopt(let socket): arriving.append(socket)
             }

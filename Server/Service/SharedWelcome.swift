@@ -15,7 +15,7 @@ final class SharedWelcome {
     let number: UInt64
     let key: Key
     /// Joiners waiting for the encoding, woken when it is done.
-    var waiting: [ConnectionID] = []
+    var waiting: [Joiner] = []
     private(set) var frames: [OutFrame]?
     private(set) var byteCount = 0
 
@@ -29,6 +29,13 @@ final class SharedWelcome {
         /// Nil for a snapshot; a tail's first position otherwise.
         var tailFrom: UInt64?
         var opCount: Int
+    }
+
+    /// A joiner whose welcome deadline starts once the encoding is done,
+    /// `allowance` milliseconds for what it queued beside the content.
+    struct Joiner {
+        var connection: ConnectionID
+        var allowance: Int64
     }
 
     init(number: UInt64, key: Key) {

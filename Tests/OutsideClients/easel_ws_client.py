@@ -26,6 +26,7 @@ Every mode that takes a TOKEN reads '-' as none.
 import asyncio
 import json
 import sys
+import time
 
 import websockets
 
@@ -384,21 +385,26 @@ async def slow_reader(uri, document, mebibytes):
 
 async def welcome_size(uri, document, seconds=60):
     """Joins, reads the whole welcome, waiting up to SECONDS for each of its
-    chunks, and prints its bytes, chunks and ops."""
+    chunks, and prints its bytes, chunks and ops, and the seconds from its
+    hello to the welcome's first frame and to its last."""
     async with websockets.connect(uri, subprotocols=JSON, max_size=None) as ws:
+        started = time.monotonic()
         await ws.send(hello(document, "0000000000000e01", "reader"))
-        size, chunks, ops = 0, 0, 0
+        size, chunks, ops, first = 0, 0, 0, None
         while True:
             text = await asyncio.wait_for(ws.recv(), seconds)
             message = json.loads(text)
             if message["type"] != "welcome":
                 continue
+            if first is None:
+                first = time.monotonic() - started
             size += len(text)
             chunks += 1
             ops += len(message["ops"])
             if not message["more"]:
                 break
-        print(json.dumps({"bytes": size, "chunks": chunks, "ops": ops}))
+        last = time.monotonic() - started
+        print(json.dumps({"bytes": size, "chunks": chunks, "ops": ops, "first_seconds": first, "last_seconds": last}))
 
 
 def non_readers(port, document, count, seconds):

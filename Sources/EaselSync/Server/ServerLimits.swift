@@ -48,6 +48,7 @@ public struct ServerLimits: Hashable, Sendable {
     /// with 4002: this many milliseconds, plus one second for each
     /// `welcomeBytesPerSecond` bytes of the welcome, so a slow link still
     /// gets a big document while a joiner that never reads lets go of it.
+    /// Counted from when the welcome is ready to write, not from the hello.
     public var welcomeMilliseconds = 30_000
     public var welcomeBytesPerSecond = 128 << 10
     /// Accepted ops a room may have waiting for storage; a push beyond is
