@@ -4,7 +4,7 @@
 // The workload is what `easel
 // bench wasm` writes: a base message, then the messages to time, each as a
 // little-endian 32-bit length and its bytes.
-export function timeMerge(easel, bytes, now, passes = 5) {
+export function timeMerge(easel, bytes, now, passes = 7, warmUps = 3) {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const messages = [];
   for (let offset = 0; offset < bytes.length;) {
@@ -13,15 +13,17 @@ export function timeMerge(easel, bytes, now, passes = 5) {
     offset += 4 + length;
   }
   const [base, ...timed] = messages;
-  // The first pass is not timed: the engine then runs its optimised code,
-  // as a page that has been merging for a while does (V8 compiles a module
-  // with a baseline compiler first and swaps in optimised code for the
-  // functions that turn out hot). Then `passes` timed ones, each on a
-  // fresh document: one pass is tens of milliseconds, too short to time
-  // alone on a shared machine. Native Swift is timed the same way.
+  // The first passes are not timed: the engine then runs its optimised
+  // code, as a page that has been merging for a while does (V8 compiles a
+  // module with a baseline compiler first and swaps in optimised code for
+  // the functions that turn out hot, compiled on a background thread that
+  // competes for two busy cores here: after one warm-up Chromium's next
+  // pass still took 1.5-3x its later ones). Then `passes` timed ones, each
+  // on a fresh document: one pass is tens of milliseconds, too short to
+  // time alone on a shared machine. Native Swift is timed the same way
+  // (BenchWasm.swift).
   const seconds = [];
   let hash;
-  const warmUps = 1;
   for (let pass = 0; pass < warmUps + passes; pass++) {
     const document = easel.openDocument();
     if (document.receive(base) !== 0) throw new Error('the base message did not apply');
@@ -33,6 +35,7 @@ export function timeMerge(easel, bytes, now, passes = 5) {
     hash = document.stateHash;
     document.close();
   }
+  const passSeconds = [...seconds];
   seconds.sort((a, b) => a - b);
-  return { seconds: seconds[Math.floor(seconds.length / 2)], hash };
+  return { seconds: seconds[Math.floor(seconds.length / 2)], hash, passSeconds };
 }

@@ -62,11 +62,12 @@ struct MergeWorkload {
 }
 
 extension MergeWorkload {
-    /// The median of `passes` timed passes after one untimed one, as the
-    /// WebAssembly side times itself (`easel bench wasm`), so both are
+    /// The median of `passes` timed passes after `warmUps` untimed ones, as
+    /// the WebAssembly side times itself (`easel bench wasm`), so both are
     /// timed in their steady state.
-    func timeDecodeAndApply(passes: Int) throws -> (seconds: Double, hash: StateHash) {
+    func timeDecodeAndApply(passes: Int, warmUps: Int) throws -> (seconds: Double, hash: StateHash) {
         var hash = try timeDecodeAndApply().hash
+        for _ in 1..<max(warmUps, 1) { hash = try timeDecodeAndApply().hash }
         var timings: [Double] = []
         for _ in 0..<passes {
             let pass = try timeDecodeAndApply()
