@@ -66,6 +66,38 @@ struct OpStoreTests {
         #expect(try store.head(of: "board") == 10)
     }
 
+    @Test func batchesOfEveryLengthAroundTheMultiRowInsertSizesReadBackWholeAndInOrder() throws {
+        let store = try openStore()
+        let history = StoreHistory(seed: 5, length: 1_000).positioned()
+        var next = 0
+        // Around the rows one insert statement takes (64, 32, … 1), and across them.
+        for length in [1, 2, 3, 5, 7, 8, 9, 15, 16, 17, 31, 33, 63, 64, 65, 72, 127, 129, 200] {
+            try store.append(Array(history[next..<next + length]), to: "board")
+            next += length
+            #expect(try store.head(of: "board") == UInt64(next))
+        }
+        #expect(try store.ops(of: "board", after: 0) == Array(history[..<next]))
+    }
+
+    @Test(arguments: [40, 70, 99])
+    func anOpTheLogAlreadyHasDeepInALongBatchIsNamedByItsOwnPositionAndTheBatchAppendsNothing(at index: Int) throws {
+        let store = try openStore()
+        let history = StoreHistory(seed: 6, length: 200).positioned()
+        try store.append(Array(history[..<10]), to: "board")
+        var batch = Array(history[10..<110])
+        batch[index].op = history[3].op
+        do {
+            try store.append(batch, to: "board")
+            Issue.record("a duplicate op was appended")
+        } catch {
+            #expect(error.reason == .duplicateOp)
+            #expect(error.position == batch[index].position)
+            #expect(error.message.contains("\(history[3].op.id)"))
+        }
+        #expect(try store.head(of: "board") == 10)
+        #expect(try store.ops(of: "board", after: 0) == Array(history[..<10]))
+    }
+
     @Test func aGapInPositionsIsAnErrorNeverASilentHole() throws {
         let store = try openStore()
         let history = StoreHistory(seed: 3).positioned()
