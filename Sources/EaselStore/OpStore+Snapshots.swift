@@ -73,6 +73,41 @@ extension OpStore {
             Snapshot(position: loaded.head, state: loaded.document().snapshotOps, highWater: loaded.highWater))
     }
 
+    /// The document's snapshot at its head, built on `base` when that is
+    /// the state this document had at an earlier position: only the ops
+    /// after it are read and applied, each once, where a whole load reads
+    /// the latest stored snapshot and every op since. Anything that makes
+    /// the base a stranger to the log (another epoch, a document made
+    /// anew, ops compacted away after it) falls back to the whole load.
+    /// `base` leaves as the state at the new snapshot's head.
+    public func encodedSnapshot(of name: String, continuing base: inout SnapshotBase?) throws(StoreError)
+        -> EncodedSnapshot
+    {
+        let previous = base
+        base = nil
+        return try readConsistently { () throws(StoreError) in
+            guard let info = try documentInfo(name) else {
+                throw StoreError(.unknownDocument, "no such document", document: name)
+            }
+            var next: SnapshotBase
+            if var continued = previous, continued.document == info {
+                let tail = try ops(of: name, after: continued.position)
+                if let first = tail.first, first.position != continued.position + 1 {
+                    next = try SnapshotBase(loading: name, of: info, in: self)
+                } else {
+                    try Self.checkFollowing(tail, after: continued.position, of: name)
+                    continued.apply(tail)
+                    next = continued
+                }
+            } else {
+                next = try SnapshotBase(loading: name, of: info, in: self)
+            }
+            base = next
+            return EncodedSnapshot(
+                Snapshot(position: next.position, state: next.state.snapshotOps, highWater: next.highWater))
+        }
+    }
+
     /// The latest snapshot's position, without reading its state.
     public func latestSnapshotPosition(of name: String) throws(StoreError) -> UInt64? {
         let statement = try database.statement("SELECT MAX(position) FROM snapshots WHERE document = ?")
@@ -196,5 +231,32 @@ extension OpStore {
             }
             return dropped
         }
+    }
+}
+
+/// A document's state at a committed position, kept by the thread that
+/// snapshots it so the next snapshot reads only the ops after it.
+public struct SnapshotBase: Sendable {
+    /// Which document it is: a document deleted and made again under the
+    /// same name is another.
+    let document: DocumentInfo
+    private(set) var position: UInt64
+    private(set) var state: Document
+    private(set) var highWater: [ReplicaID: UInt64]
+
+    init(loading name: String, of document: DocumentInfo, in store: OpStore) throws(StoreError) {
+        let loaded = try store.load(name)
+        self.document = document
+        position = loaded.head
+        state = loaded.document()
+        highWater = loaded.highWater
+    }
+
+    mutating func apply(_ tail: [StoredOp]) {
+        for stored in tail {
+            state.apply(stored.op)
+            highWater[stored.op.id.replica] = max(highWater[stored.op.id.replica] ?? 0, stored.op.id.counter)
+        }
+        position = tail.last?.position ?? position
     }
 }

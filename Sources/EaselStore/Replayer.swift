@@ -25,8 +25,15 @@ import Foundation
 final class Replayer: Sendable {
     enum Job: Sendable {
         case read(run: @Sendable (OpStore) -> Void, cancel: @Sendable () -> Void)
-        case snapshot(String)
+        /// `keepingBase`: the document stays in use, so the state built is
+        /// kept for its next snapshot (`SnapshotBase`); false once its room
+        /// has unloaded.
+        case snapshot(String, keepingBase: Bool)
     }
+
+    /// Documents whose last snapshot's state is kept, at most: each is a
+    /// whole document in memory beside its room's.
+    static let keptBases = 8
 
     /// Queues a finished snapshot for the storage thread; false once that
     /// has shut down.
@@ -40,20 +47,28 @@ final class Replayer: Sendable {
         name: String, path: String, durability: Durability, metrics: MetricsBox,
         started: @escaping @Sendable () -> Void, write: @escaping Write
     ) throws(StoreError) {
-        let store = Locked(try OpStore(path: path, durability: durability))
+        let state = Locked(State(store: try OpStore(path: path, durability: durability)))
         thread = WorkerThread(name: name, started: started, cancel: Self.cancel) { jobs in
-            store.withLock { store in
-                for case .read(let run, _) in jobs { run(store) }
-                var seen: Set<String> = []
-                for case .snapshot(let document) in jobs where seen.insert(document).inserted {
+            state.withLock { state in
+                for case .read(let run, _) in jobs { run(state.store) }
+                var keep: [String: Bool] = [:]
+                var order: [String] = []
+                for case .snapshot(let document, let keepingBase) in jobs {
+                    if keep[document] == nil { order.append(document) }
+                    keep[document] = (keep[document] ?? true) && keepingBase
+                }
+                for document in order {
+                    var base = state.bases.removeValue(forKey: document)
                     do throws(StoreError) {
-                        guard let snapshot = try Self.snapshotIfBehind(document, in: store) else { continue }
+                        guard let snapshot = try Self.snapshotIfBehind(document, in: state.store, continuing: &base)
+                        else { continue }
                         if !write(snapshot, document) {
-                            try store.writeSnapshot(snapshot, of: document, at: Self.now)
+                            try state.store.writeSnapshot(snapshot, of: document, at: Self.now)
                         }
                     } catch {
                         metrics.recordFailedSnapshot()
                     }
+                    if keep[document] == true, let base { state.keep(base, of: document) }
                 }
             }
         }
@@ -66,9 +81,9 @@ final class Replayer: Sendable {
     }
 
     /// Snapshots `document` soon, unless its latest snapshot is at its head
-    /// by then.
-    func requestSnapshot(_ document: String) {
-        thread.add(.snapshot(document))
+    /// by then; `keepingBase` as in `Job.snapshot`.
+    func requestSnapshot(_ document: String, keepingBase: Bool) {
+        thread.add(.snapshot(document, keepingBase: keepingBase))
     }
 
     /// Finishes what was asked for, and ends the thread.
@@ -86,8 +101,29 @@ final class Replayer: Sendable {
         if case .read(_, let cancel) = job { cancel() }
     }
 
-    private static func snapshotIfBehind(_ document: String, in store: OpStore) throws(StoreError) -> EncodedSnapshot? {
+    private static func snapshotIfBehind(
+        _ document: String, in store: OpStore, continuing base: inout SnapshotBase?
+    ) throws(StoreError) -> EncodedSnapshot? {
         guard try store.latestSnapshotPosition(of: document) ?? 0 < store.head(of: document) else { return nil }
-        return try store.encodedSnapshot(of: document)
+        return try store.encodedSnapshot(of: document, continuing: &base)
+    }
+
+    /// The thread's connection, and the states its snapshots were built
+    /// from, oldest kept first.
+    private struct State {
+        let store: OpStore
+        var bases: [String: SnapshotBase] = [:]
+        var keptOrder: [String] = []
+
+        init(store: OpStore) {
+            self.store = store
+        }
+
+        mutating func keep(_ base: SnapshotBase, of document: String) {
+            keptOrder.removeAll { $0 == document }
+            keptOrder.append(document)
+            bases[document] = base
+            while keptOrder.count > Replayer.keptBases { bases[keptOrder.removeFirst()] = nil }
+        }
     }
 }

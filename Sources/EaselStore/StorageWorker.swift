@@ -61,7 +61,7 @@ public final class StorageWorker: Sendable {
         self.loader = loader
         state = WorkerState(
             store: store, snapshotEvery: snapshotEvery, faults: faults, metrics: metrics,
-            requestSnapshot: snapshotter.requestSnapshot)
+            requestSnapshot: { [snapshotter] in snapshotter.requestSnapshot($0, keepingBase: true) })
         thread = WorkerThread(name: "easel-storage", cancel: Job.cancel, run: state.run)
         snapshotWriter.withLock { $0 = thread }
     }
@@ -70,7 +70,7 @@ public final class StorageWorker: Sendable {
     /// snapshot is at its head by then: after a room unloads, so the next
     /// load replays little.
     public func snapshot(_ document: String) {
-        snapshotter.requestSnapshot(document)
+        snapshotter.requestSnapshot(document, keepingBase: false)
     }
 
     /// Runs `work` on the load thread, with its own connection, so a
