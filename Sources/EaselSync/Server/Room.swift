@@ -95,7 +95,7 @@ final class Room {
     /// Starts or stops the unload clock after anything that changes idleness.
     func noteIdleness(at now: Timestamp) {
         if !isIdle {
-            idleSince = nil
+            if idleSince != nil { idleSince = nil }
         } else if idleSince == nil {
             idleSince = now
         }

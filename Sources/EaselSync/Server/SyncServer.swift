@@ -230,6 +230,9 @@ public final class SyncServer {
     /// strikes is closed with 4001, so one that keeps sending garbage, or
     /// floods, stops costing the server anything.
     private func settleStrikes(at now: Timestamp) {
+        // Settled after every message: most leave nothing refused or held
+        // back, and each look into `io` is a dynamic exclusivity check.
+        guard !io.refused.isEmpty || !io.pushesHeldBack.isEmpty else { return }
         var failed: Set<ConnectionID> = []
         for (connection, code) in io.refused where !failed.contains(connection) {
             guard let record = connections[connection] else { continue }
