@@ -60,9 +60,10 @@ final class Replayer: Sendable {
                 for document in order {
                     var base = state.bases.removeValue(forKey: document)
                     do throws(StoreError) {
-                        guard let snapshot = try Self.snapshotIfBehind(document, in: state.store, continuing: &base)
-                        else { continue }
-                        if !write(snapshot, document) {
+                        // Not behind: nothing to write, and the base is kept as it was.
+                        if let snapshot = try Self.snapshotIfBehind(document, in: state.store, continuing: &base),
+                            !write(snapshot, document)
+                        {
                             try state.store.writeSnapshot(snapshot, of: document, at: Self.now)
                         }
                     } catch {
