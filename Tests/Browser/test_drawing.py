@@ -35,7 +35,11 @@ def test_a_stroke_drawn_fast_is_thinner_than_the_same_line_drawn_slowly(server, 
     heights = wait_until(lambda: (h := stroke_heights(page)) and len(h) == 2 and h, what="the fast stroke")
     slow, fast = heights
     print(f"slow line {slow:.2f} high, fast line {fast:.2f}")
-    assert fast < slow * 0.8, f"the fast line is {fast} high, the slow one {slow}"
+    # Quiet, the fast line is about 2.0 high against 2.7 (26 % thinner);
+    # on a CI machine busy with the rest of the run the browser moved the
+    # pointer slower than asked and it came out 2.2 against 2.72 (19 %).
+    # Without thinning the two would be the same height.
+    assert fast < slow * 0.85, f"the fast line is {fast} high, the slow one {slow}"
 
 
 def test_the_object_eraser_removes_what_it_crosses_on_every_page(server, browsers):
