@@ -66,11 +66,10 @@ extension OpStore {
 
     /// The document's snapshot at its head, encoded, and nothing written.
     public func encodedSnapshot(of name: String) throws(StoreError) -> EncodedSnapshot {
-        // A snapshot is valid at any committed position; `load` reads in a
+        // A snapshot is valid at any committed position; it is read in a
         // read transaction, so a big document's replay keeps no writer waiting.
-        let loaded = try load(name)
-        return EncodedSnapshot(
-            Snapshot(position: loaded.head, state: loaded.document().snapshotOps, highWater: loaded.highWater))
+        var nothingToBuildOn: SnapshotBase?
+        return try encodedSnapshot(of: name, continuing: &nothingToBuildOn)
     }
 
     /// The document's snapshot at its head, built on `base` when that is
