@@ -120,6 +120,10 @@ final class ServiceHost: @unchecked Sendable {
             let adopting = arriving
             arriving = []
             for socket in adopting { lws.adopt(socket) }
+            // Once a turn, not once a callback: a room hands storage every
+            // push the turn read as one append, and each connection gets
+            // what the turn gave it in one write.
+            carryOutOutputs()
             fanout.flushQueued(through: batch)
         }
         frontDoor.stop()
@@ -192,7 +196,6 @@ final class ServiceHost: @unchecked Sendable {
         default:
             return lws_callback_http_dummy(wsi, reason, session, input, length)
         }
-        carryOutOutputs()
         return 0
     }
 

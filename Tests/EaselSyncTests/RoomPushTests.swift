@@ -33,6 +33,46 @@ struct RoomPushTests {
         #expect(harness.storage.history(of: harness.document.rawValue).head == 3)
     }
 
+    @Test func thePushesOfOneTurnGoToStorageAsOneAppendWhoseCommitAcknowledgesEachInOrder() throws {
+        let (harness, aliceConnection, bobConnection) = try room()
+        let turn = harness.sendInOneTurn([
+            (.push(Push(batch: 1, ops: [F.moveStar(10)])), from: aliceConnection),
+            (.push(Push(batch: 2, ops: [F.moveStar(20, by: bob), F.moveStar(21, by: bob)])), from: bobConnection),
+            // Only a resend: nothing to store, acknowledged in its turn.
+            (.push(Push(batch: 3, ops: [F.moveStar(10)])), from: aliceConnection),
+            (.push(Push(batch: 4, ops: [F.moveStar(11)])), from: aliceConnection),
+        ])
+        let appends = turn.outputs.filter { if case .append = $0 { true } else { false } }
+        #expect(appends.count == 1)
+        #expect(turn.appended.map(\.position) == [4, 5, 6, 7])
+        #expect(turn.messages(to: aliceConnection).isEmpty)
+
+        let commit = harness.commit()
+        let acks = { (connection: ConnectionID) in
+            commit.messages(to: connection).compactMap { if case .ack(let ack) = $0 { ack } else { nil } }
+        }
+        #expect(
+            acks(aliceConnection) == [
+                Ack(batch: 1, first: 4, count: 1), Ack(batch: 3, first: 7, count: 0), Ack(batch: 4, first: 7, count: 1),
+            ])
+        #expect(acks(bobConnection) == [Ack(batch: 2, first: 5, count: 2)])
+        #expect(harness.storage.history(of: harness.document.rawValue).head == 7)
+    }
+
+    @Test func aTurnsAppendThatFailsClosesTheRoomAndAcknowledgesNoneOfItsPushes() throws {
+        let (harness, aliceConnection, bobConnection) = try room()
+        harness.sendInOneTurn([
+            (.push(Push(batch: 1, ops: [F.moveStar(10)])), from: aliceConnection),
+            (.push(Push(batch: 2, ops: [F.moveStar(20, by: bob)])), from: bobConnection),
+        ])
+        harness.storage.failure = StorageFailure(.unavailable, "the disk is full")
+        let commit = harness.commit()
+        for connection in [aliceConnection, bobConnection] {
+            #expect(!commit.messages(to: connection).contains { if case .ack = $0 { true } else { false } })
+            #expect(commit.closes(of: connection) == [.storageFailed])
+        }
+    }
+
     @Test func anOpStampedWithAnotherReplicaThanTheConnectionsIsRefused() throws {
         try expectRefusal(.wrongReplica, pushing: [F.moveStar(10, by: carol)], fromBob: true)
     }
@@ -90,7 +130,8 @@ struct RoomPushTests {
         let (harness, connection, _) = try room()
         let pending = op(10, alice, .append(F.stroke, start: 1, samples: [sample(2, 0, 0), sample(3, 0, 0)]))
         harness.push([pending], batch: 1, from: connection)
-        let overlap = op(11, alice, .append(F.stroke, start: 0, samples: [sample(1, 0, 0), sample(2, 0, 0), sample(9, 0, 0)]))
+        let overlap = op(
+            11, alice, .append(F.stroke, start: 0, samples: [sample(1, 0, 0), sample(2, 0, 0), sample(9, 0, 0)]))
         let transcript = harness.push([overlap], batch: 2, from: connection)
         #expect(transcript.errors(to: connection).map(\.code) == [.appendConflict])
         #expect(transcript.errors(to: connection).map(\.batch) == [2])

@@ -4,6 +4,10 @@ import EaselProtocol
 extension Room {
     var hasUndelivered: Bool { !undelivered.isEmpty || !undeliveredAcks.isEmpty }
 
+    /// Whether the end of the turn has something for this room to do:
+    /// ops to hand to storage, or commits to deliver.
+    var needsFlush: Bool { unstored.ticket != nil || hasUndelivered }
+
     /// Sends what was committed since the last flush: each connection gets
     /// its acks and everyone else's ops in position order, coalesced into as
     /// few messages as that order allows. Connections that need exactly the

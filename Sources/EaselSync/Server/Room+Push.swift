@@ -46,20 +46,12 @@ extension Room {
         }
         content = grown
         let first = head + UInt64(pendingOps.count) + 1
-        var logged: [LoggedOp] = []
-        logged.reserveCapacity(freshOps.count)
         for (offset, op) in freshOps.enumerated() {
             let position = first + UInt64(offset)
             accept(op, at: position)
-            logged.append(LoggedOp(position: position, op: op, author: member.author, receivedAt: now.rawValue))
+            unstored.ops.append(LoggedOp(position: position, op: op, author: member.author, receivedAt: now.rawValue))
         }
-        var ticket: StorageTicket?
-        if !logged.isEmpty {
-            let issued = StorageTicket(room: generation, sequence: nextTicket)
-            nextTicket += 1
-            io.outputs.append(.append(logged, to: name, ticket: issued))
-            ticket = issued
-        }
+        let ticket = freshOps.isEmpty ? nil : unstoredTicket()
         pendingPushes.append(
             PendingPush(
                 connection: connection, batch: push.batch, ticket: ticket, opCount: freshOps.count,
@@ -271,14 +263,41 @@ extension Room {
 
     // MARK: Storage completions
 
-    /// Storage answered for one of this room's appends.
+    /// The ticket of the append the ops accepted since the last flush go
+    /// in, issued with the first of them.
+    private func unstoredTicket() -> StorageTicket {
+        if let ticket = unstored.ticket { return ticket }
+        let issued = StorageTicket(room: generation, sequence: nextTicket)
+        nextTicket += 1
+        unstored.ticket = issued
+        return issued
+    }
+
+    /// Hands storage what was accepted since the last flush, as one append:
+    /// every push of a turn shares its handoff, commit answer and wake-up
+    /// (at one op a push, a handoff and an answer each cost about as much
+    /// as vetting and accepting the push).
+    func flushUnstored(into io: inout RoomIO) {
+        guard let ticket = unstored.ticket else { return }
+        io.outputs.append(.append(unstored.ops, to: name, ticket: ticket))
+        unstored = UnstoredOps()
+    }
+
+    /// Storage answered for one of this room's appends: every push whose
+    /// ops it carried is stored.
     func stored(_ ticket: StorageTicket, _ result: Result<Void, StorageFailure>, into io: inout RoomIO) {
-        guard let index = pendingPushes.firstOffset(where: { $0.ticket == ticket }) else { return }
+        guard let first = pendingPushes.firstOffset(where: { $0.ticket == ticket }) else { return }
         switch result {
         case .failure(let failure):
             fail(failure, into: &io)
         case .success:
-            pendingPushes[index].isStored = true
+            // An append's pushes are consecutive, save resends (no ticket,
+            // stored already) among them; tickets rise with the queue.
+            var index = first
+            while index < pendingPushes.count, (pendingPushes[index].ticket?.sequence ?? 0) <= ticket.sequence {
+                pendingPushes[index].isStored = true
+                index += 1
+            }
             commitStoredPushes()
         }
     }

@@ -65,6 +65,8 @@ final class Room {
     /// order (Room+Text.swift).
     var pendingCharacters: [EntityID: [PendingCharacters]] = [:]
     var nextTicket: UInt64 = 1
+    /// Accepted since the last flush and not yet handed to storage.
+    var unstored = UnstoredOps()
 
     // MARK: Connections
 
@@ -162,6 +164,8 @@ final class Room {
         members = [:]
         memberOrder = []
         waiting = []
+        // Never acknowledged: their clients send them again elsewhere.
+        unstored = UnstoredOps()
         io.roomFailed = true
     }
 
@@ -372,6 +376,13 @@ final class Boxed<Value: Sendable>: Sendable {
 }
 
 /// A push accepted and waiting for storage.
+/// Ops accepted and not yet handed to storage, with the ticket their
+/// append will carry.
+struct UnstoredOps {
+    var ops: [LoggedOp] = []
+    var ticket: StorageTicket?
+}
+
 struct PendingPush {
     var connection: ConnectionID
     var batch: UInt64

@@ -63,7 +63,8 @@ public final class SyncServer {
     private var joined = 0
     private var rooms: [DocumentName: Room] = [:]
     private var roomsByGeneration: [UInt64: Room] = [:]
-    /// Rooms with commits to deliver at the end of the turn.
+    /// Rooms with ops to hand to storage or commits to deliver at the end
+    /// of the turn.
     private var roomsToFlush: [Room] = []
     private var nextGeneration: UInt64 = 1
     private var io = RoomIO()
@@ -411,7 +412,10 @@ public final class SyncServer {
     /// What to carry out, in place of what `buffer` held: a host that
     /// hands back the same buffer every turn allocates none.
     public func takeOutputs(into buffer: inout [ServerOutput]) {
-        for room in roomsToFlush { room.flush(into: &io) }
+        for room in roomsToFlush {
+            room.flushUnstored(into: &io)
+            room.flush(into: &io)
+        }
         roomsToFlush.removeAll(keepingCapacity: true)
         buffer.removeAll(keepingCapacity: true)
         guard !io.outputs.isEmpty else { return }
@@ -456,7 +460,7 @@ public final class SyncServer {
             forget(room)
             return
         }
-        if room.hasUndelivered, !roomsToFlush.contains(where: { $0 === room }) { roomsToFlush.append(room) }
+        if room.needsFlush, !roomsToFlush.contains(where: { $0 === room }) { roomsToFlush.append(room) }
         room.noteIdleness(at: now)
     }
 

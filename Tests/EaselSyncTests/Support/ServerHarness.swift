@@ -62,6 +62,15 @@ final class ServerHarness {
         send(.push(Push(batch: batch, ops: ops)), from: connection)
     }
 
+    /// Several messages in one turn of the host's loop: outputs are taken
+    /// only after the last, as the server's service thread takes them.
+    @discardableResult
+    func sendInOneTurn(_ messages: [(Message, from: ConnectionID)]) -> Transcript {
+        settle { harness in
+            for (message, connection) in messages { harness.server.receive(message, from: connection, at: harness.now) }
+        }
+    }
+
     /// Storage commits everything pending.
     @discardableResult
     func commit() -> Transcript {
