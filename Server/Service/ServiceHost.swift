@@ -120,10 +120,8 @@ final class ServiceHost: @unchecked Sendable {
             let adopting = arriving
             arriving = []
             for socket in adopting { lws.adopt(socket) }
-            // Once a turn, not once a callback: a room hands storage every
-            // push the turn read as one append, and each connection gets
-            // what the turn gave it in one write.
-            carryOutOutputs()
+            // A room hands storage every push the turn read as one append.
+            carryOutOutputs(handingOverAppends: true)
             fanout.flushQueued(through: batch)
         }
         frontDoor.stop()
@@ -196,6 +194,9 @@ final class ServiceHost: @unchecked Sendable {
         default:
             return lws_callback_http_dummy(wsi, reason, session, input, length)
         }
+        // The rest as it comes: held to the turn's end, a crowd's joins
+        // held every welcome and presence fan-out of the turn at once.
+        carryOutOutputs(handingOverAppends: false)
         return 0
     }
 
@@ -252,7 +253,7 @@ final class ServiceHost: @unchecked Sendable {
         return try? DocumentName(String(path.dropFirst(3)))
     }
 
-    func carryOutOutputs() {
+    func carryOutOutputs(handingOverAppends: Bool = true) {
         // Events first: a joiner's document is known before its welcome goes.
         for event in server.takeEvents() {
             log.event(event)
@@ -275,7 +276,7 @@ final class ServiceHost: @unchecked Sendable {
             outputs.removeAll(keepingCapacity: true)
             swap(&outputs, &spareOutputs)
         }
-        server.takeOutputs(into: &outputs)
+        server.takeOutputs(into: &outputs, handingOverAppends: handingOverAppends)
         for output in outputs {
             switch output {
             case .send(let message, let recipients):

@@ -59,6 +59,22 @@ struct RoomPushTests {
         #expect(harness.storage.history(of: harness.document.rawValue).head == 7)
     }
 
+    @Test func outputsTakenWithinATurnLeaveItsPushesForOneAppendWhenTheTurnEnds() throws {
+        let (harness, aliceConnection, _) = try room()
+        var outputs: [ServerOutput] = []
+        for (batch, counter) in [(UInt64(1), UInt64(10)), (2, 11)] {
+            harness.server.receive(
+                .push(Push(batch: batch, ops: [F.moveStar(counter)])), from: aliceConnection, at: harness.now)
+            harness.server.takeOutputs(into: &outputs, handingOverAppends: false)
+            #expect(outputs.isEmpty)
+        }
+        let end = harness.sendInOneTurn([])
+        #expect(end.outputs.filter { if case .append = $0 { true } else { false } }.count == 1)
+        #expect(end.appended.map(\.position) == [4, 5])
+        let acks = harness.commit().messages(to: aliceConnection)
+        #expect(acks == [.ack(Ack(batch: 1, first: 4, count: 1)), .ack(Ack(batch: 2, first: 5, count: 1))])
+    }
+
     @Test func aTurnsAppendThatFailsClosesTheRoomAndAcknowledgesNoneOfItsPushes() throws {
         let (harness, aliceConnection, bobConnection) = try room()
         harness.sendInOneTurn([

@@ -6,7 +6,9 @@ extension Room {
 
     /// Whether the end of the turn has something for this room to do:
     /// ops to hand to storage, or commits to deliver.
-    var needsFlush: Bool { unstored.ticket != nil || hasUndelivered }
+    var needsFlush: Bool { hasUnstored || hasUndelivered }
+
+    var hasUnstored: Bool { unstored.ticket != nil }
 
     /// Sends what was committed since the last flush: each connection gets
     /// its acks and everyone else's ops in position order, coalesced into as

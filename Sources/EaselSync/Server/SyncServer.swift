@@ -411,12 +411,24 @@ public final class SyncServer {
 
     /// What to carry out, in place of what `buffer` held: a host that
     /// hands back the same buffer every turn allocates none.
-    public func takeOutputs(into buffer: inout [ServerOutput]) {
-        for room in roomsToFlush {
-            room.flushUnstored(into: &io)
+    ///
+    /// Each room's ops accepted since its last append go to storage as one
+    /// append, unless `handingOverAppends` is false: a host that takes
+    /// outputs after every event of its loop's turn passes false for all
+    /// but the last, so a turn's pushes share one handoff while the rest
+    /// (welcomes, presence, refusals) is carried out as it comes.
+    public func takeOutputs(into buffer: inout [ServerOutput], handingOverAppends: Bool = true) {
+        var stillUnstored = 0
+        for index in roomsToFlush.indices {
+            let room = roomsToFlush[index]
+            if handingOverAppends { room.flushUnstored(into: &io) }
             room.flush(into: &io)
+            if room.hasUnstored {
+                roomsToFlush[stillUnstored] = room
+                stillUnstored += 1
+            }
         }
-        roomsToFlush.removeAll(keepingCapacity: true)
+        roomsToFlush.removeLast(roomsToFlush.count - stillUnstored)
         buffer.removeAll(keepingCapacity: true)
         guard !io.outputs.isEmpty else { return }
         swap(&buffer, &io.outputs)
