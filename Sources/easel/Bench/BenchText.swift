@@ -29,6 +29,7 @@ struct BenchText: ParsableCommand {
     var merges = 5
     @Option(help: "Peers to run beside Easel (loro, yrs), or 'none'.") var peers = "loro,yrs"
     @Option(help: "The peers' script.") var script = "Benchmarks/peers/text_trace.py"
+    @Option(help: "The Python that runs it (one with loro and pycrdt installed).") var python = "python3"
     @Option(help: "The WebAssembly module (Web/build.sh) to replay the trace in under Node, or 'none'.")
     var module = ".build-wasm/easel.wasm"
     @Option(help: ArgumentHelp("Merge the ops together this many times and stop, for a profiler.", visibility: .hidden))
@@ -52,6 +53,12 @@ struct BenchText: ParsableCommand {
     var profileWelcomeLoads = 0
 
     func run() throws {
+        _ = try measure()
+    }
+
+    /// Runs the comparison, printing as it goes; the rows `easel bench all`
+    /// shows (none in a profiling mode).
+    func measure() throws -> [BenchRow] {
         let trace = try TextTrace(path: trace)
         var typed = TextSequence()
         let ops = trace.replay(into: &typed)
@@ -79,13 +86,13 @@ struct BenchText: ParsableCommand {
                 withExtendedLifetime(made) {}
             }
             printLoop("replay", times)
-            return
+            return []
         }
         if profileSnapshotLoads > 0 {
             for _ in 0..<profileSnapshotLoads {
                 try check(try TextSequence(snapshot: snapshot), against: trace, "the snapshot")
             }
-            return
+            return []
         }
         if profileMerges > 0 {
             for _ in 0..<profileMerges {
@@ -93,7 +100,7 @@ struct BenchText: ParsableCommand {
                 together.apply(contentsOf: ops)
                 try check(together, against: trace, "the merge of ops together")
             }
-            return
+            return []
         }
         // The trace as the document and the wire have it: a text's create,
         // then each edit as an op, in binary `ops` messages.
@@ -121,14 +128,12 @@ struct BenchText: ParsableCommand {
             "a welcome of the merged document: \(welcomeFrames.reduce(0) { $0 + $1.count }) bytes in \(welcomeFrames.count) frames"
         )
         if profileWelcomeLoads > 0 {
-            return try profileLoop("decode + load, a welcome", profileWelcomeLoads) {
-                Self.decodeAndLoad(welcomeFrames)
-            }
+            try profileLoop("decode + load, a welcome", profileWelcomeLoads) { Self.decodeAndLoad(welcomeFrames) }
+            return []
         }
         if profileDocumentMerges > 0 {
-            return try profileLoop("decode + merge, outbox", profileDocumentMerges) {
-                Self.decodeAndMerge(outboxMessages)
-            }
+            try profileLoop("decode + merge, outbox", profileDocumentMerges) { Self.decodeAndMerge(outboxMessages) }
+            return []
         }
         let wireBytes = messages.reduce(0) { $0 + $1.count }
         print(
@@ -183,7 +188,7 @@ struct BenchText: ParsableCommand {
             var running: [(name: String, process: PeerProcess)] = []
             for peer in peerNames {
                 let process = try PeerProcess(
-                    ["python3", script, "--peer", peer, "--trace", self.trace, "--serve"], name: peer)
+                    [python, script, "--peer", peer, "--trace", self.trace, "--serve"], name: peer)
                 let setup = try process.readObject()
                 guard let replay = setup["replay_seconds"] as? Double, let update = setup["update_bytes"] as? Int,
                     let snapshot = setup["snapshot_bytes"] as? Int
@@ -260,6 +265,36 @@ struct BenchText: ParsableCommand {
                     format: "ratio %@, merge by merge in turn: median %.2fx (%.2f-%.2f)", pair,
                     median(ratios), ratios.min() ?? 0, ratios.max() ?? 0))
         }
+        return Self.rows(timings, peers: peerNames)
+    }
+
+    /// A fresh replica merging the trace, against each peer's import of its
+    /// update: the ops a client's outbox sends (keys typed on joined), and
+    /// every keystroke an op; and the module's replay against native.
+    static func rows(_ timings: [String: [Double]], peers: [String]) -> [BenchRow] {
+        let milliseconds = { (name: String) in (timings[name] ?? []).map { $0 * 1e3 } }
+        var rows: [BenchRow] = []
+        let compared = [
+            ("decode + merge an outbox's ops, ms", "decode + merge, outbox"),
+            ("decode + merge a keystroke an op, ms", "decode + merge in the document"),
+        ]
+        for (metric, name) in compared {
+            for peer in peers {
+                rows.append(
+                    BenchRow(
+                        workload: "text (automerge-paper)", metric: metric, unit: "ms", easel: milliseconds(name),
+                        peer: peer == "yrs" ? "Yrs" : "Loro", peerValues: milliseconds("\(peer) merge"),
+                        higherIsBetter: false))
+            }
+        }
+        if timings["replay in the module (Node)"] != nil {
+            rows.append(
+                BenchRow(
+                    workload: "text (automerge-paper)", metric: "replay the trace in the module, ms", unit: "ms",
+                    easel: milliseconds("replay in the module (Node)"), peer: "native Swift",
+                    peerValues: milliseconds("replay"), higherIsBetter: false))
+        }
+        return rows
     }
 
     /// The replay's seconds in the WebAssembly module under Node

@@ -30,6 +30,19 @@ import Testing
         #expect(object["ratio"] as? Double == 0.5 && object["peer"] as? String == "relay")
     }
 
+    @Test func theTextRowsSetEaselsMergeOfTheTraceBesideEachPeersImportInMilliseconds() {
+        let timings: [String: [Double]] = [
+            "decode + merge, outbox": [0.002, 0.004], "decode + merge in the document": [0.03],
+            "loro merge": [0.008, 0.012], "yrs merge": [0.1], "replay": [0.05], "replay in the module (Node)": [0.1],
+        ]
+        let rows = BenchText.rows(timings, peers: ["loro", "yrs"])
+        #expect(rows.map(\.peer) == ["Loro", "Yrs", "Loro", "Yrs", "native Swift"])
+        #expect(rows[0].easel == [2, 4] && rows[0].peerValues == [8, 12])
+        #expect(rows[0].ratio == 3, "Loro's median over Easel's: lower is better")
+        #expect(rows[4].ratio == 0.5, "the module takes twice native's time")
+        #expect(BenchText.rows(timings, peers: []).count == 1)
+    }
+
     @Test func aWorkloadThatFailedIsARowSayingWhyInTheTable() {
         let table = BenchTable.text([.missing("module merge", "", note: "failed: no node")])
         #expect(table.contains("module merge") && table.contains("failed: no node"))

@@ -13,7 +13,9 @@ struct BenchAll: ParsableCommand {
         discussion: """
             Workloads: W1 merge (Loro, Yrs), the receive path, the module under Node and in Chromium (native \
             Swift), S2 durable appends (the sqlite3 shell) and loads, S1 fan-out (a bare libwebsockets relay; \
-            pycrdt-websocket) and push latency, S3 idle memory (the relay), blobs (nginx, when installed). A workload that fails is a row saying why, and the \
+            pycrdt-websocket) and push latency, S3 idle memory (the relay), text (Loro, Yrs; when the automerge-paper \
+            trace is at --trace), ink (perfect-freehand, when --freehand gives its sources), blobs (nginx, when \
+            installed). A workload that fails is a row saying why, and the \
             command then exits with an error after writing what it has. --quick runs every workload small, \
             to check that each runs and converges, not to time it (CI runs it, in a debug build).
             """)
@@ -22,6 +24,10 @@ struct BenchAll: ParsableCommand {
     @Option(help: "Where bench.json, latency.svg and latency.png go.") var output = ".build/bench"
     @Option(help: "The Python virtual environment for the peers (made if missing).") var peers = ".build/peers"
     @Option(help: "The WebAssembly module (Web/build.sh makes it).") var module = ".build-wasm/easel.wasm"
+    @Option(help: "The automerge-paper editing trace (Benchmarks/README.md says where to get it).")
+    var trace = "Benchmarks/traces/automerge-paper.json.gz"
+    @Option(help: "perfect-freehand's packages/perfect-freehand/src, to time ink against (Benchmarks/README.md).")
+    var freehand: String?
 
     func run() throws {
         let started = Date()
@@ -84,6 +90,32 @@ struct BenchAll: ParsableCommand {
             let after = (rows.lastIndex { $0.workload == "S1 fan-out" } ?? -1) + 1
             rows.insert(contentsOf: tenSets.rows.filter { $0.workload == "S1 fan-out" }, at: after)
             return rows
+        }
+        if FileManager.default.fileExists(atPath: trace) {
+            section("text") {
+                let peers = ["loro", "yrs"].filter { !missing.contains($0 == "yrs" ? "pycrdt" : $0) }
+                let hasModule = FileManager.default.fileExists(atPath: module)
+                return try BenchText.parse(
+                    [
+                        "--trace", trace, "--python", environment.python, "--peers",
+                        peers.isEmpty ? "none" : peers.joined(separator: ","),
+                    ]
+                        + ["--module", hasModule ? module : "none"] + (quick ? ["--runs", "1", "--merges", "1"] : [])
+                ).measure()
+            }
+        } else {
+            rows.append(
+                .missing(
+                    "text (automerge-paper)", "",
+                    note: "no trace at \(trace): Benchmarks/README.md says where to get it"))
+        }
+        if let freehand, FileManager.default.fileExists(atPath: module) {
+            section(InkAgainstFreehand.workload) {
+                try InkAgainstFreehand.rows(source: freehand, module: module, python: "python3", runs: quick ? 1 : 3)
+            }
+        } else {
+            let why = freehand == nil ? "no --freehand sources given" : "no module at \(module): run Web/build.sh first"
+            rows.append(.missing(InkAgainstFreehand.workload, "", note: "\(why) (Benchmarks/README.md)"))
         }
         if FileManager.default.isExecutableFile(atPath: "/usr/sbin/nginx") {
             section("blobs") {
