@@ -61,7 +61,7 @@ extension ServiceHost {
     /// the router to the node that takes the document over.
     func closeEveryoneIfDue(at now: Timestamp) {
         guard shutdown.closingIsDue(at: now) else { return }
-        // Acks of commits that came in this turn go out before the close.
+        // Acks of commits that came in this callback go out before the close.
         carryOutOutputs()
         let moving = onDrain != nil
         for connection in connections.values {

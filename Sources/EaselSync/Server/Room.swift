@@ -375,7 +375,6 @@ final class Boxed<Value: Sendable>: Sendable {
     }
 }
 
-/// A push accepted and waiting for storage.
 /// Ops accepted and not yet handed to storage, with the ticket their
 /// append will carry.
 struct UnstoredOps {
@@ -383,6 +382,7 @@ struct UnstoredOps {
     var ticket: StorageTicket?
 }
 
+/// A push accepted and waiting for storage.
 struct PendingPush {
     var connection: ConnectionID
     var batch: UInt64

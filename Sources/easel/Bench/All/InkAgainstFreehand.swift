@@ -12,7 +12,9 @@ enum InkAgainstFreehand {
     static func rows(source: String, module: String, python: String, runs: Int) throws -> [BenchRow] {
         let built = FileManager.default.temporaryDirectory.appendingPathComponent("easel-freehand-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: built) }
-        try makeModule(from: source, into: built.path, python: python)
+        _ = try BenchStore.timed(
+            [python, "Web/bench/freehand_module.py", source, built.path],
+            failure: "Web/bench/freehand_module.py could not make a module of \(source)")
         var easel: (whole: [Double], live: [Double]) = ([], [])
         var freehand: (whole: [Double], live: [Double]) = ([], [])
         for _ in 0..<runs {
@@ -39,17 +41,5 @@ enum InkAgainstFreehand {
                 workload: workload, metric: "redraw a live stroke whole at every sample, µs a sample", unit: "µs",
                 easel: easel.live, peer: "perfect-freehand", peerValues: freehand.live, higherIsBetter: false),
         ]
-    }
-
-    private static func makeModule(from source: String, into folder: String, python: String) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [python, "Web/bench/freehand_module.py", source, folder]
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw ValidationError("Web/bench/freehand_module.py could not make a module of \(source)")
-        }
     }
 }
